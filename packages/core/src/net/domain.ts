@@ -1,0 +1,105 @@
+/**
+ * Domain name validation and normalisation: lower case, no trailing dot, IDN → punycode
+ * (UTS #46 via node:url), RFC 1035 §2.3.4 sizes (labels 1–63 octets, name ≤ 253 characters
+ * in text form). tldts gives the registrable domain.
+ * @module
+ */
+import { domainToASCII } from 'node:url';
+import { parse } from 'tldts';
+import { InvalidInputError } from '../errors.js';
+import { parseIpLiteral } from './ip.js';
+
+export interface NormaliseDomainOptions {
+  /** Allow `_` in labels (service names such as `_dmarc`, `_sip._tcp`). @default true */
+  allowUnderscore?: boolean;
+  /** Name of the parameter, for the error message. @default 'domain' */
+  param?: string;
+}
+
+/**
+ * Validates and normalises a domain name, throwing `InvalidInputError` with a message that
+ * says what is wrong. An IP address is rejected (use the IP endpoints for those).
+ */
+export function normaliseDomain(input: unknown, options: NormaliseDomainOptions = {}): string {
+  const param = options.param ?? 'domain';
+  if (typeof input !== 'string' || input.trim() === '') {
+    throw new InvalidInputError(`Missing required parameter "${param}": a domain name such as example.com`, param);
+  }
+  let text = input.trim();
+  if (text.endsWith('.')) text = text.slice(0, -1);
+  if (parseIpLiteral(text) && /^[0-9a-fx.:[\]]+$/i.test(text)) {
+    throw new InvalidInputError(
+      `"${param}" must be a domain name, not an IP address (use the IP endpoints for addresses)`,
+      param,
+    );
+  }
+  if (text.length > 253 * 4) {
+    throw new InvalidInputError(`"${param}" is too long: a domain name has at most 253 characters`, param);
+  }
+  const ascii = toAsciiName(text);
+  if (ascii === undefined) {
+    throw new InvalidInputError(`"${param}" is not a valid domain name: ${JSON.stringify(input)}`, param);
+  }
+  validateName(ascii, param, options.allowUnderscore ?? true);
+  return ascii;
+}
+
+/**
+ * IDN → punycode per label (UTS #46 through node:url's domainToASCII), so that labels with
+ * `_` (which UTS #46 rejects) survive when they are plain ASCII. Ideographic full stops
+ * separate labels too (UTS #46 §4).
+ */
+function toAsciiName(text: string): string | undefined {
+  const labels = text.replace(/[\u3002\uff0e\uff61]/g, '.').split('.');
+  const out: string[] = [];
+  for (const label of labels) {
+    if (/^[\x00-\x7f]*$/.test(label)) {
+      out.push(label.toLowerCase());
+      continue;
+    }
+    const converted = domainToASCII(label);
+    if (converted === '') return undefined;
+    out.push(converted);
+  }
+  return out.join('.');
+}
+
+function validateName(name: string, param: string, allowUnderscore: boolean): void {
+  if (name.length > 253) {
+    throw new InvalidInputError(`"${param}" is too long: a domain name has at most 253 characters`, param);
+  }
+  const labels = name.split('.');
+  if (labels.length < 2) {
+    throw new InvalidInputError(
+      `"${param}" must be a fully qualified domain name such as example.com, got "${name}"`,
+      param,
+    );
+  }
+  const labelPattern = allowUnderscore ? /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/ : /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+  for (const label of labels) {
+    if (label.length === 0) {
+      throw new InvalidInputError(`"${param}" has an empty label (two dots in a row) in "${name}"`, param);
+    }
+    if (label.length > 63) {
+      throw new InvalidInputError(
+        `"${param}" has a label longer than 63 characters: "${label.slice(0, 20)}…"`,
+        param,
+      );
+    }
+    if (!labelPattern.test(label)) {
+      throw new InvalidInputError(
+        `"${param}" has an invalid label "${label}": use letters, digits and inner hyphens`,
+        param,
+      );
+    }
+  }
+}
+
+/**
+ * The registrable domain (public suffix + one label) of a normalised name, per the Public
+ * Suffix List as bundled by tldts; `undefined` when the name is itself a public suffix.
+ */
+export function registrableDomain(name: string): string | undefined {
+  const result = parse(name, { allowPrivateDomains: false });
+  return result.domain ?? undefined;
+}

@@ -1,0 +1,17 @@
+export { installNetworkGuard, isLoopback, takeViolations } from './guard.js';
+export {
+  type DnsServerOptions,
+  type DnsTestServer,
+  type QueryAction,
+  type QueryInfo,
+  startDnsServer,
+  type Zone,
+  type ZoneRecords,
+} from './dns-server.js';
+export {
+  freePort,
+  type HttpTarget,
+  type HttpTargetOptions,
+  type RouteHandler,
+  startHttpTarget,
+} from './http-server.js';

@@ -1,0 +1,12 @@
+/** vitest setup file: installs the network guard and fails any test that tripped it. */
+import { afterEach } from 'vitest';
+import { installNetworkGuard, takeViolations } from './guard.js';
+
+installNetworkGuard();
+
+afterEach(() => {
+  const violations = takeViolations();
+  if (violations.length > 0) {
+    throw new Error(`This test tried to leave loopback:\n${violations.join('\n')}`);
+  }
+});

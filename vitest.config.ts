@@ -21,10 +21,22 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: 'core', root: src('./packages/core'), include: ['{src,test}/**/*.test.ts'] } },
-      { extends: true, test: { name: 'http', root: src('./packages/http'), include: ['{src,test}/**/*.test.ts'] } },
-      { extends: true, test: { name: 'cli', root: src('./packages/cli'), include: ['{src,test}/**/*.test.ts'] } },
-      { extends: true, test: { name: 'test-utils', root: src('./test-utils'), include: ['src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'core', root: src('./packages/core'), include: ['{src,test}/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'http', root: src('./packages/http'), include: ['{src,test}/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'cli', root: src('./packages/cli'), include: ['{src,test}/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'test-utils', root: src('./test-utils'), include: ['src/**/*.test.ts'] },
+      },
     ],
   },
 });

@@ -183,7 +183,7 @@ async function respond(state: State, msg: Buffer, transport: 'udp' | 'tcp'): Pro
     type: 'response' as const,
     flags: packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE,
     questions: [question],
-    additionals: opt ? [{ type: 'OPT' as const, name: '.', udpPayloadSize: 1232 }] : [],
+    additionals: (opt ? [{ type: 'OPT', name: '.', udpPayloadSize: 1232 }] : []) as packet.Answer[],
   };
   if (action === 'servfail' || action === 'refused') {
     const rcode = action === 'servfail' ? 2 : 5;
@@ -238,9 +238,15 @@ function soaFor(zone: Zone, name: string): packet.Answer {
   for (let i = 0; i < labels.length; i++) {
     const apex = labels.slice(i).join('.');
     const soa = zone[apex]?.SOA;
-    if (soa) return { type: 'SOA', name: apex, ttl: zone[apex]?.ttl ?? 300, data: soa } as packet.Answer;
+    if (soa)
+      return { type: 'SOA', name: apex, ttl: zone[apex]?.ttl ?? 300, data: soa } as packet.Answer;
   }
-  return { type: 'SOA', name: labels.slice(-2).join('.'), ttl: 300, data: DEFAULT_SOA } as packet.Answer;
+  return {
+    type: 'SOA',
+    name: labels.slice(-2).join('.'),
+    ttl: 300,
+    data: DEFAULT_SOA,
+  } as packet.Answer;
 }
 
 function lookup(

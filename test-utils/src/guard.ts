@@ -56,7 +56,8 @@ export function installNetworkGuard(): void {
     } else {
       host = typeof second === 'string' ? second : 'localhost';
     }
-    if (path === undefined && host !== undefined && !isLoopback(host)) block(`TCP connect to ${host}`);
+    if (path === undefined && host !== undefined && !isLoopback(host))
+      block(`TCP connect to ${host}`);
     return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
   } as typeof net.Socket.prototype.connect;
 
@@ -70,7 +71,10 @@ export function installNetworkGuard(): void {
   } as typeof dgram.Socket.prototype.send;
 
   const udpConnect = dgram.Socket.prototype.connect;
-  dgram.Socket.prototype.connect = function guardedUdpConnect(this: dgram.Socket, ...args: unknown[]) {
+  dgram.Socket.prototype.connect = function guardedUdpConnect(
+    this: dgram.Socket,
+    ...args: unknown[]
+  ) {
     const address = typeof args[1] === 'string' ? args[1] : 'localhost';
     if (!isLoopback(address)) block(`UDP connect to ${address}`);
     return (udpConnect as (...a: unknown[]) => void).apply(this, args);
@@ -86,7 +90,11 @@ export function installNetworkGuard(): void {
   const promisesLookup = dns.promises.lookup;
   (dns.promises as { lookup: unknown }).lookup = (hostname: string, ...rest: unknown[]) => {
     if (!isLoopback(hostname)) block(`DNS lookup of ${hostname}`);
-    return (promisesLookup as (...a: unknown[]) => Promise<unknown>).call(dns.promises, hostname, ...rest);
+    return (promisesLookup as (...a: unknown[]) => Promise<unknown>).call(
+      dns.promises,
+      hostname,
+      ...rest,
+    );
   };
 
   // c-ares resolvers send their own UDP packets, invisible to dgram: check their servers.
@@ -95,7 +103,10 @@ export function installNetworkGuard(): void {
       if (!/^(resolve|reverse)/.test(key)) continue;
       const original = (proto as Record<string, unknown>)[key];
       if (typeof original !== 'function') continue;
-      (proto as Record<string, unknown>)[key] = function guardedResolve(this: unknown, ...args: unknown[]) {
+      (proto as Record<string, unknown>)[key] = function guardedResolve(
+        this: unknown,
+        ...args: unknown[]
+      ) {
         for (const server of serversOf(this)) {
           const host = server.replace(/^\[?([^\]]*?)\]?(:\d+)?$/, '$1');
           if (!isLoopback(host)) block(`DNS query to ${server}`);
@@ -105,7 +116,9 @@ export function installNetworkGuard(): void {
     }
   };
   guardResolver(dns.Resolver.prototype, (self) => (self as dns.Resolver).getServers());
-  guardResolver(dns.promises.Resolver.prototype, (self) => (self as dns.promises.Resolver).getServers());
+  guardResolver(dns.promises.Resolver.prototype, (self) =>
+    (self as dns.promises.Resolver).getServers(),
+  );
   for (const key of Object.keys(dns.promises)) {
     if (!/^(resolve|reverse)/.test(key)) continue;
     const original = (dns.promises as unknown as Record<string, (...a: unknown[]) => unknown>)[key];

@@ -1,4 +1,3 @@
-export { installNetworkGuard, isLoopback, takeViolations } from './guard.js';
 export {
   type DnsServerOptions,
   type DnsTestServer,
@@ -8,6 +7,7 @@ export {
   type Zone,
   type ZoneRecords,
 } from './dns-server.js';
+export { installNetworkGuard, isLoopback, takeViolations } from './guard.js';
 export {
   freePort,
   type HttpTarget,

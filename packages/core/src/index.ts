@@ -27,9 +27,7 @@ export {
   TimeoutError,
   UpstreamError,
 } from './errors.js';
-// --- Shared options ---
-export type { BaseOptions } from './types.js';
-export { DEFAULT_TIMEOUT_MS, withTimeout } from './net/signal.js';
+export { type NormaliseDomainOptions, normaliseDomain, registrableDomain } from './net/domain.js';
 // --- Addresses and names ---
 export {
   type IpVersion,
@@ -50,4 +48,6 @@ export {
   parseCidrList,
   type SpecialRange,
 } from './net/ranges.js';
-export { type NormaliseDomainOptions, normaliseDomain, registrableDomain } from './net/domain.js';
+export { DEFAULT_TIMEOUT_MS, withTimeout } from './net/signal.js';
+// --- Shared options ---
+export type { BaseOptions } from './types.js';

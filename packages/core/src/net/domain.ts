@@ -23,7 +23,10 @@ export interface NormaliseDomainOptions {
 export function normaliseDomain(input: unknown, options: NormaliseDomainOptions = {}): string {
   const param = options.param ?? 'domain';
   if (typeof input !== 'string' || input.trim() === '') {
-    throw new InvalidInputError(`Missing required parameter "${param}": a domain name such as example.com`, param);
+    throw new InvalidInputError(
+      `Missing required parameter "${param}": a domain name such as example.com`,
+      param,
+    );
   }
   let text = input.trim();
   if (text.endsWith('.')) text = text.slice(0, -1);
@@ -34,11 +37,17 @@ export function normaliseDomain(input: unknown, options: NormaliseDomainOptions 
     );
   }
   if (text.length > 253 * 4) {
-    throw new InvalidInputError(`"${param}" is too long: a domain name has at most 253 characters`, param);
+    throw new InvalidInputError(
+      `"${param}" is too long: a domain name has at most 253 characters`,
+      param,
+    );
   }
   const ascii = toAsciiName(text);
   if (ascii === undefined) {
-    throw new InvalidInputError(`"${param}" is not a valid domain name: ${JSON.stringify(input)}`, param);
+    throw new InvalidInputError(
+      `"${param}" is not a valid domain name: ${JSON.stringify(input)}`,
+      param,
+    );
   }
   validateName(ascii, param, options.allowUnderscore ?? true);
   return ascii;
@@ -53,7 +62,7 @@ function toAsciiName(text: string): string | undefined {
   const labels = text.replace(/[\u3002\uff0e\uff61]/g, '.').split('.');
   const out: string[] = [];
   for (const label of labels) {
-    if (/^[\x00-\x7f]*$/.test(label)) {
+    if (isAscii(label)) {
       out.push(label.toLowerCase());
       continue;
     }
@@ -66,7 +75,10 @@ function toAsciiName(text: string): string | undefined {
 
 function validateName(name: string, param: string, allowUnderscore: boolean): void {
   if (name.length > 253) {
-    throw new InvalidInputError(`"${param}" is too long: a domain name has at most 253 characters`, param);
+    throw new InvalidInputError(
+      `"${param}" is too long: a domain name has at most 253 characters`,
+      param,
+    );
   }
   const labels = name.split('.');
   if (labels.length < 2) {
@@ -75,10 +87,15 @@ function validateName(name: string, param: string, allowUnderscore: boolean): vo
       param,
     );
   }
-  const labelPattern = allowUnderscore ? /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/ : /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+  const labelPattern = allowUnderscore
+    ? /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/
+    : /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
   for (const label of labels) {
     if (label.length === 0) {
-      throw new InvalidInputError(`"${param}" has an empty label (two dots in a row) in "${name}"`, param);
+      throw new InvalidInputError(
+        `"${param}" has an empty label (two dots in a row) in "${name}"`,
+        param,
+      );
     }
     if (label.length > 63) {
       throw new InvalidInputError(
@@ -102,4 +119,9 @@ function validateName(name: string, param: string, allowUnderscore: boolean): vo
 export function registrableDomain(name: string): string | undefined {
   const result = parse(name, { allowPrivateDomains: false });
   return result.domain ?? undefined;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }

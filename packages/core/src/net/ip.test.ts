@@ -14,13 +14,19 @@ describe('parseIp', () => {
     expect(parseIp(input)).toEqual({ version, address });
   });
 
-  test.each(['', '999.999.999.999', '1.2.3', '127.1', '1234:::5678', 'fe80::1%eth0', 'example.com', '1.2.3.4/24'])(
-    '%s is not an IP address',
-    (input) => {
-      expect(parseIp(input)).toBeUndefined();
-      expect(() => requireIp(input)).toThrow(INVALID_IP_MESSAGE);
-    },
-  );
+  test.each([
+    '',
+    '999.999.999.999',
+    '1.2.3',
+    '127.1',
+    '1234:::5678',
+    'fe80::1%eth0',
+    'example.com',
+    '1.2.3.4/24',
+  ])('%s is not an IP address', (input) => {
+    expect(parseIp(input)).toBeUndefined();
+    expect(() => requireIp(input)).toThrow(INVALID_IP_MESSAGE);
+  });
 
   test('legacy literals only in loose mode', () => {
     expect(parseIpLiteral('127.1')?.address).toBe('127.0.0.1');

@@ -19,7 +19,10 @@ export const IPV4_SPECIAL_RANGES: readonly SpecialRange[] = [
   { cidr: '10.0.0.0/8', name: 'private network (RFC 1918)' },
   { cidr: '100.64.0.0/10', name: 'carrier-grade NAT shared space (RFC 6598)' },
   { cidr: '127.0.0.0/8', name: 'loopback (RFC 1122)' },
-  { cidr: '169.254.0.0/16', name: 'link-local, including cloud metadata 169.254.169.254 (RFC 3927)' },
+  {
+    cidr: '169.254.0.0/16',
+    name: 'link-local, including cloud metadata 169.254.169.254 (RFC 3927)',
+  },
   { cidr: '172.16.0.0/12', name: 'private network (RFC 1918)' },
   { cidr: '192.0.0.0/24', name: 'IETF protocol assignments (RFC 6890)' },
   { cidr: '192.0.2.0/24', name: 'documentation TEST-NET-1 (RFC 5737)' },
@@ -131,7 +134,7 @@ export function isPublicAddress(input: string): boolean {
 function classifyV4(value: number): AddressClass {
   const address = uint32ToIPv4(value);
   for (const entry of v4Table) {
-    if (((value & entry.mask) >>> 0) === entry.base) {
+    if ((value & entry.mask) >>> 0 === entry.base) {
       return { public: false, address, range: entry.range };
     }
   }
@@ -189,7 +192,7 @@ export function parseCidrList(list: readonly string[]): CidrSet {
       if (!ip) return false;
       if (ip.version === 4) {
         const value = ipv4ToUint32(ip.address);
-        return v4.some((r) => ((value & r.mask) >>> 0) === r.base);
+        return v4.some((r) => (value & r.mask) >>> 0 === r.base);
       }
       const value = ipv6ToBigInt(ip.address);
       return v6.some((r) => (value & r.mask) === r.base);

@@ -1,0 +1,173 @@
+/**
+ * `createApp(config)` and `createRouter()`: the Express 5 faces of netdiag.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import cors from 'cors';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type Response,
+  type Router,
+} from 'express';
+import type { Logger } from 'pino';
+import { callerIp } from './caller.js';
+import { type AppConfig, resolveConfig } from './config.js';
+import { type AppContext, createContext } from './context.js';
+import { sendData, sendError } from './envelope.js';
+import { toErrorReply } from './errors.js';
+import { buildOpenApi } from './openapi/document.js';
+import { createLimiter, rateHeaders, TOOL_LIMITED_PATHS, UNLIMITED_PATHS } from './rate-limit.js';
+import { buildRouter } from './router.js';
+import { ROUTES } from './routes/index.js';
+import type { RouteDef } from './routes/types.js';
+import { VERSION } from './version.js';
+
+/** 16 KiB: the largest legitimate body is a bulk request of 50 IPv6 addresses (~2.3 KiB). */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+export interface CreateAppOptions extends Partial<AppConfig> {
+  /** A pino logger to use instead of one built from `logLevel`. */
+  logger?: Logger;
+  /** Replace the route table (a subset of endpoints, or extra ones); also used by tests. */
+  routes?: readonly RouteDef[];
+}
+
+export type NetdiagApp = Express & { locals: { netdiag: AppContext } };
+
+/** The whole API: CORS, access log, limits, routes, OpenAPI, health, JSON errors. */
+export function createApp(options: CreateAppOptions = {}): NetdiagApp {
+  const { logger, routes = ROUTES, ...configOptions } = options;
+  const config = resolveConfig(configOptions);
+  const ctx = createContext(config, logger);
+  const app = express() as NetdiagApp;
+  app.locals.netdiag = ctx;
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('json spaces', 0);
+  const startedAt = Date.now();
+  const state = { ready: true };
+  ctx.services.set('readiness', state);
+
+  app.use(requestLog(ctx));
+  app.use(
+    cors({
+      origin: '*',
+      methods: ['GET', 'POST', 'OPTIONS'],
+      allowedHeaders: ['Content-Type'],
+      maxAge: 86400,
+      optionsSuccessStatus: 204,
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.status(state.ready ? 200 : 503);
+    sendData(
+      res,
+      {
+        status: state.ready ? 'ok' : 'draining',
+        ready: state.ready,
+        version: VERSION,
+        uptime_s: Math.round((Date.now() - startedAt) / 1000),
+        attribution: [
+          'IP geolocation by DB-IP (https://db-ip.com), CC BY 4.0',
+          'IP to ASN data by ip-location-db, CC BY 4.0',
+        ],
+      },
+      state.ready ? 200 : 503,
+    );
+  });
+  const openapi = buildOpenApi(routes, { version: VERSION });
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+
+  const globalLimiter = createLimiter({
+    limit: config.rateLimit,
+    windowS: config.rateWindowS,
+    prefix: 'all',
+  });
+  const toolLimiter = createLimiter({
+    limit: config.toolRateLimit,
+    windowS: config.rateWindowS,
+    prefix: 'tool',
+  });
+  app.use('/api', (req, res, next) => {
+    if (UNLIMITED_PATHS.includes(req.originalUrl.split('?')[0] ?? '')) return next('route');
+    return globalLimiter(req, res, next);
+  });
+  app.use(TOOL_LIMITED_PATHS, toolLimiter);
+  app.use('/api', rateHeaders(config.rateWindowS));
+
+  // Bodies of any type are read up to the limit so that 413 is uniform; routes parse them.
+  app.use(express.raw({ type: () => true, limit: BODY_LIMIT_BYTES }));
+  app.use(buildRouter(ctx, routes));
+
+  app.use((req: Request, res: Response) => {
+    sendError(
+      res,
+      404,
+      `Not found: no endpoint at ${req.method} ${req.path}; see /api/openapi.json`,
+    );
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const reply = toErrorReply(error);
+    if (reply.internal) {
+      ctx.logger.error(
+        { req_id: res.getHeader('X-Request-Id'), err: error, path: req.path },
+        'unhandled error',
+      );
+    }
+    if (res.headersSent) return void res.end();
+    for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+    sendError(res, reply.status, reply.message);
+  });
+  return app;
+}
+
+/**
+ * The API routes alone, for mounting inside an existing Express app. The host app keeps its
+ * own middleware; CORS, limits and the access log are up to it (or use `createApp`).
+ */
+export function createRouter(options: CreateAppOptions = {}): Router {
+  const { logger, routes = ROUTES, ...configOptions } = options;
+  const ctx = createContext(resolveConfig(configOptions), logger);
+  const router = express.Router();
+  router.use(express.raw({ type: () => true, limit: BODY_LIMIT_BYTES }));
+  router.use(buildRouter(ctx, routes));
+  router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const reply = toErrorReply(error);
+    if (reply.internal) ctx.logger.error({ err: error }, 'unhandled error');
+    for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+    sendError(res, reply.status, reply.message);
+  });
+  return router;
+}
+
+/** Query parameters whose values never reach a log line (CONTRACT: no email in logs). */
+const SECRET_PARAMS = /([?&](?:email)=)[^&]*/gi;
+
+/** One access-log line per request with a request id, echoed in `X-Request-Id`. */
+function requestLog(ctx: AppContext) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const id = randomUUID();
+    res.setHeader('X-Request-Id', id);
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      if (!ctx.logger.isLevelEnabled('info')) return;
+      ctx.logger.info(
+        {
+          req_id: id,
+          method: req.method,
+          url: req.originalUrl.replace(SECRET_PARAMS, '$1[redacted]'),
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - start) / 1e6,
+          ip: callerIp(req),
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}

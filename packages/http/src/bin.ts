@@ -1,0 +1,20 @@
+/** `netdiag-server`: serve the API with configuration from the environment. */
+import { isNetdiagError } from '@netdiag/core';
+import { loadConfig } from './config.js';
+import { startServer } from './server.js';
+
+try {
+  const config = loadConfig(process.env);
+  const started = await startServer(config);
+  started.app.locals.netdiag.logger.info({ url: started.url }, 'netdiag API listening');
+  const stop = () => {
+    void started.close().then(() => process.exit(0));
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+} catch (error) {
+  const message = isNetdiagError(error) ? error.message : (error as Error).message;
+  process.stderr.write(`netdiag-server: cannot start: ${message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,25 @@
+/**
+ * @module
+ * `@netdiag/http`: the netdiag HTTP API as an Express 5 app (`createApp`) or router
+ * (`createRouter`), configured from CONTRACT §5 options or the environment (`loadConfig`).
+ */
+export {
+  BODY_LIMIT_BYTES,
+  type CreateAppOptions,
+  createApp,
+  createRouter,
+  type NetdiagApp,
+} from './app.js';
+export {
+  type AppConfig,
+  DEFAULT_CONFIG,
+  loadConfig,
+  parseHostPort,
+  resolveConfig,
+} from './config.js';
+export { type AppContext, closeContext, createContext, service } from './context.js';
+export { buildOpenApi } from './openapi/document.js';
+export { ROUTES } from './routes/index.js';
+export type { ParamDef, RouteDef, RouteRequest } from './routes/types.js';
+export { type StartedServer, startServer } from './server.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,50 @@
+/**
+ * The route table contract. Each capability contributes `RouteDef`s; the router mounts them and
+ * the OpenAPI document is generated from the same objects, so the two cannot drift apart.
+ * @module
+ */
+import type { Request, Response } from 'express';
+import type { AppContext } from '../context.js';
+import type { JsonSchema } from '../openapi/schema.js';
+
+export interface ParamDef {
+  name: string;
+  in: 'query' | 'path';
+  required?: boolean;
+  description: string;
+  schema: JsonSchema;
+  example?: unknown;
+}
+
+export interface RouteRequest {
+  req: Request;
+  res: Response;
+  ctx: AppContext;
+  /** The caller's address (CONTRACT §3), IPv4-mapped IPv6 shown as IPv4. */
+  callerIp: string;
+  /** Aborts when the client goes away. */
+  signal: AbortSignal;
+}
+
+export interface RouteDef {
+  method: 'get' | 'post';
+  /** Express path, e.g. `/api/v1/dns/:domain`. */
+  path: string;
+  /** Stable OpenAPI operationId. */
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  params?: ParamDef[];
+  /** JSON request body schema (POST routes). */
+  body?: { schema: JsonSchema; example?: unknown };
+  /** Schema of `data` in the success envelope. */
+  data: JsonSchema;
+  example?: unknown;
+  /** Error statuses this route can answer with (429 and 500 are added for every /api route). */
+  errors: number[];
+  /** Subject to the stricter tool limit (CONTRACT §3). */
+  toolLimit?: boolean;
+  /** Parse params → call core → return `data`. Throw NetdiagErrors for failures. */
+  handle(request: RouteRequest): Promise<unknown> | unknown;
+}

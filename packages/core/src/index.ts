@@ -10,6 +10,12 @@
  * ```
  */
 
+// --- Capabilities (each folder's index.ts decides what it makes public) ---
+export * from './asn/index.js';
+export * from './blocklist/index.js';
+export * from './breach/index.js';
+export * from './dns/index.js';
+export * from './email-auth/index.js';
 // --- Errors ---
 export {
   AbortedError,
@@ -27,7 +33,39 @@ export {
   TimeoutError,
   UpstreamError,
 } from './errors.js';
+export * from './headers/index.js';
+export * from './ip/index.js';
+// --- Shared seams ---
+export {
+  type Cache,
+  type CachedOptions,
+  cached,
+  createMemoryCache,
+  createSingleFlight,
+  type MemoryCacheOptions,
+} from './net/cache.js';
+export type {
+  CaaValue,
+  DnsQueryOptions,
+  DnsRecord,
+  DnsResolver,
+  DnsResponse,
+  MxValue,
+  Rcode,
+  RecordType,
+  SoaValue,
+  SrvValue,
+} from './net/dns-types.js';
 export { type NormaliseDomainOptions, normaliseDomain, registrableDomain } from './net/domain.js';
+export {
+  parseJsonBody,
+  parseRetryAfter,
+  throwForStatus,
+  type UpstreamRequestOptions,
+  type UpstreamResponse,
+  USER_AGENT,
+  upstreamRequest,
+} from './net/http-client.js';
 // --- Addresses and names ---
 export {
   type IpVersion,
@@ -49,5 +87,9 @@ export {
   type SpecialRange,
 } from './net/ranges.js';
 export { DEFAULT_TIMEOUT_MS, withTimeout } from './net/signal.js';
+export * from './ports/index.js';
+export * from './score/index.js';
+export * from './site/index.js';
 // --- Shared options ---
 export type { BaseOptions } from './types.js';
+export * from './whois/index.js';

@@ -23,3 +23,4 @@ export { ROUTES } from './routes/index.js';
 export type { ParamDef, RouteDef, RouteRequest } from './routes/types.js';
 export { type StartedServer, startServer } from './server.js';
 export { VERSION } from './version.js';
+export * from './services/index.js';

@@ -1,5 +1,19 @@
 /** Every command module, registered in help order. */
+import { registerCaller } from './caller.js';
+import { registerDns } from './dns.js';
+import { registerEmailAuth } from './email-auth.js';
+import { registerIpIntel } from './ip.js';
+import { registerProbes } from './probes.js';
 import { registerServe } from './serve.js';
 import type { RegisterCommand } from './types.js';
+import { registerWhois } from './whois.js';
 
-export const COMMANDS: RegisterCommand[] = [registerServe];
+export const COMMANDS: RegisterCommand[] = [
+  registerCaller,
+  registerIpIntel,
+  registerDns,
+  registerWhois,
+  registerProbes,
+  registerEmailAuth,
+  registerServe,
+];

@@ -3,9 +3,23 @@
  * Each capability owns one module here.
  * @module
  */
+import { callerRoutes } from './caller.js';
+import { dnsRoutes } from './dns.js';
+import { emailAuthRoutes } from './email-auth.js';
 import { headersRoutes } from './headers.js';
+import { ipRoutes } from './ip.js';
+import { probeRoutes } from './probes.js';
 import type { RouteDef } from './types.js';
+import { whoisRoutes } from './whois.js';
 
-export const ROUTES: readonly RouteDef[] = [...headersRoutes];
+export const ROUTES: readonly RouteDef[] = [
+  ...callerRoutes,
+  ...ipRoutes,
+  ...dnsRoutes,
+  ...whoisRoutes,
+  ...probeRoutes,
+  ...emailAuthRoutes,
+  ...headersRoutes,
+];
 
 export type { ParamDef, RouteDef, RouteRequest } from './types.js';

@@ -1,0 +1,3 @@
+import type { RegisterCommand } from './types.js';
+
+export const registerCaller: RegisterCommand = () => {};

@@ -1,0 +1,128 @@
+/**
+ * The HTTP client for trusted upstreams (RDAP, breach database, Tor exit list, DoH): undici,
+ * a time budget, a byte cap, and failures mapped to netdiag errors that name the upstream.
+ * User-supplied targets never come here: they go through the SSRF-safe client instead.
+ * @module
+ */
+import { type Dispatcher, request } from 'undici';
+import { ThrottledError, UpstreamError } from '../errors.js';
+import type { BaseOptions } from '../types.js';
+import { withTimeout } from './signal.js';
+
+export const USER_AGENT = 'netdiag (+https://github.com/netdiag/netdiag)';
+
+export interface UpstreamRequestOptions extends BaseOptions {
+  /** Name used in errors and logs (`rdap`, `breach`, …). */
+  upstream: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Largest body read, in bytes. @default 5 MiB */
+  maxBytes?: number;
+  /** Redirects followed. @default 3 */
+  maxRedirects?: number;
+  /** An undici dispatcher (proxy, mock agent, pinned connections). */
+  dispatcher?: Dispatcher;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The final URL after redirects. */
+  url: string;
+}
+
+/**
+ * Sends one request and reads the whole body (up to `maxBytes`). Any status is returned; only
+ * network failures, oversize bodies and timeouts throw. 429/503 with Retry-After are left to the
+ * caller: use `throwForStatus` for the common mapping.
+ */
+export async function upstreamRequest(
+  url: string,
+  options: UpstreamRequestOptions,
+): Promise<UpstreamResponse> {
+  const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
+  return withTimeout(options, options.upstream, async (signal) => {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(current, {
+          method: options.method ?? 'GET',
+          headers: { 'user-agent': USER_AGENT, ...options.headers },
+          body: options.body,
+          signal,
+          ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+        });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw new UpstreamError(
+          options.upstream,
+          `cannot reach ${new URL(current).host}: ${(error as Error).message}`,
+          error,
+        );
+      }
+      const headers = flattenHeaders(response.headers);
+      const location = headers['location'];
+      if (
+        response.statusCode >= 300 &&
+        response.statusCode < 400 &&
+        location &&
+        hop < (options.maxRedirects ?? 3)
+      ) {
+        await response.body.dump();
+        current = new URL(location, current).toString();
+        continue;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) {
+          response.body.destroy();
+          throw new UpstreamError(options.upstream, `answer larger than ${maxBytes} bytes`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { status: response.statusCode, headers, body: Buffer.concat(chunks), url: current };
+    }
+  });
+}
+
+/** 429 / 503 with Retry-After → ThrottledError; other non-2xx → UpstreamError. */
+export function throwForStatus(response: UpstreamResponse, upstream: string): void {
+  if (response.status >= 200 && response.status < 300) return;
+  if (response.status === 429 || (response.status === 503 && response.headers['retry-after'])) {
+    throw new ThrottledError(upstream, parseRetryAfter(response.headers['retry-after']));
+  }
+  throw new UpstreamError(upstream, `answered HTTP ${response.status}`);
+}
+
+/** Retry-After in seconds (delta-seconds or an HTTP date, RFC 9110 §10.2.3); default 60. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number {
+  if (!value) return 60;
+  if (/^\d+$/.test(value.trim())) return Math.max(1, Number(value.trim()));
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? 60 : Math.max(1, Math.ceil((date - now) / 1000));
+}
+
+/** Parses a JSON body, naming the upstream when it is not JSON. */
+export function parseJsonBody<T>(response: UpstreamResponse, upstream: string): T {
+  try {
+    return JSON.parse(response.body.toString('utf8')) as T;
+  } catch (error) {
+    throw new UpstreamError(upstream, 'answered with a body that is not valid JSON', error);
+  }
+}
+
+function flattenHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined)
+      out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}

@@ -1,0 +1,3 @@
+import type { RouteDef } from './types.js';
+
+export const whoisRoutes: RouteDef[] = [];

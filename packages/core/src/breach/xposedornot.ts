@@ -1,0 +1,226 @@
+/**
+ * The XposedOrNot breach-analytics provider: the request, the answer's shape and its mapping
+ * to SPEC 2.6.
+ *
+ * Endpoint: `GET {base}/v1/breach-analytics?email=…`, no key. Source of every field name below:
+ * XposedOrNot/XposedOrNot-API `api/v1/breaches.py` (route and rate limit
+ * "2 per second;25 per hour;100 per day") and `services/analytics.py` (`get_breaches`,
+ * `get_breaches_data`, `calculate_risk_score`). An address in no breach answers 200 with
+ * `ExposedBreaches: null`, `BreachMetrics: null`; older deployments answer 404
+ * `{"Error":"Not found"}` instead, and both mean "no breach". Throttling answers 429 with
+ * `Retry-After` (or, for "request dropped due to violation history", without it).
+ * @module
+ */
+import { UpstreamError } from '../errors.js';
+import { parseRetryAfter, type UpstreamResponse } from '../net/http-client.js';
+
+export const BREACH_UPSTREAM = 'breach';
+
+/** One entry of `ExposedBreaches.breaches_details`. */
+export interface XonBreachDetail {
+  breach: string;
+  details?: string;
+  domain?: string;
+  industry?: string;
+  logo?: string;
+  /** `plaintext`, `easytocrack`, `hardtocrack` or anything else (unknown). */
+  password_risk?: string;
+  references?: string;
+  searchable?: string;
+  verified?: string;
+  /** Data classes separated by `;`. */
+  xposed_data?: string;
+  /** Year of the breach, as text. */
+  xposed_date?: string;
+  xposed_records?: number;
+  added?: string | null;
+}
+
+export interface XonPasswordsStrength {
+  PlainText: number;
+  EasyToCrack: number;
+  StrongHash: number;
+  Unknown: number;
+}
+
+/** The answer of `/v1/breach-analytics` (the fields we read; the rest is ignored). */
+export interface XonBreachAnalytics {
+  ExposedBreaches?: { breaches_details?: XonBreachDetail[] } | null;
+  BreachesSummary?: { site?: string } | null;
+  BreachMetrics?: {
+    passwords_strength?: XonPasswordsStrength[];
+    risk?: { risk_label?: string; risk_score?: number }[];
+  } | null;
+}
+
+/** The provider-independent part of SPEC 2.6 (everything but `email` and `status`). */
+export interface BreachSummary {
+  breaches: number;
+  services: string[];
+  passwords: {
+    plain_text: number;
+    weak_hash: number;
+    strong_hash: number;
+    unknown: number;
+    total: number;
+  };
+  risk: { score: number; level: string };
+}
+
+/** The answer for an address that is in no breach. */
+export function emptySummary(): BreachSummary {
+  return {
+    breaches: 0,
+    services: [],
+    passwords: { plain_text: 0, weak_hash: 0, strong_hash: 0, unknown: 0, total: 0 },
+    risk: { score: 0, level: 'low' },
+  };
+}
+
+/** The request URL for one (already normalised) address. */
+export function breachAnalyticsUrl(baseUrl: string, email: string): string {
+  const url = new URL('v1/breach-analytics', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  url.searchParams.set('email', email);
+  return url.toString();
+}
+
+/**
+ * Seconds to wait from a 429: the `Retry-After` header, else the body's
+ * `detail.retry_after` (XposedOrNot's `custom_limiter.py` sends both), else 60.
+ */
+export function retryAfterFrom(response: UpstreamResponse, now = Date.now()): number {
+  if (response.headers['retry-after']) return parseRetryAfter(response.headers['retry-after'], now);
+  try {
+    const body = JSON.parse(response.body.toString('utf8')) as {
+      detail?: { retry_after?: unknown };
+    };
+    const value = body?.detail?.retry_after;
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) return Math.ceil(value);
+  } catch {
+    // Not JSON: fall through to the default.
+  }
+  return parseRetryAfter(undefined);
+}
+
+/**
+ * Maps a breach-analytics answer to SPEC 2.6:
+ * - `breaches` / `services`: the entries of `ExposedBreaches.breaches_details` (their `breach`
+ *   names, upstream order, duplicates dropped); when details are absent, the `;`-separated
+ *   `BreachesSummary.site`.
+ * - `passwords`: `BreachMetrics.passwords_strength[0]` — PlainText → plain_text, EasyToCrack →
+ *   weak_hash, StrongHash → strong_hash, Unknown → unknown, total = their sum (one category per
+ *   breach upstream, so total = breaches); when absent, counted from each detail's
+ *   `password_risk` the way upstream does.
+ * - `risk`: `BreachMetrics.risk[0]` — risk_score → score, risk_label lower-cased → level
+ *   (`low`, `moderate`, `high`, `critical`); a missing label is derived from the score with
+ *   upstream's zones (≤25 low, ≤50 moderate, ≤75 high, else critical).
+ * Throws `UpstreamError` when the answer does not have this shape.
+ */
+export function mapBreachAnalytics(body: unknown): BreachSummary {
+  if (!isObject(body)) malformed('the answer is not a JSON object');
+  const answer = body as Record<string, unknown>;
+  const exposed = answer['ExposedBreaches'];
+  let details: XonBreachDetail[] | undefined;
+  if (exposed !== undefined && exposed !== null) {
+    if (!isObject(exposed)) malformed('ExposedBreaches is not an object');
+    const list = (exposed as Record<string, unknown>)['breaches_details'];
+    if (list !== undefined && list !== null) {
+      if (!Array.isArray(list)) malformed('ExposedBreaches.breaches_details is not an array');
+      details = list.map((entry, index) => {
+        if (!isObject(entry) || typeof (entry as { breach?: unknown }).breach !== 'string') {
+          malformed(`breaches_details[${index}] has no breach name`);
+        }
+        return entry as XonBreachDetail;
+      });
+    }
+  }
+  const summary = answer['BreachesSummary'];
+  const siteText = isObject(summary) ? (summary as { site?: unknown }).site : undefined;
+  const names = details
+    ? details.map((d) => d.breach.trim())
+    : typeof siteText === 'string'
+      ? siteText.split(';').map((s) => s.trim())
+      : [];
+  const services = [...new Set(names.filter(Boolean))];
+  if (services.length === 0) return emptySummary();
+
+  const metrics = answer['BreachMetrics'];
+  if (metrics !== undefined && metrics !== null && !isObject(metrics)) {
+    malformed('BreachMetrics is not an object');
+  }
+  const metricsObj = (metrics ?? {}) as Record<string, unknown>;
+  const passwords = mapPasswords(metricsObj['passwords_strength'], details);
+  const risk = mapRisk(metricsObj['risk']);
+  return { breaches: services.length, services, passwords, risk };
+}
+
+function mapPasswords(
+  strength: unknown,
+  details: XonBreachDetail[] | undefined,
+): BreachSummary['passwords'] {
+  let counts: XonPasswordsStrength;
+  if (strength !== undefined && strength !== null) {
+    const first = Array.isArray(strength) ? strength[0] : undefined;
+    if (!isObject(first)) malformed('BreachMetrics.passwords_strength is not [{…}]');
+    const s = first as Record<string, unknown>;
+    counts = {
+      PlainText: count(s['PlainText'], 'PlainText'),
+      EasyToCrack: count(s['EasyToCrack'], 'EasyToCrack'),
+      StrongHash: count(s['StrongHash'], 'StrongHash'),
+      Unknown: count(s['Unknown'], 'Unknown'),
+    };
+  } else {
+    counts = { PlainText: 0, EasyToCrack: 0, StrongHash: 0, Unknown: 0 };
+    for (const detail of details ?? []) {
+      const risk = String(detail.password_risk ?? '').toLowerCase();
+      if (risk === 'plaintext') counts.PlainText++;
+      else if (risk === 'easytocrack') counts.EasyToCrack++;
+      else if (risk === 'hardtocrack') counts.StrongHash++;
+      else counts.Unknown++;
+    }
+  }
+  return {
+    plain_text: counts.PlainText,
+    weak_hash: counts.EasyToCrack,
+    strong_hash: counts.StrongHash,
+    unknown: counts.Unknown,
+    total: counts.PlainText + counts.EasyToCrack + counts.StrongHash + counts.Unknown,
+  };
+}
+
+function mapRisk(risk: unknown): BreachSummary['risk'] {
+  if (risk === undefined || risk === null) return { score: 0, level: 'low' };
+  const first = Array.isArray(risk) ? risk[0] : undefined;
+  if (!isObject(first)) malformed('BreachMetrics.risk is not [{risk_label, risk_score}]');
+  const r = first as Record<string, unknown>;
+  const score = count(r['risk_score'], 'risk_score');
+  const label = r['risk_label'];
+  if (label !== undefined && typeof label !== 'string') malformed('risk_label is not a string');
+  const level = label?.trim() ? label.trim().toLowerCase() : levelForScore(score);
+  return { score, level };
+}
+
+/** XposedOrNot's display zones (`calculate_risk_score` in services/analytics.py). */
+function levelForScore(score: number): string {
+  if (score >= 76) return 'critical';
+  if (score >= 51) return 'high';
+  if (score >= 26) return 'moderate';
+  return 'low';
+}
+
+/** A non-negative finite number (numeric strings accepted: the upstream is Python). */
+function count(value: unknown, field: string): number {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) {
+    malformed(`${field} is not a non-negative number`);
+  }
+  return n as number;
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function malformed(what: string): never {
+  throw new UpstreamError(BREACH_UPSTREAM, `answered with an unexpected shape: ${what}`);
+}

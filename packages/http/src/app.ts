@@ -3,7 +3,6 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import cors from 'cors';
 import express, {
   type Express,
   type NextFunction,
@@ -51,15 +50,7 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
   ctx.services.set('readiness', state);
 
   app.use(requestLog(ctx));
-  app.use(
-    cors({
-      origin: '*',
-      methods: ['GET', 'POST', 'OPTIONS'],
-      allowedHeaders: ['Content-Type'],
-      maxAge: 86400,
-      optionsSuccessStatus: 204,
-    }),
-  );
+  app.use(corsEverywhere);
 
   app.get('/healthz', (_req, res) => {
     res.status(state.ready ? 200 : 503);
@@ -100,8 +91,7 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
   app.use(TOOL_LIMITED_PATHS, toolLimiter);
   app.use('/api', rateHeaders(config.rateWindowS));
 
-  // Bodies of any type are read up to the limit so that 413 is uniform; routes parse them.
-  app.use(express.raw({ type: () => true, limit: BODY_LIMIT_BYTES }));
+  app.use(readBody);
   app.use(buildRouter(ctx, routes));
 
   app.use((req: Request, res: Response) => {
@@ -134,7 +124,7 @@ export function createRouter(options: CreateAppOptions = {}): Router {
   const { logger, routes = ROUTES, ...configOptions } = options;
   const ctx = createContext(resolveConfig(configOptions), logger);
   const router = express.Router();
-  router.use(express.raw({ type: () => true, limit: BODY_LIMIT_BYTES }));
+  router.use(readBody);
   router.use(buildRouter(ctx, routes));
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const reply = toErrorReply(error);
@@ -143,6 +133,42 @@ export function createRouter(options: CreateAppOptions = {}): Router {
     sendError(res, reply.status, reply.message);
   });
   return router;
+}
+
+/**
+ * Bodies of any type are read up to the limit so that 413 is uniform; routes parse them.
+ * Requests without a body (RFC 9112 §6.3: no Content-Length, no Transfer-Encoding) skip the reader.
+ */
+const rawBody = express.raw({ type: () => true, limit: BODY_LIMIT_BYTES });
+function readBody(req: Request, res: Response, next: NextFunction): void {
+  if (
+    req.headers['content-length'] === undefined &&
+    req.headers['transfer-encoding'] === undefined
+  ) {
+    req.body = Buffer.alloc(0);
+    return next();
+  }
+  rawBody(req, res, next);
+}
+
+/**
+ * CORS for every response (SPEC §1 rule 3): `Access-Control-Allow-Origin: *`, and a 204 answer to
+ * preflights with the methods and the one request header the API reads. No credentials, so `*` is
+ * allowed (Fetch standard, CORS protocol).
+ */
+function corsEverywhere(req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.setHeader('Vary', 'Access-Control-Request-Headers');
+    res.statusCode = 204;
+    res.setHeader('Content-Length', '0');
+    res.end();
+    return;
+  }
+  next();
 }
 
 /** Query parameters whose values never reach a log line (CONTRACT: no email in logs). */

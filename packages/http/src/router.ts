@@ -7,7 +7,7 @@ import { callerIp } from './caller.js';
 import type { AppContext } from './context.js';
 import { sendData, sendError } from './envelope.js';
 import { ROUTES } from './routes/index.js';
-import type { RouteDef } from './routes/types.js';
+import type { RouteDef, RouteRequest } from './routes/types.js';
 
 export function buildRouter(ctx: AppContext, routes: readonly RouteDef[] = ROUTES): Router {
   const router = express.Router();
@@ -17,23 +17,8 @@ export function buildRouter(ctx: AppContext, routes: readonly RouteDef[] = ROUTE
     methods.push(route.method.toUpperCase());
     methodsByPath.set(route.path, methods);
     router[route.method](route.path, async (req: Request, res: Response) => {
-      const controller = new AbortController();
-      const onClose = () => {
-        if (!res.writableEnded) controller.abort();
-      };
-      res.on('close', onClose);
-      try {
-        const data = await route.handle({
-          req,
-          res,
-          ctx,
-          callerIp: callerIp(req),
-          signal: controller.signal,
-        });
-        if (!res.headersSent) sendData(res, data);
-      } finally {
-        res.off('close', onClose);
-      }
+      const data = await route.handle(routeRequest(req, res, ctx));
+      if (!res.headersSent) sendData(res, data);
     });
   }
   // A known path with another method: 405 with Allow (RFC 9110 §15.5.6).
@@ -45,4 +30,31 @@ export function buildRouter(ctx: AppContext, routes: readonly RouteDef[] = ROUTE
     });
   }
   return router;
+}
+
+/**
+ * The handler's view of a request. `signal` aborts when the client goes away before the answer
+ * is written; it is created on first use, because most routes never look at it and an
+ * AbortController per request is measurable under load.
+ */
+function routeRequest(req: Request, res: Response, ctx: AppContext): RouteRequest {
+  let controller: AbortController | undefined;
+  return {
+    req,
+    res,
+    ctx,
+    callerIp: callerIp(req),
+    get signal() {
+      if (!controller) {
+        const c = new AbortController();
+        controller = c;
+        if (res.destroyed && !res.writableEnded) c.abort();
+        else
+          res.once('close', () => {
+            if (!res.writableEnded) c.abort();
+          });
+      }
+      return controller.signal;
+    },
+  };
 }

@@ -1,0 +1,12 @@
+/** The netdiag API with limits raised out of the way, for load tests. */
+import { startServer } from '@netdiag/http';
+
+const started = await startServer({
+  port: 0,
+  host: '127.0.0.1',
+  logLevel: 'silent',
+  rateLimit: 1_000_000_000,
+  toolRateLimit: 1_000_000_000,
+});
+process.send?.({ url: started.url });
+process.on('SIGTERM', () => void started.close().then(() => process.exit(0)));

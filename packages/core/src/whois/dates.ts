@@ -1,0 +1,205 @@
+/**
+ * Registry dates → ISO 8601 UTC (`toISOString`). RDAP dates are RFC 3339 (RFC 9083 §4.5), but
+ * WHOIS has no date format at all (RFC 3912 defines none), so this reads the forms registries
+ * actually print: `2019-10-04T05:05:04Z`, `2019-10-04 05:05:04+03`, `2019/10/04 (JST)`,
+ * `04-Oct-2019`, `04.10.2019 14:23`, `20170315 14:41:55`, `31 May 1999`,
+ * `30th April 2003 at 00:00:00.000`, `2000-08-29 10:22:50 (UTC+8)`, …
+ *
+ * Decisions: a date without a zone is taken as UTC (most registries print UTC and say so only
+ * in a banner); numeric dates with the year last are read day first (`06-04-2004` is 6 April,
+ * as every registry in the corpus means), unless the first number cannot be a day.
+ * @module
+ */
+
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
+
+/**
+ * Offsets of zone abbreviations registries print, in minutes east of UTC (IANA tz database
+ * standard/daylight offsets; abbreviations that name several zones, such as CST or IST,
+ * are left out on purpose).
+ */
+const ZONES: Record<string, number> = {
+  z: 0,
+  ut: 0,
+  utc: 0,
+  gmt: 0,
+  wet: 0,
+  west: 60,
+  bst: 60,
+  cet: 60,
+  met: 60,
+  cest: 120,
+  mest: 120,
+  eet: 120,
+  eest: 180,
+  msk: 180,
+  jst: 540,
+  kst: 540,
+  hkt: 480,
+  sgt: 480,
+  awst: 480,
+  aest: 600,
+  aedt: 660,
+  nzst: 720,
+  nzdt: 780,
+  est: -300,
+  edt: -240,
+  pst: -480,
+  pdt: -420,
+  mst: -420,
+  mdt: -360,
+};
+
+interface Parts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  ms: number;
+  /** Minutes east of UTC; `undefined` = not given (taken as UTC). */
+  offset: number | undefined;
+}
+
+/**
+ * Parses a registry date and returns it as `toISOString()` text, or `""` when the text is
+ * not a date this parser understands (never a guess that could be wrong by days).
+ */
+export function toIsoDate(text: string | undefined): string {
+  if (!text) return '';
+  const parts = parseDateParts(text);
+  if (!parts) return '';
+  const { year, month, day, hour, minute, second, ms, offset } = parts;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 60) {
+    return '';
+  }
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second, ms) - (offset ?? 0) * 60_000;
+  const date = new Date(utc);
+  // Reject dates that rolled over (31 February) and absurd years.
+  if (Number.isNaN(date.getTime()) || year < 1970 - 100 || year > 9999) return '';
+  const check = new Date(Date.UTC(year, month - 1, day));
+  if (check.getUTCDate() !== day) return '';
+  return date.toISOString();
+}
+
+function parseDateParts(input: string): Parts | undefined {
+  let text = input.trim();
+  let offset: number | undefined;
+  // Format hints such as "(YYYY-MM-DD)" say nothing about the zone.
+  text = text.replace(/\((?:[ymdhs]{1,4}[-./: ]?)+\)/gi, ' ');
+  // A zone in parentheses: "(UTC+8)", "(GMT+0:00)", "(JST)".
+  text = text.replace(/\(([^)]*)\)/g, (whole, inner: string) => {
+    const zone = parseZone(inner.trim());
+    if (zone !== undefined) {
+      offset = zone;
+      return ' ';
+    }
+    return whole;
+  });
+  text = text.replace(/\s+/g, ' ').trim();
+  if (text === '' || /^before\b/i.test(text)) return undefined;
+
+  // A trailing zone. Numeric offsets and "Z" count only right after a time, so that the
+  // "-04" of "2019-10-04" is never read as a zone.
+  const numeric = /(\d:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(z|[+-]\d{2}(?::?\d{2})?)$/i.exec(text);
+  if (numeric) {
+    const zone = parseZone(numeric[2] as string);
+    if (zone !== undefined) {
+      offset = zone;
+      text = text.slice(0, numeric.index + (numeric[1] as string).length);
+    }
+  } else {
+    const named = /\s([a-z]{1,5}(?:[+-]\d{1,2}(?::?\d{2})?)?)$/i.exec(text);
+    const zone = named ? parseZone(named[1] as string) : undefined;
+    if (named && zone !== undefined) {
+      offset = zone;
+      text = text.slice(0, named.index);
+    }
+  }
+
+  const time = (
+    rest: string | undefined,
+  ): Pick<Parts, 'hour' | 'minute' | 'second' | 'ms'> | undefined => {
+    if (!rest || rest.trim() === '') return { hour: 0, minute: 0, second: 0, ms: 0 };
+    const m = /^(?:[T\s-]+|\s*at\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?$/i.exec(rest);
+    if (!m) return undefined;
+    return {
+      hour: Number(m[1]),
+      minute: Number(m[2]),
+      second: Number(m[3] ?? 0),
+      ms: m[4] ? Math.round(Number(`0.${m[4]}`) * 1000) : 0,
+    };
+  };
+  const build = (year: number, month: number, day: number, rest?: string): Parts | undefined => {
+    const t = time(rest);
+    return t ? { year, month, day, ...t, offset } : undefined;
+  };
+
+  let m: RegExpExecArray | null;
+  // 2019-10-04, 2019/10/04, 2019.10.04 (+ time)
+  m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(.*)$/.exec(text);
+  if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), m[4]);
+  // 20191004 (+ time)
+  m = /^(\d{4})(\d{2})(\d{2})(\s.*)?$/.exec(text);
+  if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), m[4]);
+  // 04.10.2019, 04-10-2019, 04/10/2019, 4.10.2019 (+ time): day first.
+  m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(.*)$/.exec(text);
+  if (m) {
+    let day = Number(m[1]);
+    let month = Number(m[2]);
+    if (month > 12 && day <= 12) [day, month] = [month, day];
+    return build(Number(m[3]), month, day, m[4]);
+  }
+  // 04-Oct-2019, 04 Oct 2019, 30th April 2003, 4-oct-2019 (+ time)
+  m = /^(\d{1,2})(?:st|nd|rd|th)?[-\s.]([a-z]{3,9})\.?[-\s.,]+(\d{4})(.*)$/i.exec(text);
+  if (m) {
+    const month = monthNumber(m[2] as string);
+    if (month) return build(Number(m[3]), month, Number(m[1]), m[4]);
+  }
+  // Oct 04 2019, October 4, 2019, Mon Oct 04 2019 (+ time), Mon Oct 04 05:05:04 2019
+  m = /^(?:[a-z]{3,9},?\s)?([a-z]{3,9})\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s(\d{4})(.*)$/i.exec(text);
+  if (m) {
+    const month = monthNumber(m[1] as string);
+    if (month) return build(Number(m[3]), month, Number(m[2]), m[4]);
+  }
+  m = /^(?:[a-z]{3,9},?\s)?([a-z]{3,9})\s(\d{1,2})\s(\d{1,2}:\d{2}(?::\d{2})?)\s(\d{4})$/i.exec(
+    text,
+  );
+  if (m) {
+    const month = monthNumber(m[1] as string);
+    if (month) return build(Number(m[4]), month, Number(m[2]), ` ${m[3]}`);
+  }
+  return undefined;
+}
+
+function monthNumber(name: string): number | undefined {
+  return MONTHS[name.slice(0, 3).toLowerCase()];
+}
+
+/** `Z`, `UTC`, `GMT+0:00`, `UTC+8`, `+03`, `+0300`, `-07:00`, `JST` → minutes east of UTC. */
+function parseZone(text: string): number | undefined {
+  const m = /^(?:(utc|gmt|ut)\s*)?([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(text);
+  if (m) {
+    // A bare "+3"-style offset without UTC/GMT is ambiguous with a day; require two digits.
+    if (!m[1] && (m[3] as string).length < 2) return undefined;
+    const minutes = Number(m[3]) * 60 + Number(m[4] ?? 0);
+    if (minutes > 14 * 60) return undefined; // RFC 3339 offsets stay within ±14 h in practice
+    return m[2] === '-' ? -minutes : minutes;
+  }
+  const zone = ZONES[text.toLowerCase()];
+  return zone;
+}

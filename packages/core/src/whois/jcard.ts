@@ -1,0 +1,212 @@
+/**
+ * jCard (RFC 7095), the JSON form of vCard 4.0 (RFC 6350) that RDAP uses for contacts
+ * (RFC 9083 §5.1 `vcardArray`). Strict by default: a malformed card is rejected with
+ * `JCardError` rather than half-read, because a half-read card silently yields wrong names.
+ * @module
+ */
+
+/** A scalar jCard value (RFC 7095 §3.4–3.5: text, booleans, numbers; `null` is tolerated). */
+export type JCardScalar = string | number | boolean | null;
+
+/**
+ * One property value: a scalar, or a structured value (RFC 7095 §3.3.1.3) whose components
+ * are scalars or arrays of scalars (multi-valued components, e.g. honorific suffixes).
+ */
+export type JCardValue = JCardScalar | (JCardScalar | JCardScalar[])[];
+
+export interface VCardProperty {
+  /** Property name, lower case (RFC 7095 §3.3.1.1). */
+  name: string;
+  /** Parameters, names lower case, every value as a list (RFC 7095 §3.4). */
+  parameters: Record<string, string[]>;
+  /** Value type (`text`, `uri`, `date-and-or-time`, …). */
+  type: string;
+  /**
+   * The value. A property with several values (RFC 7095 §3.3.1.4) holds them as an array
+   * in the order given.
+   */
+  value: JCardValue | JCardValue[];
+}
+
+export interface VCard {
+  properties: VCardProperty[];
+}
+
+export interface ParseJCardOptions {
+  /**
+   * `true`: any malformed property rejects the whole card. `false`: malformed properties are
+   * skipped (the envelope must still be valid).
+   * @default true
+   */
+  strict?: boolean;
+}
+
+export class JCardError extends Error {
+  override name = 'JCardError';
+}
+
+/**
+ * Parses a jCard: a JSON value (or its text) of the form `["vcard", [property, …]]`, where a
+ * property is `[name, {parameters}, type, value, …]`.
+ */
+export function parseJCard(input: unknown, options: ParseJCardOptions = {}): VCard {
+  const strict = options.strict ?? true;
+  let card = input;
+  if (typeof card === 'string') {
+    try {
+      card = JSON.parse(card);
+    } catch (error) {
+      throw new JCardError(`not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  if (!Array.isArray(card) || card.length !== 2) {
+    throw new JCardError('a jCard is a two-element array ["vcard", [properties]]');
+  }
+  if (card[0] !== 'vcard') throw new JCardError(`expected the label "vcard", got ${show(card[0])}`);
+  const list: unknown = card[1];
+  if (!Array.isArray(list)) throw new JCardError('the properties of a jCard must be an array');
+  const properties: VCardProperty[] = [];
+  list.forEach((raw, index) => {
+    try {
+      properties.push(parseProperty(raw));
+    } catch (error) {
+      if (strict) throw new JCardError(`property ${index}: ${(error as Error).message}`);
+    }
+  });
+  return { properties };
+}
+
+function parseProperty(raw: unknown): VCardProperty {
+  if (!Array.isArray(raw)) throw new JCardError('a property must be an array');
+  if (raw.length < 4) {
+    throw new JCardError('a property has at least a name, parameters, a type and a value');
+  }
+  const [name, params, type, ...values] = raw as unknown[];
+  if (typeof name !== 'string' || name === '') {
+    throw new JCardError(`property name must be text, got ${show(name)}`);
+  }
+  if (typeof type !== 'string' || type === '') {
+    throw new JCardError(`value type must be text, got ${show(type)}`);
+  }
+  const parameters = parseParameters(params);
+  const parsed = values.map(checkValue);
+  return {
+    name: name.toLowerCase(),
+    parameters,
+    type: type.toLowerCase(),
+    value: parsed.length === 1 ? (parsed[0] as JCardValue) : parsed,
+  };
+}
+
+function parseParameters(params: unknown): Record<string, string[]> {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw new JCardError(`parameters must be an object, got ${show(params)}`);
+  }
+  const out: Record<string, string[]> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const list = Array.isArray(value) ? value : [value];
+    if (!list.every((item) => typeof item === 'string')) {
+      throw new JCardError(`parameter "${key}" must be text or a list of text`);
+    }
+    out[key.toLowerCase()] = list as string[];
+  }
+  return out;
+}
+
+function isScalar(value: unknown): value is JCardScalar {
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean'
+  );
+}
+
+/** A value is a scalar or one level of components, each a scalar or a list of scalars. */
+function checkValue(value: unknown): JCardValue {
+  if (isScalar(value)) return value;
+  if (!Array.isArray(value)) throw new JCardError(`unsupported value ${show(value)}`);
+  for (const component of value) {
+    if (isScalar(component)) continue;
+    if (Array.isArray(component) && component.every(isScalar)) continue;
+    throw new JCardError('structured values nest at most two levels (RFC 7095 §3.3.1.3)');
+  }
+  return value as JCardValue;
+}
+
+/** Every scalar of a value as text, in order (`null` → "", booleans and numbers stringified). */
+export function flattenValue(value: JCardValue | JCardValue[]): string[] {
+  if (!Array.isArray(value)) return [scalarText(value)];
+  const out: string[] = [];
+  for (const item of value) {
+    if (Array.isArray(item)) out.push(...flattenValue(item as JCardValue[]));
+    else out.push(scalarText(item));
+  }
+  return out;
+}
+
+function scalarText(value: JCardScalar): string {
+  return value === null ? '' : String(value);
+}
+
+/** The properties with a given name (case-insensitive), in order. */
+export function getProperties(card: VCard, name: string): VCardProperty[] {
+  const wanted = name.toLowerCase();
+  return card.properties.filter((p) => p.name === wanted);
+}
+
+/** The first value of a property as text, or "" when absent. */
+export function getText(card: VCard, name: string): string {
+  const property = getProperties(card, name)[0];
+  return property ? flattenValue(property.value).join(' ').trim() : '';
+}
+
+/** The RFC 6350 §6.3.1 ADR components of the first address, "" when absent. */
+export interface VCardAddress {
+  po_box: string;
+  extended_address: string;
+  street_address: string;
+  locality: string;
+  region: string;
+  postal_code: string;
+  country: string;
+}
+
+export function getAddress(card: VCard): VCardAddress {
+  const property = getProperties(card, 'adr')[0];
+  const parts = property && Array.isArray(property.value) ? property.value : [];
+  const part = (i: number): string => {
+    const component = parts[i];
+    if (component === undefined) return '';
+    return flattenValue(component as JCardValue)
+      .filter(Boolean)
+      .join(', ');
+  };
+  return {
+    po_box: part(0),
+    extended_address: part(1),
+    street_address: part(2),
+    locality: part(3),
+    region: part(4),
+    postal_code: part(5),
+    country: part(6),
+  };
+}
+
+/**
+ * The first `tel` whose TYPE parameter includes `kind` (`voice`, `fax`) — or, for `voice`,
+ * the first `tel` that is not a fax (RFC 6350 §6.4.1: TYPE defaults to voice).
+ */
+export function getTel(card: VCard, kind: 'voice' | 'fax'): string {
+  for (const property of getProperties(card, 'tel')) {
+    const types = (property.parameters['type'] ?? []).map((t) => t.toLowerCase());
+    const matches = kind === 'fax' ? types.includes('fax') : !types.includes('fax');
+    if (matches) return flattenValue(property.value).join(' ').trim();
+  }
+  return '';
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.slice(0, 40);
+}

@@ -1,0 +1,259 @@
+/**
+ * The public lookups: `rdapLookup` (RDAP only — `/api/v1/whois/:domain`), `whois` (RDAP first,
+ * classic WHOIS when RDAP has no service for the TLD or no record — `/api/whois`) and
+ * `rdapLookupResource` (IP networks and AS numbers, for `netdiag whois 8.8.8.8 | AS13335`).
+ * @module
+ */
+import { InvalidInputError, isNetdiagError, NotFoundError, UpstreamError } from '../errors.js';
+import { createMemoryCache } from '../net/cache.js';
+import { normaliseDomain, registrableDomain } from '../net/domain.js';
+import { parseIp } from '../net/ip.js';
+import { withTimeout } from '../net/signal.js';
+import {
+  type BootstrapLoader,
+  createBootstrapLoader,
+  DEFAULT_RDAP_BOOTSTRAP_URL,
+  findAsnService,
+  findDomainService,
+  findIpService,
+} from './bootstrap.js';
+import { fetchRdap, type RdapDocument } from './rdap-client.js';
+import {
+  fillGaps,
+  hasGaps,
+  normaliseRdapDomain,
+  normaliseRdapResource,
+  type RdapResourceResult,
+  registrarLink,
+} from './rdap-normalise.js';
+import type { WhoisClientOptions, WhoisLookupResult, WhoisResult, WhoisSeams } from './types.js';
+import { lookupWhoisChain } from './whois-chain.js';
+
+/** Budget of a whole lookup (bootstrap, registry, registrar, WHOIS hops). */
+export const DEFAULT_WHOIS_TIMEOUT_MS = 20_000;
+
+/** SPEC §7 / CONTRACT §2: the v1 message when RDAP has no record of the domain. */
+export const RDAP_NOT_FOUND_MESSAGE = 'Domain not found in RDAP';
+
+export interface RdapLookupOptions extends WhoisSeams {
+  /** A domain name; its registrable domain is looked up (`www.example.co.uk` → `example.co.uk`). */
+  domain: string;
+}
+
+export interface WhoisOptions extends RdapLookupOptions, WhoisClientOptions {
+  /** Fall back to classic WHOIS when RDAP has no service or no record. @default true */
+  fallback?: boolean;
+}
+
+export interface RdapResourceOptions extends WhoisSeams {
+  /** An IPv4/IPv6 address, or an AS number (`AS13335` or `13335`). */
+  query: string;
+}
+
+/** Raised inside core when RDAP cannot answer for a domain (no service, or 404). */
+class RdapMissError extends NotFoundError {
+  override name = 'RdapMissError';
+  constructor() {
+    super(RDAP_NOT_FOUND_MESSAGE, 'rdap');
+  }
+}
+
+const sharedLoaders = new Map<string, BootstrapLoader>();
+const sharedCache = createMemoryCache({ max: 64 });
+
+function loaderFor(options: WhoisSeams): BootstrapLoader {
+  if (options.bootstrap) return options.bootstrap;
+  const url = options.bootstrapUrl ?? DEFAULT_RDAP_BOOTSTRAP_URL;
+  if (options.cache || options.dispatcher) {
+    return createBootstrapLoader({
+      url,
+      cache: options.cache ?? sharedCache,
+      dispatcher: options.dispatcher,
+    });
+  }
+  let loader = sharedLoaders.get(url);
+  if (!loader) {
+    loader = createBootstrapLoader({ url, cache: sharedCache });
+    sharedLoaders.set(url, loader);
+  }
+  return loader;
+}
+
+/**
+ * Validates the input and returns the registrable domain to query (CONTRACT §6), throwing
+ * `InvalidInputError` for a non-name or a bare public suffix.
+ */
+export function whoisDomain(input: unknown): string {
+  const name = normaliseDomain(input, { allowUnderscore: false });
+  const registrable = registrableDomain(name);
+  if (!registrable) {
+    throw new InvalidInputError(
+      `"domain" must be a registrable domain such as example.co.uk; "${name}" is a public suffix`,
+      'domain',
+    );
+  }
+  return registrable;
+}
+
+/**
+ * RDAP lookup of a domain (RFC 9082 §3.1.3): bootstrap → registry record → the registrar's
+ * record when the registry leaves fields empty. Throws `NotFoundError("Domain not found in
+ * RDAP")` when no RDAP service covers the TLD or the registry answers 404.
+ */
+export async function rdapLookup(options: RdapLookupOptions): Promise<WhoisResult> {
+  const domain = whoisDomain(options.domain);
+  return withTimeout(
+    options,
+    'rdap',
+    (signal) => rdapDomain(domain, options, signal),
+    DEFAULT_WHOIS_TIMEOUT_MS,
+  );
+}
+
+/**
+ * WHOIS record of a domain: RDAP first; when RDAP has no service for the TLD or no record,
+ * classic WHOIS over port 43 (unless `fallback: false`). The result says which `source`
+ * answered. Not registered anywhere → `NotFoundError`.
+ */
+export async function whois(options: WhoisOptions): Promise<WhoisLookupResult> {
+  const domain = whoisDomain(options.domain);
+  return withTimeout(
+    options,
+    'whois',
+    async (signal) => {
+      try {
+        const record = await rdapDomain(domain, options, signal);
+        return { ...record, source: 'rdap' as const };
+      } catch (error) {
+        if (!(error instanceof RdapMissError) || options.fallback === false) throw error;
+      }
+      try {
+        const { record } = await lookupWhoisChain(domain, { ...options, signal });
+        return { ...record, source: 'whois' as const };
+      } catch (error) {
+        if (isNetdiagError(error, 'NOT_FOUND')) {
+          throw new NotFoundError(
+            `Domain not found: ${domain} has no record in RDAP or WHOIS`,
+            'whois',
+          );
+        }
+        throw error;
+      }
+    },
+    DEFAULT_WHOIS_TIMEOUT_MS,
+  );
+}
+
+async function rdapDomain(
+  domain: string,
+  options: WhoisSeams,
+  signal: AbortSignal,
+): Promise<WhoisResult> {
+  const file = await loaderFor(options).load('dns', { signal });
+  const bases = findDomainService(file, domain);
+  if (!bases) throw new RdapMissError();
+  let registry: RdapDocument;
+  try {
+    registry = await fetchFirst(bases, `domain/${domain}`, options, signal);
+  } catch (error) {
+    if (isNetdiagError(error, 'NOT_FOUND')) throw new RdapMissError();
+    throw error;
+  }
+  let record = normaliseRdapDomain(registry.doc, domain, registry.url);
+  const related = registrarLink(registry.doc, registry.url);
+  if ((options.followRegistrar ?? true) && related && hasGaps(record)) {
+    try {
+      const registrar = await fetchRdap(related, {
+        signal,
+        timeout: options.rdapTimeoutMs,
+        dispatcher: options.dispatcher,
+      });
+      // The registry record stays authoritative; the registrar only fills what it left out.
+      record = fillGaps(record, normaliseRdapDomain(registrar.doc, domain, registry.url));
+    } catch (error) {
+      if (!isNetdiagError(error) || signal.aborted) throw error;
+    }
+  }
+  return record;
+}
+
+/**
+ * Queries the service's base URLs in order (RFC 9224 §3 lists alternatives); only a
+ * connection failure moves on to the next one.
+ */
+async function fetchFirst(
+  bases: string[],
+  path: string,
+  options: WhoisSeams,
+  signal: AbortSignal,
+): Promise<RdapDocument> {
+  let lastError: unknown;
+  for (const base of bases) {
+    try {
+      return await fetchRdap(new URL(path, base).toString(), {
+        signal,
+        timeout: options.rdapTimeoutMs,
+        dispatcher: options.dispatcher,
+      });
+    } catch (error) {
+      if (!(error instanceof UpstreamError) || signal.aborted) throw error;
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+/** Parses `AS13335`, `as13335` or `13335` (RFC 6793: 32-bit AS numbers). */
+export function parseAsn(input: string): number | undefined {
+  const m = /^(?:as)?(\d{1,10})$/i.exec(input.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  return n <= 0xffffffff ? n : undefined;
+}
+
+/**
+ * RDAP lookup of an IP network (RFC 9082 §3.1.1) or an AS number (§3.1.2) via the IANA
+ * IPv4/IPv6/ASN bootstrap files. An addition beyond SPEC, used by `netdiag whois <ip|ASN>`.
+ */
+export async function rdapLookupResource(
+  options: RdapResourceOptions,
+): Promise<RdapResourceResult> {
+  const input = typeof options.query === 'string' ? options.query.trim() : '';
+  const ip = parseIp(input);
+  const asn = ip ? undefined : parseAsn(input);
+  if (!ip && asn === undefined) {
+    throw new InvalidInputError(
+      `"query" must be an IPv4/IPv6 address or an AS number such as AS13335, got "${input}"`,
+      'query',
+    );
+  }
+  const query = ip ? ip.address : `AS${asn}`;
+  return withTimeout(
+    options,
+    'rdap',
+    async (signal) => {
+      const loader = loaderFor(options);
+      const bases = ip
+        ? findIpService(
+            await loader.load(ip.version === 4 ? 'ipv4' : 'ipv6', { signal }),
+            ip.address,
+          )
+        : findAsnService(await loader.load('asn', { signal }), asn as number);
+      if (!bases) {
+        throw new NotFoundError(`No RDAP service covers ${query} (IANA bootstrap)`, 'rdap');
+      }
+      const path = ip ? `ip/${ip.address}` : `autnum/${asn}`;
+      let doc: RdapDocument;
+      try {
+        doc = await fetchFirst(bases, path, options, signal);
+      } catch (error) {
+        if (isNetdiagError(error, 'NOT_FOUND')) {
+          throw new NotFoundError(`Not found in RDAP: ${query}`, 'rdap');
+        }
+        throw error;
+      }
+      return normaliseRdapResource(doc.doc, query, doc.url);
+    },
+    DEFAULT_WHOIS_TIMEOUT_MS,
+  );
+}

@@ -1,0 +1,226 @@
+/**
+ * RDAP documents (RFC 9083) → the SPEC 2.9 record. Registry documents differ in what they
+ * fill in, so every field is read defensively and an absent value keeps its type.
+ * @module
+ */
+import { domainToASCII } from 'node:url';
+import { toIsoDate } from './dates.js';
+import { getText, JCardError, parseJCard } from './jcard.js';
+import type { RdapObject } from './rdap-client.js';
+import type { WhoisResult } from './types.js';
+
+/** Plain objects only; RDAP arrays hold objects, anything else is ignored. */
+function objects(value: unknown): RdapObject[] {
+  return Array.isArray(value)
+    ? (value.filter(
+        (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+      ) as RdapObject[])
+    : [];
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** Entities with a role, searched depth-first (registrars sometimes nest, RFC 9083 §5.1). */
+export function findEntity(doc: RdapObject, role: string, depth = 0): RdapObject | undefined {
+  for (const entity of objects(doc.entities)) {
+    if (strings(entity.roles).some((r) => r.toLowerCase() === role)) return entity;
+  }
+  if (depth >= 2) return undefined;
+  for (const entity of objects(doc.entities)) {
+    const nested = findEntity(entity, role, depth + 1);
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+/**
+ * The display name of an entity: vCard `fn`, else `org`, else the handle. A malformed vCard
+ * is rejected by the strict jCard parser and the handle is used instead.
+ */
+export function entityName(entity: RdapObject | undefined): string {
+  if (!entity) return '';
+  if (entity.vcardArray !== undefined) {
+    try {
+      const card = parseJCard(entity.vcardArray);
+      const name = getText(card, 'fn') || getText(card, 'org');
+      if (name) return name;
+    } catch (error) {
+      if (!(error instanceof JCardError)) throw error;
+    }
+  }
+  return text(entity.handle);
+}
+
+/** "IANA Registrar ID" from `publicIds` (RFC 9083 §4.8; the ICANN RDAP profile §2.4.1). */
+export function ianaRegistrarId(entity: RdapObject | undefined): number | null {
+  if (!entity) return null;
+  for (const id of objects(entity.publicIds)) {
+    const record = id as { type?: unknown; identifier?: unknown };
+    if (typeof record.type === 'string' && /iana registrar id/i.test(record.type)) {
+      const value = String(record.identifier ?? '').trim();
+      if (/^\d+$/.test(value)) return Number(value);
+    }
+  }
+  return null;
+}
+
+/** The date of the first event with this action (RFC 9083 §4.5, §10.2.3), ISO UTC. */
+export function eventDate(doc: RdapObject, action: string): string {
+  for (const event of objects(doc.events)) {
+    const record = event as { eventAction?: unknown; eventDate?: unknown };
+    if (typeof record.eventAction === 'string' && record.eventAction.toLowerCase() === action) {
+      const date = toIsoDate(text(record.eventDate));
+      if (date) return date;
+    }
+  }
+  return '';
+}
+
+/** A host name as the API shows it: A-labels, lower case, no trailing dot. */
+export function normaliseHostName(name: string): string {
+  const trimmed = name.trim().replace(/\.+$/, '');
+  if (trimmed === '') return '';
+  const ascii = /^[\x20-\x7e]*$/.test(trimmed) ? trimmed : domainToASCII(trimmed) || trimmed;
+  return ascii.toLowerCase();
+}
+
+export function uniqueNonEmpty(values: readonly string[]): string[] {
+  return [...new Set(values.filter((v) => v !== ''))];
+}
+
+/** RDAP status values are lower-case words (RFC 9083 §10.2.2); trim and de-duplicate. */
+export function normaliseRdapStatus(value: unknown): string[] {
+  return uniqueNonEmpty(strings(value).map((s) => s.trim().toLowerCase().replace(/\s+/g, ' ')));
+}
+
+/** Normalises an RDAP domain object (RFC 9083 §5.3). */
+export function normaliseRdapDomain(doc: RdapObject, domain: string, url: string): WhoisResult {
+  const registrar = findEntity(doc, 'registrar');
+  const nameServers = objects(doc.nameservers).map((ns) =>
+    normaliseHostName(text(ns.ldhName) || text(ns.unicodeName)),
+  );
+  return {
+    domain,
+    registrar: entityName(registrar),
+    registrar_iana_id: ianaRegistrarId(registrar),
+    creation_date: eventDate(doc, 'registration'),
+    expiration_date: eventDate(doc, 'expiration'),
+    last_updated: eventDate(doc, 'last changed'),
+    name_servers: uniqueNonEmpty(nameServers),
+    status: normaliseRdapStatus(doc.status),
+    rdap_link: url,
+  };
+}
+
+/**
+ * The registrar's own RDAP record of the domain: a `related` link of RDAP media type
+ * (ICANN gTLD RDAP profile §2.2; Verisign and most gTLD registries publish one), other than
+ * the record itself.
+ */
+export function registrarLink(doc: RdapObject, selfUrl: string): string | undefined {
+  for (const link of objects(doc.links)) {
+    const record = link as { rel?: unknown; href?: unknown; type?: unknown };
+    if (text(record.rel).toLowerCase() !== 'related') continue;
+    const href = text(record.href);
+    const type = text(record.type).toLowerCase();
+    if (!/^https?:\/\//i.test(href)) continue;
+    if (type !== '' && !type.startsWith('application/rdap+json')) continue;
+    if (type === '' && !/\/domain\//i.test(href)) continue;
+    if (sameUrl(href, selfUrl)) continue;
+    return href;
+  }
+  return undefined;
+}
+
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).toString().toLowerCase() === new URL(b).toString().toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/** Fields of the record that an RDAP or WHOIS source may leave empty. */
+export const FILLABLE_FIELDS = [
+  'registrar',
+  'registrar_iana_id',
+  'creation_date',
+  'expiration_date',
+  'last_updated',
+  'name_servers',
+  'status',
+] as const;
+
+/** True when any fillable field is empty, i.e. a second source could add data. */
+export function hasGaps(record: WhoisResult): boolean {
+  return FILLABLE_FIELDS.some((field) => isEmpty(record[field]));
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === '' || value === null || (Array.isArray(value) && value.length === 0);
+}
+
+/** Fills the empty fields of `primary` from `secondary`; `primary` wins everywhere else. */
+export function fillGaps(primary: WhoisResult, secondary: Partial<WhoisResult>): WhoisResult {
+  const out: WhoisResult = { ...primary };
+  for (const field of FILLABLE_FIELDS) {
+    const value = secondary[field];
+    if (isEmpty(out[field]) && value !== undefined && !isEmpty(value)) {
+      (out as unknown as Record<string, unknown>)[field] = value;
+    }
+  }
+  return out;
+}
+
+/** The SPEC-shaped result of an IP network or autnum lookup (an addition beyond SPEC). */
+export interface RdapResourceResult {
+  /** What was asked: an address or `AS<n>`. */
+  query: string;
+  /** `ip network` or `autnum` (RFC 9083 §5.4, §5.5). */
+  object_class: string;
+  handle: string;
+  name: string;
+  /** First and last address, or first and last AS number as `AS<n>`. */
+  start: string;
+  end: string;
+  country: string;
+  /** Allocation type (`ASSIGNED PA`, `DIRECT ALLOCATION`, …). */
+  type: string;
+  /** Name of the registrant entity. */
+  organization: string;
+  creation_date: string;
+  last_updated: string;
+  status: string[];
+  rdap_link: string;
+}
+
+/** Normalises an IP network (RFC 9083 §5.4) or autnum (§5.5) object. */
+export function normaliseRdapResource(
+  doc: RdapObject,
+  query: string,
+  url: string,
+): RdapResourceResult {
+  const isAutnum = text(doc.objectClassName).toLowerCase() === 'autnum';
+  const asText = (v: unknown) => (typeof v === 'number' ? `AS${v}` : text(v));
+  return {
+    query,
+    object_class: text(doc.objectClassName).toLowerCase(),
+    handle: text(doc.handle),
+    name: text(doc.name),
+    start: isAutnum ? asText(doc.startAutnum) : text(doc.startAddress),
+    end: isAutnum ? asText(doc.endAutnum) : text(doc.endAddress),
+    country: text(doc.country),
+    type: text(doc.type),
+    organization: entityName(findEntity(doc, 'registrant')),
+    creation_date: eventDate(doc, 'registration'),
+    last_updated: eventDate(doc, 'last changed'),
+    status: normaliseRdapStatus(doc.status),
+    rdap_link: url,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Result shapes and shared options of the WHOIS/RDAP capability (SPEC 2.9, CONTRACT §2 and §6).
+ * @module
+ */
+import type { Dispatcher } from 'undici';
+import type { Cache } from '../net/cache.js';
+import type { BaseOptions } from '../types.js';
+import type { BootstrapLoader } from './bootstrap.js';
+
+/**
+ * The SPEC 2.9 record, the `data` of `GET /api/v1/whois/:domain`. Unknown values keep their
+ * type: `""` for text, `null` for the IANA id, `[]` for lists (CONTRACT §2).
+ */
+export interface WhoisResult {
+  /** The registrable domain that was looked up (punycode, lower case). */
+  domain: string;
+  /** Registrar name (RDAP: vCard `fn` of the registrar entity). */
+  registrar: string;
+  /** Added: the registrar's IANA id (RDAP `publicIds` "IANA Registrar ID"; WHOIS "Registrar IANA ID"). */
+  registrar_iana_id: number | null;
+  /** Registration time, ISO 8601 UTC (`toISOString`). */
+  creation_date: string;
+  expiration_date: string;
+  /** Last change of the registration record (RDAP event "last changed"). */
+  last_updated: string;
+  /** Lower case, no trailing dot, in the order given, without duplicates. */
+  name_servers: string[];
+  /** Status values in RDAP form (RFC 9083 §10.2.2, RFC 8056), e.g. `client transfer prohibited`. */
+  status: string[];
+  /** URL of the registry's RDAP record ("" when the answer came from WHOIS). */
+  rdap_link: string;
+}
+
+/** The `data` of `GET /api/whois`: the v1 record plus the source that answered. */
+export interface WhoisLookupResult extends WhoisResult {
+  source: 'rdap' | 'whois';
+}
+
+/** Network seams shared by RDAP and WHOIS lookups. */
+export interface WhoisSeams extends BaseOptions {
+  /**
+   * URL of IANA's RDAP `dns.json`; `ipv4.json`, `ipv6.json` and `asn.json` are read beside it.
+   * @default 'https://data.iana.org/rdap/dns.json'
+   */
+  bootstrapUrl?: string;
+  /** A shared bootstrap loader (one per app, so the 24 h cache is shared). */
+  bootstrap?: BootstrapLoader;
+  /** Cache for the bootstrap files when no `bootstrap` loader is given. @default a process-wide memory cache */
+  cache?: Cache;
+  /** undici dispatcher for RDAP requests (tests, proxies). */
+  dispatcher?: Dispatcher;
+  /** Time budget of one RDAP request in ms. @default 8000 */
+  rdapTimeoutMs?: number;
+  /**
+   * Follow the registrar's RDAP record (`links[rel=related]`) when the registry record
+   * lacks a field. @default true
+   */
+  followRegistrar?: boolean;
+}
+
+export interface WhoisClientOptions {
+  /**
+   * Root of the WHOIS referral chain, `host` or `host:port` (`[v6]:port`).
+   * @default 'whois.iana.org:43'
+   */
+  whoisServer?: string;
+  /** Time budget of one WHOIS hop (connect + answer) in ms. @default 8000 */
+  whoisHopTimeoutMs?: number;
+  /** Largest answer read from one WHOIS server; the rest is cut off. @default 262144 */
+  whoisMaxBytes?: number;
+}

@@ -1,0 +1,128 @@
+/**
+ * The classic WHOIS referral chain: ask the root (IANA), follow its `refer:` to the TLD's
+ * registry, and — when the registry is thin and leaves fields empty — follow its
+ * `Registrar WHOIS Server:` to the registrar. Every hop is bounded in time and bytes.
+ * @module
+ */
+import { isNetdiagError, NotFoundError, ThrottledError, UpstreamError } from '../errors.js';
+import { fillGaps, hasGaps } from './rdap-normalise.js';
+import type { WhoisClientOptions, WhoisResult } from './types.js';
+import {
+  formatWhoisServer,
+  parseWhoisServer,
+  queryWhoisServer,
+  type WhoisServer,
+} from './whois-client.js';
+import { type ParsedWhois, parseWhoisText } from './whois-parser.js';
+
+export const DEFAULT_WHOIS_SERVER = 'whois.iana.org:43';
+
+/** Referrals followed after the root: IANA → registry (→ a second registry referral). */
+const MAX_REFERRALS = 2;
+
+/**
+ * Retry time reported when a WHOIS server says its limit is exceeded: WHOIS carries no
+ * Retry-After, and the per-minute windows registries use reset within a minute.
+ */
+export const WHOIS_THROTTLE_RETRY_S = 60;
+
+export interface WhoisChainOptions extends WhoisClientOptions {
+  signal?: AbortSignal;
+  /** Follow the registrar referral of a thin registry. @default true */
+  followRegistrar?: boolean;
+}
+
+export interface WhoisChainResult {
+  record: WhoisResult;
+  /** The servers asked, in order (`host[:port]`). */
+  servers: string[];
+}
+
+/**
+ * The query line for a server. Most take the bare name; a few need flags to return the
+ * domain record in a parseable form (documented by each registry).
+ */
+export function whoisQueryFor(server: WhoisServer, domain: string): string {
+  switch (server.host) {
+    case 'whois.denic.de':
+      return `-T dn,ace ${domain}`; // DENIC: domain object, ASCII output
+    case 'whois.jprs.jp':
+      return `${domain}/e`; // JPRS: English output
+    case 'whois.verisign-grs.com':
+    case 'whois.crsnic.net':
+      return `domain ${domain}`; // Verisign: domain records only, not hosts or registrars
+    default:
+      return domain;
+  }
+}
+
+/** Looks `domain` up over WHOIS. Throws `NotFoundError`, `ThrottledError`, `UpstreamError`. */
+export async function lookupWhoisChain(
+  domain: string,
+  options: WhoisChainOptions = {},
+): Promise<WhoisChainResult> {
+  const rootText = options.whoisServer ?? DEFAULT_WHOIS_SERVER;
+  const root = parseWhoisServer(rootText);
+  if (!root) throw new UpstreamError('whois', `"${rootText}" is not a WHOIS server address`);
+  const servers: string[] = [];
+  const ask = async (server: WhoisServer): Promise<ParsedWhois> => {
+    servers.push(formatWhoisServer(server));
+    const answer = await queryWhoisServer(server, whoisQueryFor(server, domain), {
+      signal: options.signal,
+      timeoutMs: options.whoisHopTimeoutMs,
+      maxBytes: options.whoisMaxBytes,
+    });
+    return parseWhoisText(answer.text);
+  };
+
+  let parsed = await ask(root);
+  let hops = 0;
+  while (parsed.referral_server && hops < MAX_REFERRALS) {
+    const next = parseWhoisServer(parsed.referral_server);
+    if (!next || servers.includes(formatWhoisServer(next))) break;
+    parsed = await ask(next);
+    hops++;
+  }
+  if (parsed.outcome === 'limit_exceeded') {
+    throw new ThrottledError('whois', WHOIS_THROTTLE_RETRY_S);
+  }
+  // An answer about another name (IANA's record of the TLD itself, when the TLD has no WHOIS
+  // server to refer to) says nothing about this domain.
+  const aboutOther = parsed.domain !== '' && parsed.domain !== domain;
+  if (parsed.outcome === 'not_found' || (hops === 0 && aboutOther)) {
+    throw new NotFoundError(`Domain not found in WHOIS: ${domain}`, 'whois');
+  }
+
+  let record = toRecord(parsed, domain);
+  const registrarServer = parseWhoisServer(parsed.registrar_whois_server);
+  if (
+    (options.followRegistrar ?? true) &&
+    registrarServer &&
+    !servers.includes(formatWhoisServer(registrarServer)) &&
+    hasGaps(record)
+  ) {
+    try {
+      const extra = await ask(registrarServer);
+      if (extra.outcome === 'found') record = fillGaps(record, toRecord(extra, domain));
+    } catch (error) {
+      // The registrar hop only adds data; its failure leaves the registry's answer standing.
+      // A caller abort still propagates.
+      if (!isNetdiagError(error) || options.signal?.aborted) throw error;
+    }
+  }
+  return { record, servers };
+}
+
+function toRecord(parsed: ParsedWhois, domain: string): WhoisResult {
+  return {
+    domain,
+    registrar: parsed.registrar,
+    registrar_iana_id: parsed.registrar_iana_id,
+    creation_date: parsed.creation_date,
+    expiration_date: parsed.expiration_date,
+    last_updated: parsed.last_updated,
+    name_servers: parsed.name_servers,
+    status: parsed.status,
+    rdap_link: '',
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * One WHOIS query over TCP (RFC 3912: connect to port 43, send the query and CRLF, read until
+ * the server closes). Each hop is bounded in time and bytes, and the answer is decoded as
+ * UTF-8 when it is valid UTF-8, else as ISO-8859-1 (RFC 3912 §3 leaves the character set
+ * unspecified; older ccTLD servers still answer in Latin-1).
+ * @module
+ */
+import { createConnection } from 'node:net';
+import { TimeoutError, UpstreamError } from '../errors.js';
+import { raceAbort } from '../net/signal.js';
+
+export interface WhoisServer {
+  host: string;
+  port: number;
+}
+
+/** The IANA-assigned WHOIS port (RFC 3912 §2). */
+export const WHOIS_PORT = 43;
+/** Default per-hop budget: registries answer in well under a second; slow ones in a few. */
+export const DEFAULT_WHOIS_HOP_TIMEOUT_MS = 8_000;
+/** Default per-hop byte cap: real answers are 1–10 KB; 256 KiB bounds a hostile server. */
+export const DEFAULT_WHOIS_MAX_BYTES = 256 * 1024;
+
+/** `host`, `host:port`, `[v6]:port` or a bare IPv6 address → host and port. */
+export function parseWhoisServer(text: string, defaultPort = WHOIS_PORT): WhoisServer | undefined {
+  const value = text.trim();
+  const bracket = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/i.exec(value);
+  let host: string;
+  let portText: string | undefined;
+  if (bracket) {
+    host = bracket[1] as string;
+    portText = bracket[2];
+  } else if ((value.match(/:/g) ?? []).length > 1) {
+    host = value;
+  } else {
+    [host = '', portText] = value.split(':');
+  }
+  const port = portText === undefined ? defaultPort : Number(portText);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return undefined;
+  if (!/^[a-z0-9.-]+$/i.test(host) && !/^[0-9a-f:.]+$/i.test(host)) return undefined;
+  return { host: host.toLowerCase(), port };
+}
+
+export function formatWhoisServer(server: WhoisServer): string {
+  const host = server.host.includes(':') ? `[${server.host}]` : server.host;
+  return server.port === WHOIS_PORT ? host : `${host}:${server.port}`;
+}
+
+/** UTF-8 when the bytes are valid UTF-8, otherwise ISO-8859-1; a BOM is dropped. */
+export function decodeWhois(bytes: Uint8Array): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    text = Buffer.from(bytes).toString('latin1');
+  }
+  return text.startsWith('\ufeff') ? text.slice(1) : text;
+}
+
+export interface WhoisQueryOptions {
+  signal?: AbortSignal;
+  /** Connect + answer budget in ms. @default 8000 */
+  timeoutMs?: number;
+  /** Bytes read before the answer is cut off. @default 262144 */
+  maxBytes?: number;
+}
+
+export interface WhoisAnswer {
+  /** `host[:port]` that answered. */
+  server: string;
+  text: string;
+  /** True when the answer hit `maxBytes` and was cut off. */
+  truncated: boolean;
+}
+
+/**
+ * Sends `query` to `server` and returns the decoded answer. Throws `TimeoutError('whois', ms)`
+ * when the hop budget runs out and `UpstreamError('whois', …)` when the connection fails.
+ */
+export function queryWhoisServer(
+  server: WhoisServer,
+  query: string,
+  options: WhoisQueryOptions = {},
+): Promise<WhoisAnswer> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WHOIS_HOP_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? DEFAULT_WHOIS_MAX_BYTES;
+  const name = formatWhoisServer(server);
+  const socket = createConnection({ host: server.host, port: server.port });
+  const answer = new Promise<WhoisAnswer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (truncated: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ server: name, text: decodeWhois(Buffer.concat(chunks)), truncated });
+    };
+    const fail = (error: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      reject(error);
+    };
+    const timer = setTimeout(() => fail(new TimeoutError('whois', timeoutMs)), timeoutMs);
+    socket.setNoDelay(true);
+    socket.on('connect', () => socket.write(`${query}\r\n`));
+    socket.on('data', (chunk: Buffer) => {
+      const room = maxBytes - size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        size = maxBytes;
+        finish(true);
+        return;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    socket.on('end', () => finish(false));
+    socket.on('close', () => finish(false));
+    socket.on('error', (error) =>
+      fail(new UpstreamError('whois', `cannot query ${name}: ${error.message}`, error)),
+    );
+  });
+  if (!options.signal) return answer;
+  const signal = options.signal;
+  const onAbort = () => socket.destroy();
+  signal.addEventListener('abort', onAbort, { once: true });
+  return raceAbort(answer, signal).finally(() => signal.removeEventListener('abort', onAbort));
+}

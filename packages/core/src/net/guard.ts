@@ -207,10 +207,8 @@ export async function resolveAndCheck(host: string, options: GuardOptions): Prom
   if (!resolver) {
     throw new UpstreamError('dns', `no resolver was given to look up ${name}`);
   }
-  const queryOptions = {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-  };
+  // The resolver keeps its own per-query timeouts; the caller's budget arrives as the signal.
+  const queryOptions = options.signal ? { signal: options.signal } : {};
   const [a, aaaa] = await Promise.allSettled([
     resolver.query(name, 'A', queryOptions),
     resolver.query(name, 'AAAA', queryOptions),

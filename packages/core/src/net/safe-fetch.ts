@@ -123,7 +123,6 @@ export async function safeFetch(
         resolver: options.resolver,
         allowedTargets: allowed,
         signal,
-        ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
       });
       const exchange = await requestOnce(url, checked.addresses, checked.literal, options, signal);
       const { response, client } = exchange;

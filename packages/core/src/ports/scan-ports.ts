@@ -1,0 +1,174 @@
+/**
+ * `scanPorts`: a TCP connect scan of one host, behind the SSRF guard. The host is resolved
+ * once and every address checked; the first (IPv4 preferred) is scanned.
+ * @module
+ */
+import { setMaxListeners } from 'node:events';
+import pLimit from 'p-limit';
+import { InvalidInputError } from '../errors.js';
+import { type GuardOptions, normaliseHost, resolveAndCheck } from '../net/guard.js';
+import { withTimeout } from '../net/signal.js';
+import { catalogEntry, defaultPorts, type RiskLevel } from './catalog.js';
+import { MAX_PORTS_PER_REQUEST, parsePortList } from './port-list.js';
+import { type PortState, probeTcpPort } from './tcp-probe.js';
+
+/** Per-port connect timeout: nmap's initial RTT timeout is 1 s; 1.5 s spares slow links. */
+export const DEFAULT_PORT_TIMEOUT_MS = 1_500;
+/** Ports probed at once per scan. */
+export const DEFAULT_SCAN_CONCURRENCY = 50;
+/** Share of open ports from which the result is flagged as "accepts everything". */
+export const ACCEPTS_EVERYTHING_RATIO = 0.9;
+/** The flag needs at least this many ports to mean something. */
+export const ACCEPTS_EVERYTHING_MIN_PORTS = 10;
+
+export interface ScanPortsOptions extends GuardOptions {
+  /** Host name or IP address (any literal form) to scan. */
+  host: string;
+  /**
+   * Ports: a list, or a string of ports and ranges (`22,80,8000-8010`).
+   * @default the curated catalog (`PORT_CATALOG`)
+   */
+  ports?: string | readonly number[];
+  /** Most ports per scan; `false` lifts the cap (the CLI does). @default 100 */
+  maxPorts?: number | false;
+  /** @default 1500 */
+  portTimeout?: number;
+  /** @default 50 */
+  concurrency?: number;
+  /** Called after each port, for progress bars. */
+  onProgress?: (done: number, total: number) => void;
+  /** Clock for `scanned_at`. @default Date.now */
+  now?: () => number;
+}
+
+export interface PortResult {
+  port: number;
+  state: PortState;
+  /** Milliseconds to the handshake (open) or the reset (closed); `null` when filtered. */
+  latency_ms: number | null;
+  /** Service name from the catalog, `""` for ports outside it. */
+  service: string;
+  /** How worrying an open port is (`info` … `high`), `""` outside the catalog. */
+  risk_level: RiskLevel | '';
+  /** One line on what an open port means, `""` outside the catalog. */
+  risk: string;
+}
+
+export interface ScanPortsResult {
+  /** The host as given, normalised (lower-case name or canonical IP). */
+  host: string;
+  /** The address that was scanned. */
+  ip: string;
+  ports_scanned: number;
+  open_count: number;
+  closed_count: number;
+  filtered_count: number;
+  /** Open ports, ascending. */
+  open_ports: number[];
+  /**
+   * True when nearly every port (≥ 90 % of at least 10) answered open: a firewall, proxy or
+   * tarpit that completes every handshake, so "open" says nothing about real services.
+   */
+  accepts_everything: boolean;
+  /** Why the result needs care, or `null`. */
+  note: string | null;
+  /** The per-port timeout used. */
+  port_timeout_ms: number;
+  duration_ms: number;
+  scanned_at: string;
+  /** One entry per port, ascending. */
+  results: PortResult[];
+}
+
+/**
+ * Scans TCP ports of a public host. Errors: `InvalidInputError` (host, ports, limits),
+ * `TargetNotAllowedError` (private/reserved address, also after DNS), `NotFoundError` /
+ * `UpstreamError` from DNS, `TimeoutError` when the overall budget (default 30 s) runs out.
+ */
+export async function scanPorts(options: ScanPortsOptions): Promise<ScanPortsResult> {
+  const ports = resolvePorts(options.ports, options.maxPorts);
+  const { host } = normaliseHost(options.host, 'host');
+  const portTimeout = options.portTimeout ?? DEFAULT_PORT_TIMEOUT_MS;
+  if (!Number.isFinite(portTimeout) || portTimeout <= 0) {
+    throw new InvalidInputError('portTimeout must be a positive number of milliseconds', 'timeout');
+  }
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_SCAN_CONCURRENCY));
+  return withTimeout(
+    options,
+    'ports',
+    async (signal) => {
+      // Each in-flight probe listens on the signal; avoid Node's leak warning at 11.
+      setMaxListeners(concurrency + 16, signal);
+      const checked = await resolveAndCheck(host, { ...options, signal });
+      const address = checked.addresses[0] as string;
+      const now = options.now ?? Date.now;
+      const startedAt = now();
+      const started = performance.now();
+      const limit = pLimit(concurrency);
+      let done = 0;
+      const results = await Promise.all(
+        ports.map((port) =>
+          limit(async (): Promise<PortResult> => {
+            const probe = await probeTcpPort(address, port, portTimeout, signal);
+            done++;
+            options.onProgress?.(done, ports.length);
+            const entry = catalogEntry(port);
+            return {
+              port,
+              state: probe.state,
+              latency_ms: probe.latencyMs,
+              service: entry?.service ?? '',
+              risk_level: entry?.level ?? '',
+              risk: entry?.risk ?? '',
+            };
+          }),
+        ),
+      );
+      if (signal.aborted) throw signal.reason;
+      return summarise(checked.host, address, results, portTimeout, startedAt, started);
+    },
+    30_000,
+  );
+}
+
+function resolvePorts(
+  ports: ScanPortsOptions['ports'],
+  maxPorts: ScanPortsOptions['maxPorts'],
+): number[] {
+  const max = maxPorts === undefined ? MAX_PORTS_PER_REQUEST : maxPorts;
+  if (ports === undefined) return defaultPorts();
+  if (typeof ports === 'string') return parsePortList(ports, { maxPorts: max });
+  return parsePortList(ports.join(','), { maxPorts: max });
+}
+
+function summarise(
+  host: string,
+  ip: string,
+  results: PortResult[],
+  portTimeout: number,
+  startedAt: number,
+  started: number,
+): ScanPortsResult {
+  const count = (state: PortState) => results.filter((r) => r.state === state).length;
+  const open = count('open');
+  const acceptsEverything =
+    results.length >= ACCEPTS_EVERYTHING_MIN_PORTS &&
+    open / results.length >= ACCEPTS_EVERYTHING_RATIO;
+  return {
+    host,
+    ip,
+    ports_scanned: results.length,
+    open_count: open,
+    closed_count: count('closed'),
+    filtered_count: count('filtered'),
+    open_ports: results.filter((r) => r.state === 'open').map((r) => r.port),
+    accepts_everything: acceptsEverything,
+    note: acceptsEverything
+      ? `${open} of ${results.length} ports answered open: a firewall, proxy or tarpit is probably accepting every connection, so "open" does not prove a service listens`
+      : null,
+    port_timeout_ms: portTimeout,
+    duration_ms: Math.round(performance.now() - started),
+    scanned_at: new Date(startedAt).toISOString(),
+    results,
+  };
+}

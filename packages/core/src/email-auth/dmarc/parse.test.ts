@@ -1,0 +1,173 @@
+/**
+ * DMARC parsing against the trailofbits/dmarc cases and 145 real records from
+ * `../shared/corpora/dmarc` (read in place, never copied), plus the RFC 7489 defaults.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { effectivePolicy, parseDmarcRecord, parseDmarcUri } from './parse.js';
+
+const corpora =
+  process.env['NETDIAG_CORPORA'] ??
+  join(fileURLToPath(new URL('.', import.meta.url)), '../../../../../../shared/corpora');
+const dir = join(corpora, 'dmarc');
+const present = existsSync(join(dir, 'dmarc-parse-cases.json'));
+if (!present) console.warn(`[email-auth] DMARC corpus not found at ${dir}: conformance skipped`);
+
+interface RecordCase {
+  test: string;
+  record: string;
+  expect: 'valid' | 'error';
+  expected_tags_exact?: Record<string, unknown>;
+}
+interface TagCase {
+  tag: string;
+  text: string;
+  also_with_spaces: string;
+  expect_value: unknown;
+}
+interface UriCase {
+  uri: string;
+  expect: Record<string, string>;
+}
+interface Cases {
+  records: RecordCase[];
+  tag_cases: TagCase[];
+  report_uri_cases: UriCase[];
+  rfc7489_defaults: Record<string, unknown>;
+}
+
+const cases: Cases = present
+  ? JSON.parse(readFileSync(join(dir, 'dmarc-parse-cases.json'), 'utf8'))
+  : { records: [], tag_cases: [], report_uri_cases: [], rfc7489_defaults: {} };
+
+/** The real records: column 3 of the CSV (quoted when it holds commas), non-empty only. */
+function realRecords(): { domain: string; record: string }[] {
+  if (!present) return [];
+  const text = readFileSync(join(dir, 'trailofbits-alexa-dmarc-records.csv'), 'utf8');
+  const out: { domain: string; record: string }[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^\d+,([^,]*),(.*)$/.exec(line.replace(/\r$/, ''));
+    if (!match) continue;
+    let record = match[2] as string;
+    if (record.startsWith('"') && record.endsWith('"')) {
+      record = record.slice(1, -1).replace(/""/g, '"');
+    }
+    if (record.trim() !== '') out.push({ domain: match[1] as string, record });
+  }
+  return out;
+}
+
+describe.skipIf(!present)('DMARC corpus: trailofbits/dmarc record cases', () => {
+  test.each(cases.records.map((c) => [c.test, c] as const))('%s', (_name, c) => {
+    const parsed = parseDmarcRecord(c.record);
+    expect(parsed.valid).toBe(c.expect === 'valid');
+    if (c.expected_tags_exact) expect(parsed.tags).toEqual(c.expected_tags_exact);
+  });
+
+  test('there are 12 record cases, 22 tag cases and 4 report-URI cases', () => {
+    expect([cases.records.length, cases.tag_cases.length, cases.report_uri_cases.length]).toEqual([
+      12, 22, 4,
+    ]);
+  });
+});
+
+describe.skipIf(!present)('DMARC corpus: tag grammar cases', () => {
+  test.each(cases.tag_cases.map((c) => [c.text, c] as const))('%s', (_name, c) => {
+    for (const text of [c.text, c.also_with_spaces]) {
+      const parsed = parseDmarcRecord(`v=DMARC1; ${text}`);
+      expect(parsed.errors).toEqual([]);
+      expect((parsed.tags as Record<string, unknown>)[c.tag]).toEqual(c.expect_value);
+    }
+  });
+});
+
+describe.skipIf(!present)('DMARC corpus: report URIs', () => {
+  test.each(cases.report_uri_cases.map((c) => [c.uri, c] as const))('%s', (_name, c) => {
+    expect(parseDmarcUri(c.uri)).toEqual(c.expect);
+  });
+});
+
+describe.skipIf(!present)('DMARC corpus: 145 real records all parse', () => {
+  const records = realRecords();
+
+  test('the corpus holds 145 non-empty records', () => {
+    expect(records).toHaveLength(145);
+  });
+
+  test.each(records.map((r) => [r.domain, r.record] as const))('%s', (_domain, record) => {
+    const parsed = parseDmarcRecord(record);
+    if (/^v=DMARC1\s*(;|$)/.test(record)) {
+      // A real DMARC record: valid, a policy, no grammar errors, every destination parsed.
+      expect(parsed.valid).toBe(true);
+      expect(parsed.errors).toEqual([]);
+      expect(parsed.tags.p).toMatch(/^(none|quarantine|reject)$/);
+      for (const uri of [...(parsed.tags.rua ?? []), ...(parsed.tags.ruf ?? [])]) {
+        expect(parseDmarcUri(uri)).toHaveProperty('uri');
+      }
+    } else {
+      // Something else published at _dmarc (SPF, DKIM, site verification, "=DMARC1"): rejected
+      // with a message, never an exception.
+      expect(parsed.valid).toBe(false);
+      expect(parsed.errors[0]?.message).toContain('v=DMARC1');
+    }
+  });
+});
+
+describe('DMARC parsing beyond the corpus', () => {
+  test.each([
+    ['v=DMARC1; p=reject; np=quarantine; psd=n; t=y', { np: 'quarantine', psd: 'n', t: 'y' }],
+    ['v=DMARC1; p=REJECT; adkim=S', { p: 'reject', adkim: 's' }],
+    ['v=DMARC1;p=none;rua=mailto:a@example.com!10m', { rua: ['mailto:a@example.com!10m'] }],
+  ])('%s', (record, tags) => {
+    const parsed = parseDmarcRecord(record);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.tags).toMatchObject(tags);
+  });
+
+  test.each([
+    ['v=DMARC1; p=block', 'p'],
+    ['v=DMARC1; p=none; pct=101', 'pct'],
+    ['v=DMARC1; p=none; pct=50%', 'pct'],
+    ['v=DMARC1; p=none; fo=2', 'fo'],
+    ['v=DMARC1; p=none; rf=json', 'rf'],
+    ['v=DMARC1; p=none; ri=soon', 'ri'],
+    ['v=DMARC1; p=none; rua=reports@example.com', 'rua'],
+    ['v=DMARC1; p=none; t=maybe', 't'],
+    ['v=DMARC1; p=none; p=reject', 'p'],
+  ])('%s reports an error on %s', (record, tag) => {
+    const parsed = parseDmarcRecord(record);
+    expect(parsed.valid).toBe(true);
+    expect(parsed.errors.map((e) => e.tag)).toContain(tag);
+  });
+
+  test.each(['', 'v=DMARC2; p=none', 'p=none; v=DMARC1', 'v=dmarc1; p=none', 'v=spf1 -all'])(
+    '%j is not a DMARC record',
+    (record) => {
+      expect(parseDmarcRecord(record).valid).toBe(false);
+    },
+  );
+
+  test('unknown tags are kept aside and ignored', () => {
+    const parsed = parseDmarcRecord('v=DMARC1; p=none; foo=bar');
+    expect(parsed.unknown_tags).toEqual(['foo']);
+    expect(parsed.tags).toEqual({ v: 'DMARC1', p: 'none' });
+  });
+
+  test.skipIf(!present)('effective policy: the RFC 7489 §6.3 defaults of the corpus', () => {
+    const d = cases.rfc7489_defaults;
+    const policy = effectivePolicy(parseDmarcRecord('v=DMARC1').tags);
+    expect(policy).toMatchObject({
+      adkim: d['adkim'],
+      aspf: d['aspf'],
+      fo: d['fo'],
+      pct: d['pct'],
+      rf: d['rf'],
+      ri: d['ri'],
+    });
+    // "sp: same as p when sp is absent"
+    expect(effectivePolicy(parseDmarcRecord('v=DMARC1; p=none').tags).sp).toBe('none');
+    expect(effectivePolicy(parseDmarcRecord('v=DMARC1; p=reject').tags).sp).toBe('reject');
+  });
+});

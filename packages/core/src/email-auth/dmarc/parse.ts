@@ -1,0 +1,241 @@
+/**
+ * DMARC record parsing with the RFC 7489 §6.3/§6.4 grammar, aware of DMARCbis (RFC 9989): the
+ * `np`, `psd` and `t` tags are understood, and `pct`, `rf` and `ri` are parsed but marked as
+ * removed. Lenient like the reference parsers: a malformed or unknown tag is reported and
+ * dropped, the rest of the record still counts (trailofbits/dmarc "ignores syntax errors").
+ * @module
+ */
+import { parseTagList } from '../tag-list.js';
+
+export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
+export type DmarcAlignment = 'r' | 's';
+
+/** The tags as published (only the valid ones), typed. */
+export interface DmarcTags {
+  v?: string;
+  p?: DmarcPolicy;
+  sp?: DmarcPolicy;
+  /** DMARCbis: policy for non-existent subdomains. */
+  np?: DmarcPolicy;
+  adkim?: DmarcAlignment;
+  aspf?: DmarcAlignment;
+  /** Removed in DMARCbis. */
+  pct?: number;
+  rua?: string[];
+  ruf?: string[];
+  fo?: string[];
+  /** Removed in DMARCbis. */
+  rf?: string;
+  /** Removed in DMARCbis. */
+  ri?: number;
+  /** DMARCbis: public suffix domain flag. */
+  psd?: 'y' | 'n' | 'u';
+  /** DMARCbis: testing mode (replaces pct). */
+  t?: 'y' | 'n';
+}
+
+export interface DmarcTagError {
+  tag: string;
+  value: string;
+  message: string;
+}
+
+/** A report destination (RFC 7489 §6.2 dmarc-uri: URI ["!" size [unit]]). */
+export interface DmarcUri {
+  uri: string;
+  size?: string;
+  unit?: string;
+}
+
+export interface DmarcRecordParse {
+  /** False when the record does not start with `v=DMARC1` (§6.6.3: such records are discarded). */
+  valid: boolean;
+  tags: DmarcTags;
+  errors: DmarcTagError[];
+  /** Tags this parser does not know (ignored, §6.3: "MUST be ignored"). */
+  unknown_tags: string[];
+}
+
+const POLICIES: readonly string[] = ['none', 'quarantine', 'reject'];
+/** RFC 7489 §6.3 fo: "0", "1", "d", "s". */
+const FAILURE_OPTIONS: readonly string[] = ['0', '1', 'd', 's'];
+/** RFC 7489 §6.3 rf: afrf (RFC 6591); iodef (RFC 5070) appeared in drafts and is still seen. */
+const REPORT_FORMATS: readonly string[] = ['afrf', 'iodef'];
+
+/** Parses one DMARC TXT record. Never throws. */
+export function parseDmarcRecord(record: string): DmarcRecordParse {
+  const result: DmarcRecordParse = { valid: false, tags: {}, errors: [], unknown_tags: [] };
+  const list = parseTagList(record);
+  const first = list.entries[0];
+  // §6.4: "v" MUST be the first tag and its value exactly "DMARC1".
+  if (first?.name !== 'v' || first.value !== 'DMARC1' || !/^\s*v\s*=/.test(record)) {
+    const start = record.trim().slice(0, 20);
+    result.errors.push({
+      tag: 'v',
+      value: first?.name === 'v' ? first.value : '',
+      message: `a DMARC record starts with "v=DMARC1" (RFC 7489 §6.4); this one starts "${start}"`,
+    });
+    return result;
+  }
+  result.valid = true;
+  result.tags.v = 'DMARC1';
+  for (const segment of list.malformed) {
+    result.errors.push({
+      tag: segment,
+      value: '',
+      message: `"${segment}" is not a tag=value pair (RFC 7489 §6.4)`,
+    });
+  }
+  const seen = new Set<string>(['v']);
+  for (const entry of list.entries.slice(1)) {
+    const name = entry.name.toLowerCase();
+    if (seen.has(name)) {
+      result.errors.push({
+        tag: name,
+        value: entry.value,
+        message: `tag "${name}" appears more than once; the first one is used`,
+      });
+      continue;
+    }
+    seen.add(name);
+    const error = applyTag(result.tags, name, entry.value);
+    if (error === 'unknown') result.unknown_tags.push(entry.name);
+    else if (error) result.errors.push({ tag: name, value: entry.value, message: error });
+  }
+  return result;
+}
+
+/** Sets one tag; returns an error message, `'unknown'`, or undefined when it was applied. */
+function applyTag(tags: DmarcTags, name: string, raw: string): string | undefined {
+  const value = raw.toLowerCase();
+  const empty = raw === '' ? `tag "${name}" has no value` : undefined;
+  switch (name) {
+    case 'p':
+    case 'sp':
+    case 'np':
+      if (empty) return empty;
+      if (!POLICIES.includes(value)) {
+        return `${name}=${raw} is not a policy: use none, quarantine or reject (RFC 7489 §6.3)`;
+      }
+      tags[name] = value as DmarcPolicy;
+      return undefined;
+    case 'adkim':
+    case 'aspf':
+      if (value !== 'r' && value !== 's') {
+        return `${name}=${raw} is not an alignment mode: use r (relaxed) or s (strict) (RFC 7489 §6.3)`;
+      }
+      tags[name] = value;
+      return undefined;
+    case 'pct': {
+      if (!/^\d{1,3}$/.test(raw) || Number(raw) > 100) {
+        return `pct=${raw} is not a whole number from 0 to 100 (RFC 7489 §6.3)`;
+      }
+      tags.pct = Number(raw);
+      return undefined;
+    }
+    case 'ri': {
+      // §6.3: ri is a 32-bit unsigned integer.
+      if (!/^\d{1,10}$/.test(raw) || Number(raw) > 0xffffffff) {
+        return `ri=${raw} is not a number of seconds (RFC 7489 §6.3)`;
+      }
+      tags.ri = Number(raw);
+      return undefined;
+    }
+    case 'fo': {
+      const options = value.split(':').map((s) => s.trim());
+      if (empty || options.some((o) => !FAILURE_OPTIONS.includes(o))) {
+        return `fo=${raw} must be a colon-separated list of 0, 1, d and s (RFC 7489 §6.3)`;
+      }
+      tags.fo = options;
+      return undefined;
+    }
+    case 'rf': {
+      const formats = value.split(':').map((s) => s.trim());
+      if (empty || formats.some((f) => !REPORT_FORMATS.includes(f))) {
+        return `rf=${raw} names an unknown report format; only afrf is defined (RFC 7489 §6.3)`;
+      }
+      tags.rf = formats.join(':');
+      return undefined;
+    }
+    case 'rua':
+    case 'ruf': {
+      if (empty) return empty;
+      const uris: string[] = [];
+      const bad: string[] = [];
+      for (const item of raw.split(',')) {
+        const text = item.trim();
+        if ('error' in parseDmarcUri(text)) bad.push(text);
+        else uris.push(text);
+      }
+      if (uris.length > 0) tags[name] = uris;
+      return bad.length > 0
+        ? `${name} has invalid report URI(s) ${bad.map((b) => `"${b}"`).join(', ')}: expected mailto:address[!size] (RFC 7489 §6.2)`
+        : undefined;
+    }
+    case 'psd':
+      if (value !== 'y' && value !== 'n' && value !== 'u') {
+        return `psd=${raw} must be y, n or u (DMARCbis, RFC 9989)`;
+      }
+      tags.psd = value;
+      return undefined;
+    case 't':
+      if (value !== 'y' && value !== 'n') return `t=${raw} must be y or n (DMARCbis, RFC 9989)`;
+      tags.t = value;
+      return undefined;
+    default:
+      return 'unknown';
+  }
+}
+
+/**
+ * Parses one report destination: a URI with a scheme, optionally followed by `!size` with a
+ * unit k, m, g or t (RFC 7489 §6.2). Commas and exclamation marks inside the URI must be
+ * percent-encoded, so the last `!digits[unit]` is the size.
+ */
+export function parseDmarcUri(text: string): DmarcUri | { error: string } {
+  const sized = /^(.*)!(\d+)([kmgtKMGT])?$/.exec(text);
+  const uri = sized ? (sized[1] as string) : text;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s,!]+$/.test(uri)) {
+    return { error: `"${text}" is not a URI` };
+  }
+  if (/^mailto:/i.test(uri) && !/^mailto:[^@]+@[^@]+$/i.test(uri)) {
+    return { error: `"${text}" is not a mailto: address` };
+  }
+  return {
+    uri,
+    ...(sized ? { size: sized[2] as string } : {}),
+    ...(sized?.[3] ? { unit: sized[3].toLowerCase() } : {}),
+  };
+}
+
+/** The tags RFC 7489 §6.3 gives defaults for, applied (DMARCbis: missing p means none). */
+export interface DmarcEffectivePolicy {
+  p: DmarcPolicy;
+  sp: DmarcPolicy;
+  np: DmarcPolicy;
+  adkim: DmarcAlignment;
+  aspf: DmarcAlignment;
+  pct: number;
+  fo: string[];
+  rf: string;
+  ri: number;
+  testing: boolean;
+}
+
+/** Defaults of RFC 7489 §6.3 (adkim/aspf r, fo 0, pct 100, rf afrf, ri 86400, sp = p). */
+export function effectivePolicy(tags: DmarcTags): DmarcEffectivePolicy {
+  const p = tags.p ?? 'none';
+  const sp = tags.sp ?? p;
+  return {
+    p,
+    sp,
+    np: tags.np ?? sp,
+    adkim: tags.adkim ?? 'r',
+    aspf: tags.aspf ?? 'r',
+    pct: tags.pct ?? 100,
+    fo: tags.fo ?? ['0'],
+    rf: tags.rf ?? 'afrf',
+    ri: tags.ri ?? 86_400,
+    testing: tags.t === 'y',
+  };
+}

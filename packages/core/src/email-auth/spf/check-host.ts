@@ -1,0 +1,506 @@
+/**
+ * The RFC 7208 `check_host()` function (§4): record lookup and selection, mechanism evaluation
+ * (§5), `redirect` and `exp` (§6), macros (§7) and the processing limits of §4.6.4. Errors that
+ * end the whole check (permerror, temperror) unwind as `SpfAbort` so that a nested include's
+ * error becomes the result of the topmost check (§5.2, §5).
+ * @module
+ */
+
+import { isNetdiagError } from '../../errors.js';
+import type { DnsRecord, DnsResolver, MxValue, RecordType } from '../../net/dns-types.js';
+import { type ParsedIp, reverseName } from '../../net/ip.js';
+import { describeFailure, tryLookup, txtTexts } from '../dns.js';
+import { answerMatches, inNetwork } from './cidr.js';
+import {
+  EXPLAIN_MACRO_LETTERS,
+  expandTokens,
+  isQueryableName,
+  type MacroContext,
+  parseMacroString,
+  toTargetName,
+} from './macro.js';
+import {
+  causesLookup,
+  parseSpfRecord,
+  type SpfMechanism,
+  type SpfQualifier,
+  selectSpfRecords,
+} from './record.js';
+
+export type SpfResult =
+  | 'pass'
+  | 'fail'
+  | 'softfail'
+  | 'neutral'
+  | 'none'
+  | 'permerror'
+  | 'temperror';
+
+/** §4.6.4: at most 10 terms that cause DNS lookups per check. */
+export const SPF_LOOKUP_LIMIT = 10;
+/** §4.6.4: "SPF implementations SHOULD limit void lookups to two." */
+export const SPF_VOID_LOOKUP_LIMIT = 2;
+/** §4.6.4: at most 10 MX names (permerror beyond) and 10 PTR names (the rest ignored). */
+export const SPF_NAME_LIMIT = 10;
+
+export interface SpfTraceStep {
+  /** Include/redirect nesting, 0 for the checked domain. */
+  depth: number;
+  /** The domain whose record holds the term. */
+  domain: string;
+  /** The term as published, or `v=spf1 …` for the record itself. */
+  term: string;
+  outcome: 'record' | 'match' | 'no_match' | 'none' | 'permerror' | 'temperror';
+  detail: string;
+}
+
+/** Ends the whole check with permerror or temperror. */
+export class SpfAbort extends Error {
+  constructor(
+    readonly result: 'permerror' | 'temperror',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CheckHostState {
+  resolver: DnsResolver;
+  signal: AbortSignal | undefined;
+  dnsTimeout: number | undefined;
+  ip: ParsedIp;
+  sender: string;
+  local: string;
+  senderDomain: string;
+  helo: string;
+  receiver: string;
+  now: () => number;
+  voidLimit: number;
+  lookups: number;
+  voids: number;
+  trace: SpfTraceStep[];
+  /** Memo of the client's validated names (§5.5), for ptr and %{p}. */
+  validated?: Promise<string[]>;
+}
+
+/** Outcome of one check_host() that did not abort. */
+export interface HostOutcome {
+  result: 'pass' | 'fail' | 'softfail' | 'neutral' | 'none';
+  reason: string;
+  matchedTerm?: string;
+  matchedDomain?: string;
+  /** The `exp=` of the record that produced the result (§6.2: only that record's). */
+  exp?: { spec: string; domain: string };
+}
+
+const QUALIFIER_RESULT: Record<SpfQualifier, HostOutcome['result']> = {
+  '+': 'pass',
+  '-': 'fail',
+  '~': 'softfail',
+  '?': 'neutral',
+};
+
+export async function checkHost(
+  state: CheckHostState,
+  domain: string,
+  depth: number,
+): Promise<HostOutcome> {
+  // §4.3: a malformed or single-label domain gives "none" at once.
+  if (!isQueryableName(domain)) {
+    const reason = `"${domain}" is not a valid multi-label domain name (RFC 7208 §4.3)`;
+    state.trace.push({ depth, domain, term: '', outcome: 'none', detail: reason });
+    return { result: 'none', reason };
+  }
+  const answer = await tryLookup(state.resolver, domain, 'TXT', lookupOptions(state));
+  if (!answer.ok) {
+    if (isNetdiagError(answer.error, 'INVALID_INPUT')) {
+      return { result: 'none', reason: `"${domain}" cannot be queried (RFC 7208 §4.3)` };
+    }
+    // §4.4: a DNS error or timeout on the record lookup is a temperror.
+    throw abort(state, depth, domain, '', 'temperror', describeFailure(domain, 'TXT', answer));
+  }
+  if (answer.rcode === 'NXDOMAIN') {
+    const reason = `${domain} does not exist (NXDOMAIN, RFC 7208 §4.3)`;
+    state.trace.push({ depth, domain, term: '', outcome: 'none', detail: reason });
+    return { result: 'none', reason };
+  }
+  const records = selectSpfRecords(txtTexts(answer.records));
+  if (records.length === 0) {
+    const reason = `${domain} publishes no SPF record (RFC 7208 §4.5)`;
+    state.trace.push({ depth, domain, term: '', outcome: 'none', detail: reason });
+    return { result: 'none', reason };
+  }
+  if (records.length > 1) {
+    throw abort(
+      state,
+      depth,
+      domain,
+      '',
+      'permerror',
+      `${domain} publishes ${records.length} SPF records; exactly one is allowed (RFC 7208 §4.5)`,
+    );
+  }
+  const text = records[0] as string;
+  const record = parseSpfRecord(text);
+  const syntax = record.errors[0];
+  if (syntax) {
+    // §4.6: any syntax error anywhere in the record is a permerror before evaluation.
+    throw abort(state, depth, domain, syntax.term, 'permerror', syntax.message);
+  }
+  state.trace.push({ depth, domain, term: text, outcome: 'record', detail: 'SPF record found' });
+
+  for (const term of record.terms) {
+    if (term.kind !== 'mechanism') continue;
+    if (causesLookup(term)) countLookup(state, depth, domain, term.text);
+    const { matched, detail } = await evaluateMechanism(state, term, domain, depth);
+    state.trace.push({
+      depth,
+      domain,
+      term: term.text,
+      outcome: matched ? 'match' : 'no_match',
+      detail,
+    });
+    if (matched) {
+      const result = QUALIFIER_RESULT[term.qualifier];
+      return {
+        result,
+        reason: `"${term.text}" in the record of ${domain} matched: ${detail}`,
+        matchedTerm: term.text,
+        matchedDomain: domain,
+        ...(record.exp ? { exp: { spec: record.exp.value, domain } } : {}),
+      };
+    }
+  }
+
+  // §5.1: with an "all" mechanism anywhere, redirect is ignored; §6.1: otherwise it applies
+  // after every mechanism failed to match.
+  if (record.redirect && !record.hasAll) {
+    const redirect = record.redirect;
+    countLookup(state, depth, domain, redirect.text);
+    const target = await targetName(state, redirect.value, domain);
+    if (!isQueryableName(target)) {
+      throw abort(
+        state,
+        depth,
+        domain,
+        redirect.text,
+        'permerror',
+        `redirect target "${target}" is not a valid domain name (RFC 7208 §6.1)`,
+      );
+    }
+    state.trace.push({
+      depth,
+      domain,
+      term: redirect.text,
+      outcome: 'match',
+      detail: `no mechanism matched: the result is that of ${target}`,
+    });
+    const nested = await checkHost(state, target, depth + 1);
+    if (nested.result === 'none') {
+      throw abort(
+        state,
+        depth,
+        domain,
+        redirect.text,
+        'permerror',
+        `redirect target ${target} has no SPF record (RFC 7208 §6.1)`,
+      );
+    }
+    return nested;
+  }
+  return {
+    result: 'neutral',
+    reason: `no mechanism in the record of ${domain} matched and there is no redirect: neutral (RFC 7208 §4.7)`,
+  };
+}
+
+async function evaluateMechanism(
+  state: CheckHostState,
+  term: SpfMechanism,
+  domain: string,
+  depth: number,
+): Promise<{ matched: boolean; detail: string }> {
+  const ip = state.ip;
+  switch (term.name) {
+    case 'all':
+      return { matched: true, detail: '"all" always matches' };
+    case 'ip4':
+    case 'ip6': {
+      const wanted = term.name === 'ip4' ? 4 : 6;
+      if (ip.version !== wanted) {
+        return { matched: false, detail: `the client is IPv${ip.version}` };
+      }
+      const prefix = (term.name === 'ip4' ? term.cidr4 : term.cidr6) ?? (wanted === 4 ? 32 : 128);
+      const matched = inNetwork(ip, term.network as string, prefix);
+      return {
+        matched,
+        detail: `${ip.address} is ${matched ? '' : 'not '}in ${term.network}/${prefix}`,
+      };
+    }
+    case 'a':
+    case 'mx': {
+      const target = term.domainSpec ? await targetName(state, term.domainSpec, domain) : domain;
+      if (!isQueryableName(target)) {
+        return { matched: false, detail: `"${target}" is not a valid domain name` };
+      }
+      const prefix = ip.version === 4 ? (term.cidr4 ?? 32) : (term.cidr6 ?? 128);
+      const type: RecordType = ip.version === 4 ? 'A' : 'AAAA';
+      if (term.name === 'a') {
+        const records = await query(state, depth, domain, term.text, target, type, true);
+        const addresses = records.map((r) => String(r.value));
+        const hit = addresses.find((a) => answerMatches(ip, a, prefix));
+        return hit
+          ? { matched: true, detail: `${target} ${type} ${hit} covers ${ip.address}/${prefix}` }
+          : {
+              matched: false,
+              detail: `${target} has ${addresses.length} ${type} record(s), none covering ${ip.address}`,
+            };
+      }
+      const mx = await query(state, depth, domain, term.text, target, 'MX', true);
+      // RFC 7505: a Null MX ("." exchange) names no host.
+      const exchanges = mx
+        .map((r) => (r.value as MxValue).exchange)
+        .filter((e) => e !== '' && e !== '.');
+      if (exchanges.length > SPF_NAME_LIMIT) {
+        throw abort(
+          state,
+          depth,
+          domain,
+          term.text,
+          'permerror',
+          `${target} has ${exchanges.length} MX hosts; "mx" may look up at most ${SPF_NAME_LIMIT} (RFC 7208 §4.6.4)`,
+        );
+      }
+      for (const exchange of exchanges) {
+        if (!isQueryableName(exchange)) continue;
+        const records = await query(state, depth, domain, term.text, exchange, type, false);
+        const hit = records.map((r) => String(r.value)).find((a) => answerMatches(ip, a, prefix));
+        if (hit) {
+          return {
+            matched: true,
+            detail: `MX host ${exchange} of ${target} has ${type} ${hit} covering ${ip.address}/${prefix}`,
+          };
+        }
+      }
+      return {
+        matched: false,
+        detail: `none of the ${exchanges.length} MX host(s) of ${target} covers ${ip.address}`,
+      };
+    }
+    case 'exists': {
+      const target = await targetName(state, term.domainSpec as string, domain);
+      if (!isQueryableName(target)) {
+        return { matched: false, detail: `"${target}" is not a valid domain name` };
+      }
+      // §5.7: the lookup type is A even for IPv6 clients.
+      const records = await query(state, depth, domain, term.text, target, 'A', true);
+      return records.length > 0
+        ? { matched: true, detail: `${target} has an A record` }
+        : { matched: false, detail: `${target} has no A record` };
+    }
+    case 'ptr': {
+      const target = term.domainSpec ? await targetName(state, term.domainSpec, domain) : domain;
+      state.validated ??= validatedNames(state);
+      const names = await state.validated;
+      const lower = target.toLowerCase();
+      const hit = names.find((n) => n === lower || n.endsWith(`.${lower}`));
+      return hit
+        ? { matched: true, detail: `${ip.address} has the validated name ${hit}, within ${lower}` }
+        : { matched: false, detail: `no validated name of ${ip.address} is within ${lower}` };
+    }
+    case 'include': {
+      const target = await targetName(state, term.domainSpec as string, domain);
+      if (!isQueryableName(target)) {
+        throw abort(
+          state,
+          depth,
+          domain,
+          term.text,
+          'permerror',
+          `include target "${target}" is not a valid domain name (RFC 7208 §5.2)`,
+        );
+      }
+      const nested = await checkHost(state, target, depth + 1);
+      if (nested.result === 'none') {
+        throw abort(
+          state,
+          depth,
+          domain,
+          term.text,
+          'permerror',
+          `include target ${target} has no SPF record: permerror (RFC 7208 §5.2)`,
+        );
+      }
+      // §5.2: only "pass" from the included check is a match.
+      return nested.result === 'pass'
+        ? { matched: true, detail: `${target} returned pass` }
+        : { matched: false, detail: `${target} returned ${nested.result}` };
+    }
+  }
+}
+
+/** One query for a term; failures are temperror (§5), NXDOMAIN is an empty answer. */
+async function query(
+  state: CheckHostState,
+  depth: number,
+  domain: string,
+  termText: string,
+  name: string,
+  type: RecordType,
+  countVoid: boolean,
+): Promise<DnsRecord[]> {
+  const answer = await tryLookup(state.resolver, name, type, lookupOptions(state));
+  if (!answer.ok) {
+    // A name the resolver refuses to send cannot exist (§4.3 by analogy; RFC 7208 §4.8).
+    if (isNetdiagError(answer.error, 'INVALID_INPUT')) return [];
+    throw abort(state, depth, domain, termText, 'temperror', describeFailure(name, type, answer));
+  }
+  if (countVoid && answer.records.length === 0) {
+    state.voids += 1;
+    if (state.voids > state.voidLimit) {
+      throw abort(
+        state,
+        depth,
+        domain,
+        termText,
+        'permerror',
+        `"${termText}" is void lookup number ${state.voids} (${name} ${type}: ${answer.rcode === 'NXDOMAIN' ? 'NXDOMAIN' : 'no records'}); the limit is ${state.voidLimit} (RFC 7208 §4.6.4)`,
+      );
+    }
+  }
+  return answer.records;
+}
+
+function countLookup(state: CheckHostState, depth: number, domain: string, termText: string) {
+  state.lookups += 1;
+  if (state.lookups > SPF_LOOKUP_LIMIT) {
+    throw abort(
+      state,
+      depth,
+      domain,
+      termText,
+      'permerror',
+      `"${termText}" is DNS-lookup term number ${state.lookups}; the limit is ${SPF_LOOKUP_LIMIT} (RFC 7208 §4.6.4)`,
+    );
+  }
+}
+
+function abort(
+  state: CheckHostState,
+  depth: number,
+  domain: string,
+  term: string,
+  result: 'permerror' | 'temperror',
+  message: string,
+): SpfAbort {
+  state.trace.push({ depth, domain, term, outcome: result, detail: message });
+  return new SpfAbort(result, message);
+}
+
+function lookupOptions(state: CheckHostState) {
+  return {
+    ...(state.signal ? { signal: state.signal } : {}),
+    ...(state.dnsTimeout !== undefined ? { timeout: state.dnsTimeout } : {}),
+  };
+}
+
+/** Expands a domain-spec for `domain` into a query name (§4.8, §7.3). */
+export async function targetName(
+  state: CheckHostState,
+  spec: string,
+  domain: string,
+): Promise<string> {
+  const parsed = parseMacroString(spec);
+  // The record parser already checked the syntax; this is unreachable for parsed records.
+  if (!parsed.ok) throw new SpfAbort('permerror', parsed.error);
+  return toTargetName(await expandTokens(parsed.tokens, macroContext(state, domain)));
+}
+
+export function macroContext(state: CheckHostState, domain: string): MacroContext {
+  const ip = state.ip;
+  return {
+    sender: state.sender,
+    local: state.local,
+    senderDomain: state.senderDomain,
+    domain,
+    ipDotted: ip.version === 4 ? ip.address : forwardNibbles(ip),
+    ipText: ip.address,
+    ipVersionLabel: ip.version === 4 ? 'in-addr' : 'ip6',
+    helo: state.helo,
+    receiver: state.receiver,
+    timestamp: Math.floor(state.now() / 1000),
+    validatedName: () => validatedNameFor(state, domain),
+  };
+}
+
+/** The 32 nibbles of an IPv6 address, most significant first (§7.3 "dot-format"). */
+function forwardNibbles(ip: ParsedIp): string {
+  return reverseName(ip)
+    .replace(/\.ip6\.arpa$/, '')
+    .split('.')
+    .reverse()
+    .join('.');
+}
+
+/**
+ * The validated names of the client (§5.5): PTR names (the first 10, §4.6.4) whose A/AAAA
+ * records include the client address. DNS errors on the PTR lookup give no names; errors on an
+ * address lookup skip that name (§5.5).
+ */
+async function validatedNames(state: CheckHostState): Promise<string[]> {
+  const ptr = await tryLookup(state.resolver, reverseName(state.ip), 'PTR', lookupOptions(state));
+  if (!ptr.ok) return [];
+  const names = ptr.records
+    .map((r) => String(r.value).toLowerCase().replace(/\.$/, ''))
+    .slice(0, SPF_NAME_LIMIT);
+  const type: RecordType = state.ip.version === 4 ? 'A' : 'AAAA';
+  const checks = await Promise.all(
+    names.map(async (name) => {
+      if (!isQueryableName(name)) return undefined;
+      const answer = await tryLookup(state.resolver, name, type, lookupOptions(state));
+      if (!answer.ok) return undefined;
+      const full = state.ip.version === 4 ? 32 : 128;
+      return answer.records.some((r) => answerMatches(state.ip, String(r.value), full))
+        ? name
+        : undefined;
+    }),
+  );
+  return checks.filter((n): n is string => n !== undefined);
+}
+
+/** %{p}: the domain itself, else a subdomain of it, else any validated name (§7.3). */
+async function validatedNameFor(state: CheckHostState, domain: string): Promise<string> {
+  state.validated ??= validatedNames(state);
+  const names = await state.validated;
+  const lower = domain.toLowerCase();
+  return (
+    names.find((n) => n === lower) ??
+    names.find((n) => n.endsWith(`.${lower}`)) ??
+    names[0] ??
+    'unknown'
+  );
+}
+
+/**
+ * The explanation for a "fail" (§6.2): the `exp=` target's single TXT record, expanded with
+ * `c`, `r` and `t` allowed. Any problem (DNS error, no or several records, non-ASCII text,
+ * macro syntax) means "no explanation", never a different result.
+ */
+export async function explain(
+  state: CheckHostState,
+  exp: { spec: string; domain: string },
+): Promise<string | null> {
+  try {
+    const target = await targetName(state, exp.spec, exp.domain);
+    if (!isQueryableName(target)) return null;
+    const answer = await tryLookup(state.resolver, target, 'TXT', lookupOptions(state));
+    if (!answer.ok || answer.records.length !== 1) return null;
+    const text = txtTexts(answer.records)[0] as string;
+    const parsed = parseMacroString(text, { letters: EXPLAIN_MACRO_LETTERS, allowSpace: true });
+    if (!parsed.ok) return null;
+    return await expandTokens(parsed.tokens, macroContext(state, exp.domain));
+  } catch (error) {
+    if (isNetdiagError(error, 'ABORTED')) throw error;
+    return null;
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * SPF macros (RFC 7208 §7): parsing a macro-string into tokens, checking a domain-spec
+ * (`macro-string domain-end`, §7.1), and expanding tokens for one check (§7.2–7.4).
+ * @module
+ */
+
+export type MacroToken =
+  | { kind: 'literal'; text: string }
+  | {
+      kind: 'macro';
+      /** Lower-case macro letter (`s l o d i p h v`, plus `c r t` in explanations). */
+      letter: string;
+      /** Upper-case letter: the expansion is URL-escaped (§7.3). */
+      escape: boolean;
+      /** Keep only this many right-hand parts (§7.3, nonzero); `undefined` keeps all. */
+      keep: number | undefined;
+      reverse: boolean;
+      /** Characters that split the value; `.` when none are given (§7.3). */
+      delimiters: string;
+      text: string;
+    };
+
+/** Letters allowed in domain-specs (§7.2). */
+export const DOMAIN_MACRO_LETTERS = 'slodiphv';
+/** `c`, `r` and `t` are allowed only in explanation strings (§7.2). */
+export const EXPLAIN_MACRO_LETTERS = 'slodiphvcrt';
+
+export interface ParseMacroOptions {
+  /** Letters accepted in `%{…}`. @default DOMAIN_MACRO_LETTERS */
+  letters?: string;
+  /** Allow spaces (explain-string, §7.1 `*( macro-string / SP )`). @default false */
+  allowSpace?: boolean;
+}
+
+export type MacroParse = { ok: true; tokens: MacroToken[] } | { ok: false; error: string };
+
+const MACRO_EXPAND = /^%\{([a-zA-Z])(\d*)([rR]?)([.\-+,/_=]*)\}/;
+
+/**
+ * Tokenises a macro-string (§7.1): `%{…}`, `%%`, `%_`, `%-`, and literal characters
+ * %x21-24 / %x26-7E. Anything else (a bare `%`, a control or non-ASCII character, a space
+ * outside an explanation, an unknown macro letter, a zero part count) is a syntax error.
+ */
+export function parseMacroString(text: string, options: ParseMacroOptions = {}): MacroParse {
+  const letters = options.letters ?? DOMAIN_MACRO_LETTERS;
+  const tokens: MacroToken[] = [];
+  let literal = '';
+  const flush = () => {
+    if (literal) tokens.push({ kind: 'literal', text: literal });
+    literal = '';
+  };
+  for (let i = 0; i < text.length; ) {
+    const ch = text[i] as string;
+    if (ch === '%') {
+      const next = text[i + 1];
+      if (next === '%' || next === '_' || next === '-') {
+        literal += next === '%' ? '%' : next === '_' ? ' ' : '%20';
+        i += 2;
+        continue;
+      }
+      const match = MACRO_EXPAND.exec(text.slice(i));
+      if (!match) {
+        const shown = text.slice(i, i + 6);
+        return {
+          ok: false,
+          error: `"${shown}" is not a macro: "%" must start %{x}, %%, %_ or %- (RFC 7208 §7.1)`,
+        };
+      }
+      const [whole, letterText = '', digits = '', reverse = '', delimiters = ''] = match;
+      const letter = letterText.toLowerCase();
+      if (!letters.includes(letter)) {
+        const where = letters.includes('c') ? '' : ' outside an explanation';
+        return {
+          ok: false,
+          error: `"${whole}" uses the macro letter "${letterText}", which is not allowed${where} (RFC 7208 §7.2)`,
+        };
+      }
+      let keep: number | undefined;
+      if (digits !== '') {
+        keep = Number(digits);
+        if (!(keep > 0)) {
+          return {
+            ok: false,
+            error: `"${whole}" keeps zero parts; the part count must be nonzero (RFC 7208 §7.3)`,
+          };
+        }
+      }
+      flush();
+      tokens.push({
+        kind: 'macro',
+        letter,
+        escape: letterText !== letter,
+        keep,
+        reverse: reverse !== '',
+        delimiters: delimiters || '.',
+        text: whole,
+      });
+      i += whole.length;
+      continue;
+    }
+    const code = ch.charCodeAt(0);
+    const visible = code >= 0x21 && code <= 0x7e;
+    if (!visible && !(options.allowSpace && ch === ' ')) {
+      return {
+        ok: false,
+        error: `character ${describeChar(ch)} is not allowed in a macro-string (RFC 7208 §7.1; records are 7-bit ASCII, §3.1)`,
+      };
+    }
+    literal += ch;
+    i += 1;
+  }
+  flush();
+  return { ok: true, tokens };
+}
+
+/** toplabel = ( *alphanum ALPHA *alphanum ) / ( 1*alphanum "-" *( alphanum / "-" ) alphanum ) */
+const TOPLABEL = /^(?:[a-z0-9]*[a-z][a-z0-9]*|[a-z0-9]+-[a-z0-9-]*[a-z0-9])$/i;
+
+/**
+ * Checks a domain-spec (§7.1: `macro-string domain-end`, domain-end = "." toplabel ["."] or a
+ * macro-expand). Returns an error message, or `undefined` when it is valid. Syntax is checked
+ * before expansion, never after (§7.1).
+ */
+export function checkDomainSpec(spec: string): string | undefined {
+  if (spec === '') return 'the domain is empty';
+  const parsed = parseMacroString(spec);
+  if (!parsed.ok) return parsed.error;
+  const last = parsed.tokens[parsed.tokens.length - 1];
+  if (last?.kind === 'macro') return undefined;
+  // The domain-end is in the final literal run: "." toplabel, optionally followed by ".".
+  const tail = (last?.text ?? '').replace(/\.$/, '');
+  const dot = tail.lastIndexOf('.');
+  const toplabel = dot === -1 ? '' : tail.slice(dot + 1);
+  if (dot === -1 && parsed.tokens.length === 1) {
+    return `"${spec}" is not a fully qualified domain name (RFC 7208 §7.1 domain-end)`;
+  }
+  if (!TOPLABEL.test(toplabel)) {
+    return `"${spec}" does not end in a valid top-level label ("${toplabel}"; RFC 7208 §7.1 toplabel)`;
+  }
+  return undefined;
+}
+
+/** What the macros of one check expand to (§7.2). */
+export interface MacroContext {
+  /** `s`: the sender, `local@domain`. */
+  sender: string;
+  /** `l`: local-part of the sender. */
+  local: string;
+  /** `o`: domain of the sender. */
+  senderDomain: string;
+  /** `d`: the current domain. */
+  domain: string;
+  /** `i`: the client address in dot format (dotted quad, or 32 nibbles for IPv6, §7.3). */
+  ipDotted: string;
+  /** `c`: the client address in its readable form (§7.3). */
+  ipText: string;
+  /** `v`: `in-addr` or `ip6`. */
+  ipVersionLabel: 'in-addr' | 'ip6';
+  /** `h`: the HELO/EHLO domain. */
+  helo: string;
+  /** `r`: the receiving host's name. */
+  receiver: string;
+  /** `t`: seconds since the epoch. */
+  timestamp: number;
+  /** `p`: the validated domain name of the client (§7.3; "unknown" when none). */
+  validatedName: () => Promise<string>;
+}
+
+/** Expands parsed tokens (§7.3): split, reverse, keep right-hand parts, join with ".", escape. */
+export async function expandTokens(tokens: readonly MacroToken[], ctx: MacroContext) {
+  let out = '';
+  for (const token of tokens) {
+    if (token.kind === 'literal') {
+      out += token.text;
+      continue;
+    }
+    const value = await macroValue(token.letter, ctx);
+    const splitter = new RegExp(`[${escapeClass(token.delimiters)}]`);
+    let parts = value.split(splitter);
+    if (token.reverse) parts = parts.reverse();
+    if (token.keep !== undefined && token.keep < parts.length) parts = parts.slice(-token.keep);
+    const joined = parts.join('.');
+    out += token.escape ? urlEscape(joined) : joined;
+  }
+  return out;
+}
+
+/**
+ * Makes an expanded domain-spec a query name: the trailing dot goes (§7.1 test suite, "trailing
+ * dot is ignored"), and a name over 253 characters loses labels on the left until it fits
+ * (§7.3).
+ */
+export function toTargetName(expanded: string): string {
+  let name = expanded.replace(/\.$/, '');
+  while (name.length > 253 && name.includes('.')) name = name.slice(name.indexOf('.') + 1);
+  return name;
+}
+
+/**
+ * True when a name can be sent as a DNS question (labels 1–63 octets, ≤ 253 characters,
+ * RFC 1035 §2.3.4) and has at least two labels (RFC 7208 §4.3 "multi-label domain name").
+ */
+export function isQueryableName(name: string): boolean {
+  if (name === '' || name.length > 253) return false;
+  const labels = name.split('.');
+  if (labels.length < 2) return false;
+  return labels.every((l) => l.length > 0 && Buffer.byteLength(l) <= 63);
+}
+
+async function macroValue(letter: string, ctx: MacroContext): Promise<string> {
+  switch (letter) {
+    case 's':
+      return ctx.sender;
+    case 'l':
+      return ctx.local;
+    case 'o':
+      return ctx.senderDomain;
+    case 'd':
+      return ctx.domain;
+    case 'i':
+      return ctx.ipDotted;
+    case 'c':
+      return ctx.ipText;
+    case 'v':
+      return ctx.ipVersionLabel;
+    case 'h':
+      return ctx.helo;
+    case 'r':
+      return ctx.receiver;
+    case 't':
+      return String(ctx.timestamp);
+    case 'p':
+      return ctx.validatedName();
+    default:
+      return '';
+  }
+}
+
+/** RFC 3986 unreserved characters stay; everything else becomes %XX of its UTF-8 bytes. */
+function urlEscape(text: string): string {
+  let out = '';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    const ch = String.fromCharCode(byte);
+    out += /[A-Za-z0-9\-._~]/.test(ch)
+      ? ch
+      : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+function escapeClass(chars: string): string {
+  return chars.replace(/[\\\]^-]/g, (c) => `\\${c}`);
+}
+
+function describeChar(ch: string): string {
+  const code = ch.codePointAt(0) ?? 0;
+  return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}

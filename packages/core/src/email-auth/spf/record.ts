@@ -1,0 +1,249 @@
+/**
+ * SPF record selection and parsing (RFC 7208 §4.5, §4.6.1, §5, §6 and the ABNF of §12).
+ * Parsing is total: every syntax error is collected with its offending term, so that the
+ * analyser can report them all while the evaluator treats any of them as "permerror" (§4.6).
+ * @module
+ */
+import { isIPv6 } from 'node:net';
+import { checkDomainSpec, parseMacroString } from './macro.js';
+
+export type SpfQualifier = '+' | '-' | '~' | '?';
+export type SpfMechanismName = 'all' | 'include' | 'a' | 'mx' | 'ptr' | 'ip4' | 'ip6' | 'exists';
+
+export interface SpfMechanism {
+  kind: 'mechanism';
+  /** The term as published. */
+  text: string;
+  qualifier: SpfQualifier;
+  name: SpfMechanismName;
+  /** include, exists (required); a, mx, ptr (optional). */
+  domainSpec?: string;
+  /** ip4 / ip6 network address as written. */
+  network?: string;
+  /** a, mx, ip4: the IPv4 prefix length. @default 32 */
+  cidr4?: number;
+  /** a, mx, ip6: the IPv6 prefix length. @default 128 */
+  cidr6?: number;
+}
+
+export interface SpfModifier {
+  kind: 'modifier';
+  text: string;
+  /** Lower-case modifier name (`redirect`, `exp` or an unknown one). */
+  name: string;
+  value: string;
+}
+
+export type SpfTerm = SpfMechanism | SpfModifier;
+
+export interface SpfSyntaxError {
+  /** The offending term (or the version tag). */
+  term: string;
+  message: string;
+}
+
+export interface ParsedSpfRecord {
+  /** Every term that parsed, in record order. */
+  terms: SpfTerm[];
+  errors: SpfSyntaxError[];
+  redirect: SpfModifier | undefined;
+  exp: SpfModifier | undefined;
+  /** True when the record has an `all` mechanism (then `redirect` is ignored, §5.1). */
+  hasAll: boolean;
+}
+
+const MECHANISMS: ReadonlySet<string> = new Set([
+  'all',
+  'include',
+  'a',
+  'mx',
+  'ptr',
+  'ip4',
+  'ip6',
+  'exists',
+]);
+
+/** §4.5: a record starts with "v=spf1" (any case) followed by a space or its end. */
+export function isSpfRecord(text: string): boolean {
+  return /^v=spf1(?: |$)/i.test(text);
+}
+
+/** The SPF records among a name's TXT texts (§4.5). */
+export function selectSpfRecords(texts: readonly string[]): string[] {
+  return texts.filter(isSpfRecord);
+}
+
+/** Parses one record (which should start with `v=spf1`). Never throws. */
+export function parseSpfRecord(record: string): ParsedSpfRecord {
+  const result: ParsedSpfRecord = {
+    terms: [],
+    errors: [],
+    redirect: undefined,
+    exp: undefined,
+    hasAll: false,
+  };
+  if (!isSpfRecord(record)) {
+    const version = record.split(' ')[0] ?? '';
+    result.errors.push({
+      term: version,
+      message: `the record must start with "v=spf1" followed by a space (RFC 7208 §4.5), got "${version}"`,
+    });
+    return result;
+  }
+  // §4.6.1 / §12: terms are separated by one or more SP; nothing else separates them.
+  const tokens = record.slice('v=spf1'.length).split(' ').filter(Boolean);
+  for (const token of tokens) {
+    const parsed = parseTerm(token);
+    if ('message' in parsed) {
+      result.errors.push(parsed);
+      continue;
+    }
+    result.terms.push(parsed);
+    if (parsed.kind === 'mechanism') {
+      if (parsed.name === 'all') result.hasAll = true;
+      continue;
+    }
+    if (parsed.name === 'redirect' || parsed.name === 'exp') {
+      if (result[parsed.name]) {
+        result.errors.push({
+          term: token,
+          message: `"${parsed.name}" appears more than once; it may appear at most once (RFC 7208 §6)`,
+        });
+        continue;
+      }
+      result[parsed.name] = parsed;
+    }
+  }
+  return result;
+}
+
+/** Parses one term: a modifier when it starts `name=`, otherwise a directive (§4.6.1). */
+export function parseTerm(token: string): SpfTerm | SpfSyntaxError {
+  const modifier = /^([a-zA-Z][a-zA-Z0-9\-_.]*)=(.*)$/.exec(token);
+  if (modifier) return parseModifier(token, modifier[1] as string, modifier[2] as string);
+  return parseDirective(token);
+}
+
+function parseModifier(token: string, rawName: string, value: string): SpfTerm | SpfSyntaxError {
+  const name = rawName.toLowerCase();
+  if (name === 'redirect' || name === 'exp') {
+    // §6.1, §6.2: the value is a domain-spec; an empty one is a syntax error (RFC 7208
+    // erratum 5227 for exp=).
+    const error = checkDomainSpec(value);
+    if (error) return { term: token, message: `${name}=: ${error}` };
+    return { kind: 'modifier', text: token, name, value };
+  }
+  // §6: unknown modifiers are ignored, but their value must still be a valid macro-string.
+  const parsed = parseMacroString(value, { letters: 'slodiphvcrt' });
+  if (!parsed.ok) return { term: token, message: `modifier "${rawName}": ${parsed.error}` };
+  return { kind: 'modifier', text: token, name, value };
+}
+
+const CIDR4 = '(0|[1-9][0-9]?)';
+const CIDR6 = '(0|[1-9][0-9]{0,2})';
+const DUAL = new RegExp(`^(?::(.+?))?(?:/${CIDR4})?(?://${CIDR6})?$`);
+const IP4 = new RegExp(`^:([0-9.]+)(?:/${CIDR4})?$`);
+const IP6 = new RegExp(`^:([0-9a-fA-F:.]+)(?:/${CIDR6})?$`);
+
+function parseDirective(token: string): SpfTerm | SpfSyntaxError {
+  const match = /^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$/.exec(token);
+  const rawName = match?.[2]?.toLowerCase() ?? '';
+  if (!match || !MECHANISMS.has(rawName)) {
+    const hint =
+      rawName === 'redirect' || rawName === 'exp'
+        ? ` ("${rawName}" is a modifier: write ${rawName}=domain)`
+        : rawName === 'ip'
+          ? ' (did you mean ip4: or ip6:?)'
+          : '';
+    return {
+      term: token,
+      message: `"${token}" is not a known mechanism or a modifier${hint} (RFC 7208 §4.6.1, §5)`,
+    };
+  }
+  const qualifier = (match[1] || '+') as SpfQualifier;
+  const name = rawName as SpfMechanismName;
+  const rest = match[3] ?? '';
+  const base = { kind: 'mechanism' as const, text: token, qualifier, name };
+  const bad = (why: string): SpfSyntaxError => ({ term: token, message: `"${token}": ${why}` });
+
+  switch (name) {
+    case 'all':
+      return rest === '' ? base : bad('"all" takes no argument (RFC 7208 §5.1)');
+    case 'include':
+    case 'exists': {
+      if (!rest.startsWith(':')) return bad(`"${name}" needs ":domain" (RFC 7208 §5.2, §5.7)`);
+      const spec = rest.slice(1);
+      const error = checkDomainSpec(spec);
+      return error ? bad(error) : { ...base, domainSpec: spec };
+    }
+    case 'ptr': {
+      if (rest === '') return base;
+      if (!rest.startsWith(':')) return bad('"ptr" takes only ":domain" (RFC 7208 §5.5)');
+      const spec = rest.slice(1);
+      const error = checkDomainSpec(spec);
+      return error ? bad(error) : { ...base, domainSpec: spec };
+    }
+    case 'a':
+    case 'mx': {
+      const dual = DUAL.exec(rest);
+      if (!dual) {
+        return bad(
+          `expected ${name}[:domain][/ip4-prefix][//ip6-prefix] without leading zeros (RFC 7208 §5.3, §5.4)`,
+        );
+      }
+      const [, spec, c4, c6] = dual;
+      const cidr4 = c4 === undefined ? undefined : Number(c4);
+      const cidr6 = c6 === undefined ? undefined : Number(c6);
+      if (cidr4 !== undefined && cidr4 > 32) return bad(`IPv4 prefix /${cidr4} is over 32`);
+      if (cidr6 !== undefined && cidr6 > 128) return bad(`IPv6 prefix //${cidr6} is over 128`);
+      if (spec !== undefined) {
+        const error = checkDomainSpec(spec);
+        if (error) return bad(error);
+      }
+      return {
+        ...base,
+        ...(spec !== undefined ? { domainSpec: spec } : {}),
+        ...(cidr4 !== undefined ? { cidr4 } : {}),
+        ...(cidr6 !== undefined ? { cidr6 } : {}),
+      };
+    }
+    case 'ip4': {
+      const ip = IP4.exec(rest);
+      if (!ip || !isStrictIPv4(ip[1] as string)) {
+        return bad('expected ip4:a.b.c.d[/0-32] with four decimal parts (RFC 7208 §5.6)');
+      }
+      const cidr4 = ip[2] === undefined ? undefined : Number(ip[2]);
+      if (cidr4 !== undefined && cidr4 > 32) return bad(`IPv4 prefix /${cidr4} is over 32`);
+      return { ...base, network: ip[1] as string, ...(cidr4 !== undefined ? { cidr4 } : {}) };
+    }
+    case 'ip6': {
+      const ip = IP6.exec(rest);
+      if (!ip || !isIPv6(ip[1] as string)) {
+        return bad('expected ip6:<IPv6 address>[/0-128] (RFC 7208 §5.6)');
+      }
+      const cidr6 = ip[2] === undefined ? undefined : Number(ip[2]);
+      if (cidr6 !== undefined && cidr6 > 128) return bad(`IPv6 prefix /${cidr6} is over 128`);
+      return { ...base, network: ip[1] as string, ...(cidr6 !== undefined ? { cidr6 } : {}) };
+    }
+  }
+}
+
+/** qnum: 0–255 without leading zeros, exactly four parts (RFC 7208 §5.6, §12). */
+function isStrictIPv4(text: string): boolean {
+  const parts = text.split('.');
+  return (
+    parts.length === 4 && parts.every((p) => /^(0|[1-9][0-9]{0,2})$/.test(p) && Number(p) <= 255)
+  );
+}
+
+/** True for the terms that cost one of the ten DNS lookups (§4.6.4). */
+export function causesLookup(term: SpfTerm): boolean {
+  if (term.kind === 'modifier') return term.name === 'redirect';
+  return (
+    term.name === 'include' ||
+    term.name === 'a' ||
+    term.name === 'mx' ||
+    term.name === 'ptr' ||
+    term.name === 'exists'
+  );
+}

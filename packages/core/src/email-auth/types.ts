@@ -1,0 +1,47 @@
+/**
+ * Result pieces shared by every email-authentication section. Field names are snake_case because
+ * these objects are the `data` of `GET /api/email-auth` as they are.
+ * @module
+ */
+import type { DnsResolver } from '../net/dns-types.js';
+import type { BaseOptions } from '../types.js';
+
+/**
+ * How one check came out:
+ * - `pass`: as it should be;
+ * - `info`: worth knowing, no action needed;
+ * - `warn`: works, but weaker than recommended;
+ * - `fail`: broken, missing where required, or unsafe.
+ */
+export type FindingSeverity = 'pass' | 'info' | 'warn' | 'fail';
+
+export interface Finding {
+  severity: FindingSeverity;
+  /** Stable machine-readable identifier, e.g. `spf_lookup_limit`. */
+  code: string;
+  /** One human sentence, naming the offending term or value and the rule (RFC section). */
+  message: string;
+}
+
+/**
+ * Outcome of one section: `none` means the (optional) mechanism is not published at all, which
+ * is reported separately from `fail` (published but broken, or a required one missing).
+ */
+export type SectionStatus = 'pass' | 'warn' | 'fail' | 'none';
+
+/** Options every email-auth function accepts. */
+export interface EmailAuthDnsOptions extends BaseOptions {
+  /** The DNS seam. @default the library's shared resolver (`getDefaultResolver()`) */
+  resolver?: DnsResolver;
+}
+
+export function finding(severity: FindingSeverity, code: string, message: string): Finding {
+  return { severity, code, message };
+}
+
+/** The worst status that a list of findings implies (`info` counts as pass). */
+export function statusOf(findings: readonly Finding[]): Exclude<SectionStatus, 'none'> {
+  if (findings.some((f) => f.severity === 'fail')) return 'fail';
+  if (findings.some((f) => f.severity === 'warn')) return 'warn';
+  return 'pass';
+}

@@ -1,0 +1,181 @@
+/**
+ * `scoreIp`: the cleanliness score of an address from its privacy signals and DNSBL answers.
+ * Pure and synchronous: the same signals give the same score everywhere (`/api/ip`,
+ * `/api/v1/ip`, `/api/score`, the CLI). The numbers live in `weights.ts`.
+ * @module
+ */
+import {
+  BASE_SCORE,
+  FLAG_TEXT,
+  GRADES,
+  type Grade,
+  SCORE_WEIGHTS,
+  type ScoreSignal,
+} from './weights.js';
+
+/** The privacy signals of an address, as IP intelligence classifies it. */
+export interface PrivacySignals {
+  tor?: boolean;
+  vpn?: boolean;
+  proxy?: boolean;
+  /** Datacenter / hosting network. */
+  datacenter?: boolean;
+  mobile?: boolean;
+  residential?: boolean;
+  /** Where each signal came from (dataset, list, ASN rule), quoted in the evidence. */
+  sources?: Partial<
+    Record<'tor' | 'vpn' | 'proxy' | 'datacenter' | 'mobile' | 'residential', string>
+  >;
+}
+
+/**
+ * One DNSBL's answer, the shape of a `checkBlacklist` result entry (CONTRACT §6): `status` is
+ * `listed`, `not_listed`, `error`, `timeout` or `skipped`.
+ */
+export interface DnsblAnswer {
+  name: string;
+  zone: string;
+  status: string;
+}
+
+export interface ScoreIpOptions {
+  signals: PrivacySignals;
+  /**
+   * The DNSBL answers. `undefined`: not checked (no DNSBL evidence); `null`: the check failed
+   * as a whole (named in the evidence, scored as if clean).
+   */
+  dnsbl?: readonly DnsblAnswer[] | null;
+}
+
+export interface ScoreEvidence {
+  signal: ScoreSignal | 'dnsbl_unavailable';
+  /** Points this item added to the score (0 for information only). */
+  weight: number;
+  /** What was found. */
+  detail: string;
+  /** Where it was found. */
+  source: string;
+}
+
+export type AddressType = 'residential' | 'vpn' | 'datacenter';
+
+export interface IpScore {
+  /** `vpn` for any anonymiser (VPN, proxy, Tor), else `datacenter`, else `residential`. */
+  type: AddressType;
+  /** 0–100, higher is cleaner. */
+  score: number;
+  grade: Grade;
+  label: string;
+  /** Fixed texts: Tor exit node, Listed on N spam blacklists, Mobile network, Residential ISP. */
+  flags: string[];
+  /** Every signal that moved the score, its weight and source; unanswered DNSBLs named. */
+  evidence: ScoreEvidence[];
+  is_vpn: boolean;
+  is_datacenter: boolean;
+  is_residential: boolean;
+  is_tor: boolean;
+  is_proxy: boolean;
+  is_mobile: boolean;
+}
+
+const DEFAULT_SOURCE = 'IP intelligence';
+
+/** Scores one address. Never throws for well-typed input. */
+export function scoreIp(options: ScoreIpOptions): IpScore {
+  const s = options.signals;
+  const present: Record<ScoreSignal, boolean> = {
+    tor_exit: s.tor === true,
+    vpn: s.vpn === true,
+    proxy: s.proxy === true,
+    datacenter: s.datacenter === true,
+    dnsbl_listed: false,
+    mobile: s.mobile === true,
+    residential: false,
+  };
+  const type: AddressType =
+    present.tor_exit || present.vpn || present.proxy
+      ? 'vpn'
+      : present.datacenter
+        ? 'datacenter'
+        : 'residential';
+  // Residential means "an ISP's customer line": not when the network is a datacenter or an
+  // anonymiser, whatever the dataset says.
+  present.residential = type === 'residential' && s.residential !== false;
+
+  const evidence: ScoreEvidence[] = [];
+  const signalSource = {
+    tor_exit: s.sources?.tor,
+    vpn: s.sources?.vpn,
+    proxy: s.sources?.proxy,
+    datacenter: s.sources?.datacenter,
+    mobile: s.sources?.mobile,
+    residential: s.sources?.residential,
+  } as Partial<Record<ScoreSignal, string>>;
+  let score = BASE_SCORE;
+  const listed = (options.dnsbl ?? []).filter((a) => a.status === 'listed');
+  for (const w of SCORE_WEIGHTS) {
+    if (w.signal === 'dnsbl_listed') {
+      let total = 0;
+      for (const answer of listed) {
+        const step = Math.max(w.weight, (w.cap ?? -Infinity) - total);
+        total += step;
+        evidence.push({
+          signal: 'dnsbl_listed',
+          weight: step,
+          detail: `listed on ${answer.name}${step === w.weight ? '' : ` (cap of ${w.cap} reached)`}`,
+          source: answer.zone,
+        });
+      }
+      score += total;
+      continue;
+    }
+    if (!present[w.signal] || w.weight === 0) continue;
+    score += w.weight;
+    evidence.push({
+      signal: w.signal,
+      weight: w.weight,
+      detail: w.meaning,
+      source: signalSource[w.signal] ?? DEFAULT_SOURCE,
+    });
+  }
+  if (options.dnsbl === null) {
+    evidence.push({
+      signal: 'dnsbl_unavailable',
+      weight: 0,
+      detail: 'the DNSBL check did not complete; scored without it',
+      source: 'DNSBL',
+    });
+  } else if (options.dnsbl) {
+    const silent = options.dnsbl.filter((a) => a.status === 'error' || a.status === 'timeout');
+    if (silent.length > 0) {
+      evidence.push({
+        signal: 'dnsbl_unavailable',
+        weight: 0,
+        detail: `no usable answer from ${silent.length} list${silent.length === 1 ? '' : 's'}: ${silent.map((a) => a.name).join(', ')}; scored on the lists that answered`,
+        source: silent.map((a) => a.zone).join(', '),
+      });
+    }
+  }
+
+  score = Math.min(100, Math.max(0, Math.round(score)));
+  const grade = GRADES.find((g) => score >= g.min) ?? (GRADES.at(-1) as (typeof GRADES)[number]);
+  const flags: string[] = [];
+  if (present.tor_exit) flags.push(FLAG_TEXT.tor);
+  if (listed.length > 0) flags.push(FLAG_TEXT.blacklisted(listed.length));
+  if (present.mobile) flags.push(FLAG_TEXT.mobile);
+  if (present.residential) flags.push(FLAG_TEXT.residential);
+  return {
+    type,
+    score,
+    grade: grade.grade,
+    label: grade.label,
+    flags,
+    evidence,
+    is_vpn: present.vpn,
+    is_datacenter: present.datacenter,
+    is_residential: present.residential,
+    is_tor: present.tor_exit,
+    is_proxy: present.proxy,
+    is_mobile: present.mobile,
+  };
+}

@@ -18,7 +18,7 @@ import {
 } from '../../../../test-utils/src/whois-server.js';
 import { createMemoryCache } from '../net/cache.js';
 import { rdapLookup, rdapLookupResource, whois } from './lookup.js';
-import type { WhoisSeams } from './types.js';
+import type { WhoisClientOptions, WhoisSeams } from './types.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -74,7 +74,7 @@ const registrarRecord = {
 
 interface Setup {
   rdap: RdapTestServer;
-  seams: WhoisSeams & { whoisServer: string };
+  seams: WhoisSeams & WhoisClientOptions & { whoisServer: string };
   iana: WhoisTestServer;
   registry: WhoisTestServer;
   registrar: WhoisTestServer;

@@ -1,0 +1,248 @@
+/**
+ * Allocation-free IP parsing for the lookup hot path. Accepts exactly what `parseIp` in
+ * `net/ip.ts` accepts (strict dotted quads, RFC 4291 §2.2 IPv6 text, brackets, surrounding
+ * blanks; no zone ids) and yields the same canonical text, but fills a reusable struct with
+ * integers instead of building `Address6` objects: a lookup must not cost microseconds in
+ * parsing alone. A property test keeps the two parsers in agreement.
+ * @module
+ */
+
+/** The parsed form of one address. Reused between calls: copy what you keep. */
+export interface AddressParts {
+  version: 4 | 6;
+  /** The IPv4 address as an unsigned 32-bit integer (version 4). */
+  v4: number;
+  /** The IPv6 address as four big-endian 32-bit words (version 6). */
+  w0: number;
+  w1: number;
+  w2: number;
+  w3: number;
+  /** Canonical text: dotted quad, or RFC 5952 compressed lower-case IPv6. */
+  text: string;
+}
+
+export function createAddressParts(): AddressParts {
+  return { version: 4, v4: 0, w0: 0, w1: 0, w2: 0, w3: 0, text: '' };
+}
+
+const groups = new Uint16Array(8);
+
+/**
+ * Parses `input` into `out`. Returns false (and leaves `out` in an unspecified state) when
+ * the input is not an IP address. IPv4-mapped IPv6 (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2)
+ * becomes the IPv4 address, as in `parseIp`.
+ */
+export function parseAddressInto(input: string, out: AddressParts): boolean {
+  let start = 0;
+  let end = input.length;
+  while (start < end && isBlank(input.charCodeAt(start))) start++;
+  while (end > start && isBlank(input.charCodeAt(end - 1))) end--;
+  if (end - start >= 2 && input.charCodeAt(start) === 91 && input.charCodeAt(end - 1) === 93) {
+    start++;
+    end--;
+  }
+  if (end - start < 2 || end - start > 45) return false;
+  const v4 = parseV4(input, start, end);
+  if (v4 >= 0) {
+    out.version = 4;
+    out.v4 = v4;
+    out.text = start === 0 && end === input.length ? input : input.slice(start, end);
+    return true;
+  }
+  if (!parseV6(input, start, end)) return false;
+  const g = groups;
+  out.w0 = ((g[0] as number) << 16) | (g[1] as number);
+  out.w1 = ((g[2] as number) << 16) | (g[3] as number);
+  out.w2 = ((g[4] as number) << 16) | (g[5] as number);
+  out.w3 = (((g[6] as number) << 16) | (g[7] as number)) >>> 0;
+  out.w0 >>>= 0;
+  out.w1 >>>= 0;
+  out.w2 >>>= 0;
+  if (out.w0 === 0 && out.w1 === 0 && out.w2 === 0xffff) {
+    out.version = 4;
+    out.v4 = out.w3;
+    out.text = formatV4(out.w3);
+    return true;
+  }
+  out.version = 6;
+  out.text = formatV6Groups(g);
+  return true;
+}
+
+function isBlank(c: number): boolean {
+  // Exactly what String.prototype.trim() removes (ECMA-262 WhiteSpace and LineTerminator).
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** Strict dotted quad (no leading zeros, as node:net requires) → uint32, or -1. */
+function parseV4(s: string, start: number, end: number): number {
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let parts = 0;
+  let leadingZero = false;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (digits === 0) leadingZero = c === 48;
+      else if (leadingZero) return -1;
+      part = part * 10 + (c - 48);
+      if (++digits > 3 || part > 255) return -1;
+    } else if (c === 46) {
+      if (digits === 0 || parts === 3) return -1;
+      value = value * 256 + part;
+      parts++;
+      part = 0;
+      digits = 0;
+    } else {
+      return -1;
+    }
+  }
+  if (digits === 0 || parts !== 3) return -1;
+  return value * 256 + part;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+/** RFC 4291 §2.2 text → `groups`. Returns false for anything else. */
+function parseV6(s: string, start: number, end: number): boolean {
+  let count = 0;
+  let gap = -1;
+  let i = start;
+  if (s.charCodeAt(i) === 58) {
+    if (s.charCodeAt(i + 1) !== 58) return false;
+    gap = 0;
+    i += 2;
+    if (i === end) {
+      groups.fill(0);
+      return true;
+    }
+  }
+  while (i < end) {
+    if (count === 8) return false;
+    // A group: 1-4 hex digits, or a trailing dotted quad in the last 32 bits.
+    let value = 0;
+    let digits = 0;
+    const groupStart = i;
+    while (i < end) {
+      const h = hexValue(s.charCodeAt(i));
+      if (h < 0) break;
+      value = (value << 4) | h;
+      if (++digits > 4) return false;
+      i++;
+    }
+    if (i < end && s.charCodeAt(i) === 46) {
+      if (count > 6) return false;
+      const v4 = parseV4(s, groupStart, end);
+      if (v4 < 0) return false;
+      groups[count++] = v4 >>> 16;
+      groups[count++] = v4 & 0xffff;
+      i = end;
+      break;
+    }
+    if (digits === 0) return false;
+    groups[count++] = value;
+    if (i === end) break;
+    if (s.charCodeAt(i) !== 58) return false;
+    i++;
+    if (s.charCodeAt(i) === 58) {
+      if (gap >= 0) return false;
+      gap = count;
+      i++;
+      if (i === end) break;
+    } else if (i === end) {
+      return false;
+    }
+  }
+  if (gap < 0) return count === 8;
+  if (count > 7) return false;
+  // Shift the groups after the gap to the end and zero-fill the gap.
+  const tail = count - gap;
+  for (let k = 0; k < tail; k++) groups[7 - k] = groups[count - 1 - k] as number;
+  for (let k = gap; k < 8 - tail; k++) groups[k] = 0;
+  return true;
+}
+
+export function formatV4(value: number): string {
+  return `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
+}
+
+/** RFC 5952 §4: lower case, no leading zeros, the longest run (≥ 2) of zero groups as `::`. */
+function formatV6Groups(g: Uint16Array): string {
+  let bestStart = -1;
+  let bestLen = 1;
+  for (let k = 0; k < 8; ) {
+    if (g[k] !== 0) {
+      k++;
+      continue;
+    }
+    let j = k;
+    while (j < 8 && g[j] === 0) j++;
+    if (j - k > bestLen) {
+      bestStart = k;
+      bestLen = j - k;
+    }
+    k = j;
+  }
+  let text = '';
+  for (let k = 0; k < 8; k++) {
+    if (k === bestStart) {
+      text += k === 0 ? '::' : ':';
+      k += bestLen - 1;
+      continue;
+    }
+    text += (g[k] as number).toString(16);
+    if (k < 7) text += ':';
+  }
+  return text;
+}
+
+/** Four big-endian words → canonical IPv6 text. */
+export function formatV6(w0: number, w1: number, w2: number, w3: number): string {
+  const g = new Uint16Array(8);
+  g[0] = w0 >>> 16;
+  g[1] = w0 & 0xffff;
+  g[2] = w1 >>> 16;
+  g[3] = w1 & 0xffff;
+  g[4] = w2 >>> 16;
+  g[5] = w2 & 0xffff;
+  g[6] = w3 >>> 16;
+  g[7] = w3 & 0xffff;
+  return formatV6Groups(g);
+}
+
+/** Words → BigInt (for range arithmetic off the hot path). */
+export function wordsToBigInt(w0: number, w1: number, w2: number, w3: number): bigint {
+  return (
+    (BigInt(w0 >>> 0) << 96n) |
+    (BigInt(w1 >>> 0) << 64n) |
+    (BigInt(w2 >>> 0) << 32n) |
+    BigInt(w3 >>> 0)
+  );
+}
+
+export function bigIntToV6(value: bigint): string {
+  return formatV6(
+    Number((value >> 96n) & 0xffffffffn),
+    Number((value >> 64n) & 0xffffffffn),
+    Number((value >> 32n) & 0xffffffffn),
+    Number(value & 0xffffffffn),
+  );
+}

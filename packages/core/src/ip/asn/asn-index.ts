@@ -1,0 +1,203 @@
+/**
+ * IP → AS index: sorted, non-overlapping address ranges in typed arrays, found by binary
+ * search. Each range points to an "entry" (AS number + names); entries are shared by all the
+ * ranges an AS announces, so every per-AS derived value can be cached by entry number.
+ * @module
+ */
+
+export interface AsnIndexData {
+  /** IPv4 ranges: inclusive first and last address, and the entry they belong to. */
+  v4Start: Uint32Array;
+  v4End: Uint32Array;
+  v4Entry: Uint32Array;
+  /** IPv6 ranges: four big-endian words per address. */
+  v6Start: Uint32Array;
+  v6End: Uint32Array;
+  v6Entry: Uint32Array;
+  entryAsn: Uint32Array;
+  /** The AS holder's name per entry. */
+  entryName: readonly string[];
+  /** Organisation and ISP per entry, when the data has them apart from the AS name. */
+  entryOrg?: readonly string[];
+  entryIsp?: readonly string[];
+  /** Where the data came from, e.g. `@ip-location-db/asn 2.3.2026061719`. */
+  source: string;
+}
+
+export class AsnIndex {
+  readonly data: AsnIndexData;
+  readonly v4Rows: number;
+  readonly v6Rows: number;
+
+  constructor(data: AsnIndexData) {
+    this.data = data;
+    this.v4Rows = data.v4Entry.length;
+    this.v6Rows = data.v6Entry.length;
+  }
+
+  get entries(): number {
+    return this.data.entryAsn.length;
+  }
+
+  /** Row of the range holding an IPv4 address, or -1. */
+  findV4(address: number): number {
+    const start = this.data.v4Start;
+    let lo = 0;
+    let hi = this.v4Rows - 1;
+    // The last row whose start is <= address.
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((start[mid] as number) <= address) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return hi >= 0 && (this.data.v4End[hi] as number) >= address ? hi : -1;
+  }
+
+  /** Row of the range holding an IPv6 address, or -1. */
+  findV6(w0: number, w1: number, w2: number, w3: number): number {
+    const start = this.data.v6Start;
+    let lo = 0;
+    let hi = this.v6Rows - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareWords(start, mid * 4, w0, w1, w2, w3) <= 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return hi >= 0 && compareWords(this.data.v6End, hi * 4, w0, w1, w2, w3) >= 0 ? hi : -1;
+  }
+
+  entryOfV4Row(row: number): number {
+    return this.data.v4Entry[row] as number;
+  }
+
+  entryOfV6Row(row: number): number {
+    return this.data.v6Entry[row] as number;
+  }
+
+  asnOf(entry: number): number {
+    return this.data.entryAsn[entry] as number;
+  }
+
+  nameOf(entry: number): string {
+    return this.data.entryName[entry] ?? '';
+  }
+
+  orgOf(entry: number): string {
+    return this.data.entryOrg?.[entry] || this.nameOf(entry);
+  }
+
+  ispOf(entry: number): string {
+    return this.data.entryIsp?.[entry] || this.nameOf(entry);
+  }
+}
+
+/** Compares the address at `words[at..at+3]` with (w0..w3): negative, 0 or positive. */
+export function compareWords(
+  words: Uint32Array,
+  at: number,
+  w0: number,
+  w1: number,
+  w2: number,
+  w3: number,
+): number {
+  return (
+    (words[at] as number) - w0 ||
+    (words[at + 1] as number) - w1 ||
+    (words[at + 2] as number) - w2 ||
+    (words[at + 3] as number) - w3
+  );
+}
+
+/** Collects ranges and entries, then freezes them into an `AsnIndex`. */
+export class AsnIndexBuilder {
+  private v4: number[] = [];
+  private v6: number[] = [];
+  private readonly asns: number[] = [];
+  private readonly names: string[] = [];
+  private readonly orgs: string[] = [];
+  private readonly isps: string[] = [];
+  private readonly entryByKey = new Map<string, number>();
+  private hasOrgIsp = false;
+
+  /** The entry number of an (AS, names) combination, created on first use. */
+  entry(asn: number, name: string, org = '', isp = ''): number {
+    const key = org || isp ? `${asn}\u0000${name}\u0000${org}\u0000${isp}` : `${asn}\u0000${name}`;
+    let entry = this.entryByKey.get(key);
+    if (entry === undefined) {
+      entry = this.asns.length;
+      this.entryByKey.set(key, entry);
+      this.asns.push(asn);
+      this.names.push(name);
+      this.orgs.push(org);
+      this.isps.push(isp);
+      if (org || isp) this.hasOrgIsp = true;
+    }
+    return entry;
+  }
+
+  addV4(first: number, last: number, entry: number): void {
+    this.v4.push(first, last, entry);
+  }
+
+  addV6(first: readonly number[], last: readonly number[], entry: number): void {
+    this.v6.push(...first, ...last, entry);
+  }
+
+  build(source: string): AsnIndex {
+    const v4Count = this.v4.length / 3;
+    const v4Order = sortedOrder(
+      v4Count,
+      (a, b) => (this.v4[a * 3] as number) - (this.v4[b * 3] as number),
+    );
+    const v4Start = new Uint32Array(v4Count);
+    const v4End = new Uint32Array(v4Count);
+    const v4Entry = new Uint32Array(v4Count);
+    v4Order.forEach((row, i) => {
+      v4Start[i] = this.v4[row * 3] as number;
+      v4End[i] = this.v4[row * 3 + 1] as number;
+      v4Entry[i] = this.v4[row * 3 + 2] as number;
+    });
+    const v6Count = this.v6.length / 9;
+    const v6 = this.v6;
+    const v6Order = sortedOrder(v6Count, (a, b) => {
+      for (let k = 0; k < 4; k++) {
+        const d = (v6[a * 9 + k] as number) - (v6[b * 9 + k] as number);
+        if (d !== 0) return d;
+      }
+      return 0;
+    });
+    const v6Start = new Uint32Array(v6Count * 4);
+    const v6End = new Uint32Array(v6Count * 4);
+    const v6Entry = new Uint32Array(v6Count);
+    v6Order.forEach((row, i) => {
+      for (let k = 0; k < 4; k++) {
+        v6Start[i * 4 + k] = v6[row * 9 + k] as number;
+        v6End[i * 4 + k] = v6[row * 9 + 4 + k] as number;
+      }
+      v6Entry[i] = v6[row * 9 + 8] as number;
+    });
+    this.v4 = [];
+    this.v6 = [];
+    return new AsnIndex({
+      v4Start,
+      v4End,
+      v4Entry,
+      v6Start,
+      v6End,
+      v6Entry,
+      entryAsn: Uint32Array.from(this.asns),
+      entryName: this.names,
+      ...(this.hasOrgIsp ? { entryOrg: this.orgs, entryIsp: this.isps } : {}),
+      source,
+    });
+  }
+}
+
+/** Row order sorted by `compare`, skipping the sort when the rows are already in order. */
+function sortedOrder(count: number, compare: (a: number, b: number) => number): number[] {
+  const order = Array.from({ length: count }, (_, i) => i);
+  for (let i = 1; i < count; i++) {
+    if (compare(i - 1, i) > 0) return order.sort(compare);
+  }
+  return order;
+}

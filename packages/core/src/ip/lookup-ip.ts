@@ -1,0 +1,40 @@
+/**
+ * `lookupIp`: geolocation, origin AS and privacy signals of one address.
+ * @module
+ */
+import { InvalidIpError } from '../errors.js';
+import { throwIfAborted } from '../net/signal.js';
+import type { BaseOptions } from '../types.js';
+import { createAddressParts, parseAddressInto } from './address.js';
+import { getDefaultIpDatasets, type IpDatasets } from './datasets.js';
+import type { IpInfo } from './types.js';
+
+export interface LookupIpOptions extends BaseOptions {
+  /** IPv4 or IPv6 address (brackets and IPv4-mapped IPv6 accepted). */
+  ip: string;
+  /**
+   * Loaded datasets (`loadIpDatasets()`); share one per process.
+   * @default the embedded data, loaded on first use by `getDefaultIpDatasets()`
+   */
+  datasets?: IpDatasets;
+}
+
+const scratch = createAddressParts();
+
+/**
+ * Everything known about an address. Private and reserved addresses are answered (with
+ * `bogon: true` and empty location and network), never rejected. Lookups are in memory: the
+ * only wait is the first load of the default datasets, and `timeout` does not apply.
+ * @throws InvalidIpError (SPEC §7 message) when `ip` is not an IPv4 or IPv6 address.
+ */
+export async function lookupIp(options: LookupIpOptions): Promise<IpInfo> {
+  throwIfAborted(options.signal);
+  if (options.datasets) return options.datasets.lookup(options.ip);
+  // Reject bad input before loading ~150 MB of data for nothing.
+  if (typeof options.ip !== 'string' || !parseAddressInto(options.ip, scratch)) {
+    throw new InvalidIpError();
+  }
+  const datasets = await getDefaultIpDatasets();
+  throwIfAborted(options.signal);
+  return datasets.lookup(options.ip);
+}

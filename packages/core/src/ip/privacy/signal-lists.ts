@@ -1,0 +1,121 @@
+/**
+ * The curated privacy lists shipped in `@netdiag/core/data/` (tab-separated, one entry per
+ * line with a one-line reason, so anyone can fix a wrong entry):
+ * - `asn-hosting.tsv`, `asn-vpn.tsv`, `asn-proxy.tsv`, `asn-mobile.tsv`, `asn-isp.tsv`:
+ *   `AS number <TAB> holder <TAB> reason`;
+ * - `as-name-keywords.tsv`: `signal <TAB> keyword <TAB> reason`.
+ * @module
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '../../errors.js';
+
+export type ListedSignal = 'hosting' | 'vpn' | 'proxy' | 'mobile' | 'isp';
+export type KeywordSignal = 'hosting' | 'vpn' | 'proxy' | 'mobile';
+
+export interface ListedAs {
+  asn: number;
+  holder: string;
+  reason: string;
+  /** File the entry came from, e.g. `data/asn-hosting.tsv`. */
+  file: string;
+}
+
+export interface NameKeyword {
+  signal: KeywordSignal;
+  keyword: string;
+  reason: string;
+  /** Whole-word, case-insensitive matcher. */
+  pattern: RegExp;
+}
+
+export interface SignalLists {
+  lists: Record<ListedSignal, ReadonlyMap<number, ListedAs>>;
+  keywords: readonly NameKeyword[];
+}
+
+const LIST_FILES: Record<ListedSignal, string> = {
+  hosting: 'asn-hosting.tsv',
+  vpn: 'asn-vpn.tsv',
+  proxy: 'asn-proxy.tsv',
+  mobile: 'asn-mobile.tsv',
+  isp: 'asn-isp.tsv',
+};
+const KEYWORD_FILE = 'as-name-keywords.tsv';
+const KEYWORD_SIGNALS = new Set<string>(['hosting', 'vpn', 'proxy', 'mobile']);
+
+/**
+ * The package's `data/` folder. Sources live in `src/ip/privacy/`, the bundle in `dist/`, so
+ * the folder is found by walking up to the first ancestor that has `data/asn-hosting.tsv`.
+ */
+export function findDataDir(from = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (;;) {
+    if (existsSync(join(dir, 'data', LIST_FILES.hosting))) return join(dir, 'data');
+    const parent = dirname(dir);
+    if (parent === dir) {
+      throw new ConfigError(`@netdiag/core data files not found above ${from}`);
+    }
+    dir = parent;
+  }
+}
+
+/** Parses list files from `texts` (file name → content); throws naming the file and line. */
+export function parseSignalLists(texts: Record<string, string>): SignalLists {
+  const lists = {} as Record<ListedSignal, Map<number, ListedAs>>;
+  for (const [signal, file] of Object.entries(LIST_FILES) as [ListedSignal, string][]) {
+    const map = new Map<number, ListedAs>();
+    for (const { fields, line } of rows(texts[file] ?? '')) {
+      const [asnText = '', holder = '', reason = ''] = fields;
+      const asn = Number(asnText);
+      if (!/^\d+$/.test(asnText) || asn > 0xffffffff || !holder || !reason) {
+        throw new ConfigError(
+          `data/${file} line ${line}: expected "AS number<TAB>holder<TAB>reason"`,
+        );
+      }
+      if (map.has(asn)) throw new ConfigError(`data/${file} line ${line}: AS${asn} listed twice`);
+      map.set(asn, { asn, holder, reason, file: `data/${file}` });
+    }
+    lists[signal] = map;
+  }
+  const keywords: NameKeyword[] = [];
+  for (const { fields, line } of rows(texts[KEYWORD_FILE] ?? '')) {
+    const [signal = '', keyword = '', reason = ''] = fields;
+    if (!KEYWORD_SIGNALS.has(signal) || !keyword || !reason) {
+      throw new ConfigError(
+        `data/${KEYWORD_FILE} line ${line}: expected "signal<TAB>keyword<TAB>reason" with signal hosting, vpn, proxy or mobile`,
+      );
+    }
+    const escaped = keyword.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    keywords.push({
+      signal: signal as KeywordSignal,
+      keyword,
+      reason,
+      pattern: new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?:$|[^\\p{L}\\p{N}])`, 'iu'),
+    });
+  }
+  return { lists, keywords };
+}
+
+/** Reads and parses the lists from `dir` (default: the package's `data/` folder). */
+export function loadSignalLists(dir: string = findDataDir()): SignalLists {
+  const texts: Record<string, string> = {};
+  for (const file of [...Object.values(LIST_FILES), KEYWORD_FILE]) {
+    try {
+      texts[file] = readFileSync(join(dir, file), 'utf8');
+    } catch (error) {
+      throw new ConfigError(`cannot read ${join(dir, file)}: ${(error as Error).message}`, error);
+    }
+  }
+  return parseSignalLists(texts);
+}
+
+function* rows(text: string): Generator<{ fields: string[]; line: number }> {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = (lines[i] as string).replace(/\r$/, '');
+    if (raw.trim() === '' || raw.startsWith('#')) continue;
+    yield { fields: raw.split('\t').map((f) => f.trim()), line: i + 1 };
+  }
+}

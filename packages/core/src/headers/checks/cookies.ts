@@ -1,0 +1,90 @@
+/**
+ * Cookies (Observatory `cookies.js`): every cookie Secure (RFC 6265 §4.1.2.5), session and
+ * login cookies HttpOnly (§4.1.2.6), anti-CSRF cookies with SameSite, SameSite=None only with
+ * Secure (RFC 6265bis §5.6.7.1). The worst finding wins; HSTS softens a missing Secure flag
+ * because the browser never sends the cookie over HTTP then.
+ * @module
+ */
+import { hasInvalidSameSite } from './set-cookie.js';
+import { checkHsts } from './strict-transport-security.js';
+import { type CheckOutcome, headerValues, onlyIfWorse, type ScanInput } from './types.js';
+
+/** Best first. */
+const ORDER = [
+  'cookies-without-secure-flag-but-protected-by-hsts',
+  'cookies-without-secure-flag',
+  'cookies-session-without-secure-flag-but-protected-by-hsts',
+  'cookies-samesite-flag-invalid',
+  'cookies-anticsrf-without-samesite-flag',
+  'cookies-session-without-httponly-flag',
+  'cookies-session-without-secure-flag',
+];
+
+/** Heroku's load-balancer cookie is outside the site's control (mozilla/http-observatory#282). */
+const IGNORED = ['heroku-session-affinity'];
+
+export function checkCookies(input: ScanInput): CheckOutcome {
+  const hsts = checkHsts(input).pass;
+  let result: string | null = null;
+  for (const raw of headerValues(input.auto, 'set-cookie')) {
+    if (hasInvalidSameSite(raw))
+      result = onlyIfWorse('cookies-samesite-flag-invalid', result, ORDER);
+  }
+  const cookies = input.cookies.filter((c) => c.name && !IGNORED.includes(c.name));
+  const value =
+    cookies.length > 0
+      ? cookies
+          .map((c) => c.name)
+          .join(', ')
+          .slice(0, 1024)
+      : null;
+  if (cookies.length === 0) {
+    return { result: 'cookies-not-found', pass: true, present: false, value: null };
+  }
+  let missingSameSite = false;
+  for (const cookie of cookies) {
+    const key = cookie.name.toLowerCase();
+    const session = key.includes('login') || key.includes('sess');
+    const antiCsrf = key.includes('csrf');
+    if (!cookie.secure && cookie.sameSite === 'none') {
+      result = onlyIfWorse('cookies-samesite-flag-invalid', result, ORDER);
+    }
+    if (!cookie.secure) {
+      result = onlyIfWorse(
+        hsts ? 'cookies-without-secure-flag-but-protected-by-hsts' : 'cookies-without-secure-flag',
+        result,
+        ORDER,
+      );
+    }
+    if (antiCsrf && !cookie.sameSite) {
+      result = onlyIfWorse('cookies-anticsrf-without-samesite-flag', result, ORDER);
+    }
+    if (session && !cookie.secure) {
+      result = onlyIfWorse(
+        hsts
+          ? 'cookies-session-without-secure-flag-but-protected-by-hsts'
+          : 'cookies-session-without-secure-flag',
+        result,
+        ORDER,
+      );
+    }
+    if (session && !cookie.httpOnly) {
+      result = onlyIfWorse('cookies-session-without-httponly-flag', result, ORDER);
+    }
+    if (!cookie.sameSite) missingSameSite = true;
+  }
+  const final =
+    result ??
+    (missingSameSite
+      ? 'cookies-secure-with-httponly-sessions'
+      : 'cookies-secure-with-httponly-sessions-and-samesite');
+  return {
+    result: final,
+    pass: [
+      'cookies-secure-with-httponly-sessions',
+      'cookies-secure-with-httponly-sessions-and-samesite',
+    ].includes(final),
+    present: true,
+    value,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The three cross-origin isolation headers (Observatory `cross-origin-*-policy.js`):
+ * Cross-Origin-Resource-Policy (Fetch §3.7), Cross-Origin-Opener-Policy (HTML §7.1.3) and
+ * Cross-Origin-Embedder-Policy (HTML §7.1.4). COOP and COEP are RFC 8941 Items whose token
+ * must match exactly (so `Same-Origin` or `"require-corp"` are invalid); a repeated header
+ * is invalid.
+ * @module
+ */
+import { parseItemToken } from './structured-field.js';
+import { type CheckOutcome, headerValues, joinedHeader, type ScanInput } from './types.js';
+
+export function checkCorp(input: ScanInput): CheckOutcome {
+  const response = input.auto;
+  const header = joinedHeader(response, 'cross-origin-resource-policy');
+  const meta = response?.httpEquiv['cross-origin-resource-policy'] ?? [];
+  const raw = header ?? meta.at(-1) ?? null;
+  let result = 'corp-not-implemented';
+  let value: string | null = null;
+  if (response && raw) {
+    value = raw.slice(0, 256).trim().toLowerCase();
+    result =
+      value === 'same-site'
+        ? 'corp-implemented-with-same-site'
+        : value === 'same-origin'
+          ? 'corp-implemented-with-same-origin'
+          : value === 'cross-origin'
+            ? 'corp-implemented-with-cross-origin'
+            : 'corp-header-invalid';
+  }
+  return { result, pass: result !== 'corp-header-invalid', present: raw !== null, value };
+}
+
+function tokenPolicy(
+  input: ScanInput,
+  header: string,
+  prefix: 'coop' | 'coep',
+  policies: Record<string, string>,
+): CheckOutcome {
+  const values = headerValues(input.auto, header);
+  let result = `${prefix}-not-implemented`;
+  let value: string | null = null;
+  if (input.auto && values.length > 1) result = `${prefix}-header-invalid`;
+  else if (input.auto && values[0]) {
+    value = values[0].slice(0, 1024).trim();
+    const token = parseItemToken(value);
+    result = (token !== null && policies[token]) || `${prefix}-header-invalid`;
+  }
+  return {
+    result,
+    pass: result !== `${prefix}-header-invalid`,
+    present: values.length > 0,
+    value: value ?? (values.length > 0 ? values.join(', ').slice(0, 1024) : null),
+  };
+}
+
+export function checkCoop(input: ScanInput): CheckOutcome {
+  return tokenPolicy(input, 'cross-origin-opener-policy', 'coop', {
+    'same-origin': 'coop-implemented-with-same-origin',
+    'same-origin-allow-popups': 'coop-implemented-with-same-origin-allow-popups',
+    'noopener-allow-popups': 'coop-implemented-with-noopener-allow-popups',
+    'unsafe-none': 'coop-implemented-with-unsafe-none',
+  });
+}
+
+export function checkCoep(input: ScanInput): CheckOutcome {
+  return tokenPolicy(input, 'cross-origin-embedder-policy', 'coep', {
+    'require-corp': 'coep-implemented-with-require-corp',
+    credentialless: 'coep-implemented-with-credentialless',
+    'unsafe-none': 'coep-implemented-with-unsafe-none',
+  });
+}

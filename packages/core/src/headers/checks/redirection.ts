@@ -1,0 +1,39 @@
+/**
+ * HTTP → HTTPS redirection (Observatory `redirection.js`): the http:// URL should redirect,
+ * first to https on the same host (so that host's HSTS gets set), and end on https. The HSTS
+ * preload list is not consulted (see strict-transport-security.ts).
+ * @module
+ */
+import type { CheckOutcome, ScanInput } from './types.js';
+
+const PASSING = [
+  'redirection-not-needed-no-http',
+  'redirection-all-redirects-preloaded',
+  'redirection-to-https',
+];
+
+export function checkRedirection(input: ScanInput): CheckOutcome {
+  const route = input.httpRedirects.map((hop) => new URL(hop.url));
+  const value =
+    route.length > 0
+      ? route
+          .map((u) => u.href)
+          .join(' → ')
+          .slice(0, 1024)
+      : null;
+  let result: string;
+  if (!input.http) result = 'redirection-not-needed-no-http';
+  else if (!input.http.verified) result = 'redirection-invalid-cert';
+  else if (route.length <= 1) result = 'redirection-missing';
+  else if (route.at(-1)?.protocol !== 'https:') result = 'redirection-not-to-https';
+  else if (route[1]?.protocol === 'http:')
+    result = 'redirection-not-to-https-on-initial-redirection';
+  else if (
+    route[0]?.protocol === 'http:' &&
+    route[1]?.protocol === 'https:' &&
+    route[0].hostname !== route[1].hostname
+  ) {
+    result = 'redirection-off-host-from-http';
+  } else result = 'redirection-to-https';
+  return { result, pass: PASSING.includes(result), present: route.length > 1, value };
+}

@@ -1,0 +1,24 @@
+/**
+ * X-Content-Type-Options: exactly `nosniff` (Fetch §3.5.2; Observatory
+ * `x-content-type-options.js`). "nosniff, nosniff" (two headers) is invalid.
+ * @module
+ */
+import { type CheckOutcome, joinedHeader, type ScanInput } from './types.js';
+
+export function checkXContentTypeOptions(input: ScanInput): CheckOutcome {
+  const header = joinedHeader(input.auto, 'x-content-type-options');
+  const value = header?.slice(0, 256) ?? null;
+  let result = 'x-content-type-options-not-implemented';
+  if (input.auto && value !== null) {
+    result =
+      value.trim().toLowerCase() === 'nosniff'
+        ? 'x-content-type-options-nosniff'
+        : 'x-content-type-options-header-invalid';
+  }
+  return {
+    result,
+    pass: result === 'x-content-type-options-nosniff',
+    present: value !== null,
+    value,
+  };
+}

@@ -1,0 +1,245 @@
+/**
+ * `gradeSecurityHeaders`: fetch a site through the SSRF guard and grade its security headers
+ * with the MDN HTTP Observatory checks and score table, plus netdiag's Permissions-Policy and
+ * information-disclosure findings.
+ *
+ * Requests: the URL itself (https assumed) once, carrying an `Origin` of our own so that the
+ * CORS check sees how the site answers cross-origin requests; and, for the redirection test,
+ * the http:// URL of the same host and path, concurrently. With no scheme given and no https
+ * answer, the http answer is graded instead (and said so in `note`).
+ * @module
+ */
+import { isNetdiagError } from '../errors.js';
+import { hostOfUrl, parseProbeUrl } from '../net/guard.js';
+import { type SafeFetchOptions, type SafeFetchResponse, safeFetch } from '../net/safe-fetch.js';
+import { CHECKS } from './checks/index.js';
+import { cookieJar } from './checks/set-cookie.js';
+import type { CapturedResponse, ScanInput } from './checks/types.js';
+import { gradeScore } from './grade.js';
+import { HTML_TYPES, scanHtml } from './html.js';
+import {
+  ALGORITHM_VERSION,
+  NETDIAG_TEST_TITLES,
+  NETDIAG_TESTS,
+  OBSERVATORY_TESTS,
+  SCORE_TABLE,
+} from './score-table.js';
+
+/**
+ * The Origin sent for the CORS test: a name under `.invalid` (RFC 2606 §2), so it can never
+ * belong to a real site; a server that echoes it echoes anything.
+ */
+export const CORS_PROBE_ORIGIN = 'https://cors-probe.netdiag.invalid';
+
+export interface GradeSecurityHeadersOptions
+  extends Pick<
+    SafeFetchOptions,
+    'resolver' | 'allowedTargets' | 'signal' | 'timeout' | 'connectTimeout' | 'ca' | 'maxBytes'
+  > {
+  /** URL or host name; https is assumed when there is no scheme. */
+  url: string;
+  /** Probe the http:// URL for the redirection test. @default true */
+  checkRedirection?: boolean;
+  /** Port of that http:// probe (RFC 9110 §4.2.1: http's default). @default 80 */
+  httpPort?: number;
+  /** Clock for `checked_at`. @default Date.now */
+  now?: () => number;
+}
+
+/** One graded test: a header (or cookies, redirects, scripts) and its verdict. */
+export interface HeaderFinding {
+  /** Test name (Observatory test name, or `permissions-policy` / `information-disclosure`). */
+  test: string;
+  title: string;
+  /** The header(s) the test reads (`""` for Subresource Integrity, which reads the HTML). */
+  header: string;
+  /** Whether the header (or cookies, a redirect, external scripts) was there at all. */
+  present: boolean;
+  /** The value examined, at most 1024 characters, or null. */
+  value: string | null;
+  /** Result id, a key of the score table (e.g. `hsts-implemented-max-age-at-least-six-months`). */
+  result: string;
+  pass: boolean;
+  score_modifier: number;
+  description: string;
+  /** What to change; `""` when nothing needs to. */
+  recommendation: string;
+}
+
+export interface SecurityHeadersResult {
+  /** The URL graded (after redirects). */
+  url: string;
+  status_code: number;
+  /** Score with netdiag's additions (can exceed 100 with bonuses, never below 0). */
+  score: number;
+  grade: string;
+  tests_passed: number;
+  tests_failed: number;
+  tests_quantity: number;
+  /** The MDN HTTP Observatory's own score and grade (its 12 tests only), for comparison. */
+  observatory: {
+    score: number;
+    grade: string;
+    tests_passed: number;
+    tests_failed: number;
+    tests_quantity: number;
+    algorithm_version: number;
+  };
+  /** Redirects followed to reach `url`. */
+  redirects: number;
+  /** Why the grade needs care (graded over http, error status, truncated body), or null. */
+  note: string | null;
+  headers: HeaderFinding[];
+  checked_at: string;
+}
+
+/**
+ * Grades a site's security headers. Errors: `InvalidInputError` (URL), `TargetNotAllowedError`
+ * (any hop not public), DNS `NotFoundError`/`UpstreamError`, `ProbeError` /
+ * `ProbeTimeoutError` when the site cannot be fetched.
+ */
+export async function gradeSecurityHeaders(
+  options: GradeSecurityHeadersOptions,
+): Promise<SecurityHeadersResult> {
+  const now = options.now ?? Date.now;
+  const checkedAt = new Date(now()).toISOString();
+  const schemeGiven = /^\s*https?:\/\//i.test(options.url);
+  const url = parseProbeUrl(options.url, { defaultScheme: 'https' });
+  const fetchOptions: SafeFetchOptions = {
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+    ...(options.allowedTargets ? { allowedTargets: options.allowedTargets } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+    ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
+    ...(options.ca ? { ca: options.ca } : {}),
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    // Grade what browsers would see, and report an untrusted chain instead of failing.
+    tlsPolicy: 'report',
+  };
+  const probeHttp = options.checkRedirection !== false && url.protocol === 'https:';
+  const httpUrl = new URL(url.href);
+  httpUrl.protocol = 'http:';
+  httpUrl.port =
+    options.httpPort === undefined || options.httpPort === 80 ? '' : String(options.httpPort);
+  const [main, http] = await Promise.allSettled([
+    safeFetch(url, { ...fetchOptions, headers: { origin: CORS_PROBE_ORIGIN } }),
+    probeHttp ? safeFetch(httpUrl, fetchOptions) : Promise.resolve(null),
+  ]);
+  // A forbidden hop anywhere is a refusal, not a finding.
+  for (const settled of [main, http]) {
+    if (settled.status === 'rejected' && isNetdiagError(settled.reason, 'TARGET_NOT_ALLOWED')) {
+      throw settled.reason;
+    }
+  }
+  const notes: string[] = [];
+  let auto: SafeFetchResponse;
+  let httpChain: SafeFetchResponse | null = http.status === 'fulfilled' ? http.value : null;
+  if (main.status === 'fulfilled') {
+    auto = main.value;
+    if (url.protocol === 'http:') httpChain = main.value;
+  } else if (!schemeGiven && httpChain && isConnectFailure(main.reason)) {
+    auto = httpChain;
+    notes.push(
+      `HTTPS did not answer (${shortReason(main.reason)}); the HTTP answer was graded instead`,
+    );
+  } else {
+    throw main.reason;
+  }
+
+  const capture = (response: SafeFetchResponse, html: boolean): CapturedResponse => ({
+    status: response.status,
+    headers: response.headers,
+    httpEquiv: html ? scanHtml(response.body.toString('utf8')).httpEquiv : {},
+    verified: response.tls ? response.tls.authorized : true,
+  });
+  const autoIsHtml = isHtml(auto);
+  const autoCaptured = capture(auto, autoIsHtml);
+  const finalUrl = new URL(auto.url);
+  const input: ScanInput = {
+    hostname: hostOfUrl(url).host,
+    url: finalUrl,
+    auto: autoCaptured,
+    https: finalUrl.protocol === 'https:' ? autoCaptured : null,
+    http: httpChain ? capture(httpChain, false) : null,
+    cors: { ...autoCaptured, requestOrigin: CORS_PROBE_ORIGIN },
+    httpRedirects: httpChain
+      ? httpChain.hops.map((hop) => ({ url: hop.url, status: hop.status }))
+      : [],
+    cookies: cookieJar([
+      ...(httpChain && httpChain !== auto ? httpChain.setCookies : []),
+      ...auto.setCookies,
+    ]),
+    body: autoIsHtml ? auto.body.toString('utf8') : null,
+  };
+
+  const headers: HeaderFinding[] = CHECKS.map((check) => {
+    const outcome = check.run(input);
+    const entry = SCORE_TABLE[outcome.result];
+    return {
+      test: check.test,
+      title: OBSERVATORY_TESTS[check.test] ?? NETDIAG_TEST_TITLES[check.test] ?? check.test,
+      header: check.header,
+      present: outcome.present,
+      value: outcome.value,
+      result: outcome.result,
+      pass: outcome.pass,
+      score_modifier: entry?.modifier ?? 0,
+      description: entry?.description ?? '',
+      recommendation: entry?.recommendation ?? '',
+    };
+  });
+  const observatoryRows = headers.filter(
+    (row) => !(NETDIAG_TESTS as readonly string[]).includes(row.test),
+  );
+  const total = gradeScore(headers.map((row) => row.score_modifier));
+  const observatory = gradeScore(observatoryRows.map((row) => row.score_modifier));
+  if (auto.status >= 400 && auto.status !== 401 && auto.status !== 403) {
+    notes.push(`the site answered HTTP ${auto.status}; an error page may carry other headers`);
+  }
+  if (auto.tls && !auto.tls.authorized) {
+    notes.push(`the certificate is not trusted (${auto.tls.authorizationError})`);
+  }
+  if (auto.bodyTruncated) {
+    notes.push(
+      auto.bodyTruncated === 'max-bytes'
+        ? 'only the first 1 MiB of the page was read'
+        : 'the page was still arriving when time ran out; only what arrived was read',
+    );
+  }
+  const passed = (rows: HeaderFinding[]) => rows.filter((row) => row.pass).length;
+  return {
+    url: auto.url,
+    status_code: auto.status,
+    score: total.score,
+    grade: total.grade,
+    tests_passed: passed(headers),
+    tests_failed: headers.length - passed(headers),
+    tests_quantity: headers.length,
+    observatory: {
+      score: observatory.score,
+      grade: observatory.grade,
+      tests_passed: passed(observatoryRows),
+      tests_failed: observatoryRows.length - passed(observatoryRows),
+      tests_quantity: observatoryRows.length,
+      algorithm_version: ALGORITHM_VERSION,
+    },
+    redirects: auto.redirects,
+    note: notes.length > 0 ? `${notes.join('; ')}.` : null,
+    headers,
+    checked_at: checkedAt,
+  };
+}
+
+function isHtml(response: SafeFetchResponse): boolean {
+  const type = (response.headers['content-type']?.[0] ?? '').split(';')[0]?.trim().toLowerCase();
+  // No Content-Type: sniffing would decide; treat as HTML like the Observatory does.
+  return !type || HTML_TYPES.has(type);
+}
+
+function isConnectFailure(error: unknown): boolean {
+  return isNetdiagError(error, 'UPSTREAM_ERROR') || isNetdiagError(error, 'UPSTREAM_TIMEOUT');
+}
+
+function shortReason(error: unknown): string {
+  return (error as Error).message.replace(/^\[netdiag\] \[[^\]]+\] /, '');
+}

@@ -3,9 +3,9 @@
  * with the MDN HTTP Observatory checks and score table, plus netdiag's Permissions-Policy and
  * information-disclosure findings.
  *
- * Requests: the URL itself (https assumed) once, carrying an `Origin` of our own so that the
- * CORS check sees how the site answers cross-origin requests; and, for the redirection test,
- * the http:// URL of the same host and path, concurrently. With no scheme given and no https
+ * Requests: the URL itself (https assumed) once, and, for the redirection test, the http://
+ * URL of the same host and path, concurrently; both carry an `Origin` of our own so that the
+ * CORS check sees how the site answers cross-origin requests. With no scheme given and no https
  * answer, the http answer is graded instead (and said so in `note`).
  * @module
  */
@@ -121,9 +121,11 @@ export async function gradeSecurityHeaders(
   httpUrl.protocol = 'http:';
   httpUrl.port =
     options.httpPort === undefined || options.httpPort === 80 ? '' : String(options.httpPort);
+  // Both requests carry the probe Origin: either may end up being the one graded.
+  const withOrigin: SafeFetchOptions = { ...fetchOptions, headers: { origin: CORS_PROBE_ORIGIN } };
   const [main, http] = await Promise.allSettled([
-    safeFetch(url, { ...fetchOptions, headers: { origin: CORS_PROBE_ORIGIN } }),
-    probeHttp ? safeFetch(httpUrl, fetchOptions) : Promise.resolve(null),
+    safeFetch(url, withOrigin),
+    probeHttp ? safeFetch(httpUrl, withOrigin) : Promise.resolve(null),
   ]);
   // A forbidden hop anywhere is a refusal, not a finding.
   for (const settled of [main, http]) {

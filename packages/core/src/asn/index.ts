@@ -1,1 +1,10 @@
-export {};
+/** ASN search: IP → origin AS, AS number → holder and prefixes, name → matching ASes. */
+export {
+  type AsnIpResult,
+  type AsnNameMatch,
+  type AsnNameResult,
+  type AsnNumberResult,
+  type AsnSearchResult,
+  type SearchAsnOptions,
+  searchAsn,
+} from './search-asn.js';

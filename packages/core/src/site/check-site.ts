@@ -1,0 +1,249 @@
+/**
+ * `checkSite` (SPEC 2.12, `/api/down`): is a web site up? GET through the SSRF guard with
+ * redirects followed; up means an HTTP answer below 500. A site that is down is a successful
+ * result with `is_up: false` and a `note` saying why (DNS, refused, timeout, TLS, 5xx, …);
+ * only bad input (400), a forbidden target (403) and the caller's abort are errors.
+ * @module
+ */
+import { isNetdiagError, NetdiagError } from '../errors.js';
+import { parseProbeUrl } from '../net/guard.js';
+import {
+  headerValue,
+  MAX_BODY_BYTES,
+  type SafeFetchOptions,
+  type SafeFetchResponse,
+  safeFetch,
+  TOTAL_TIMEOUT_MS,
+} from '../net/safe-fetch.js';
+import type { TlsFacts } from '../net/safe-fetch-connect.js';
+import { ProbeError, ProbeTimeoutError } from '../net/safe-fetch-errors.js';
+
+export interface CheckSiteOptions
+  extends Pick<
+    SafeFetchOptions,
+    'resolver' | 'allowedTargets' | 'signal' | 'timeout' | 'connectTimeout' | 'ca' | 'maxBytes'
+  > {
+  /** URL or host name; without a scheme https is tried first, then http. */
+  url: string;
+  /** Clock for `checked_at` and certificate `days_left`. @default Date.now */
+  now?: () => number;
+}
+
+/** Certificate facts of an https site (netdiag addition to SPEC 2.12). */
+export interface SiteTls {
+  /** Issuer organisation (or common name). */
+  issuer: string;
+  /** Subject common name. */
+  subject: string;
+  valid_from: string | null;
+  /** Expiry, ISO 8601. */
+  valid_to: string | null;
+  /** Whole days until expiry (negative when expired). */
+  days_left: number | null;
+  /** The chain is trusted and valid for the host name. */
+  trusted: boolean;
+  /** Why not, as OpenSSL/Node name it (`CERT_HAS_EXPIRED`, …), or null. */
+  error: string | null;
+  /** Negotiated TLS version (`TLSv1.3`). */
+  protocol: string | null;
+}
+
+export interface SiteCheckResult {
+  /** The normalised URL checked, with the scheme used. */
+  url: string;
+  is_up: boolean;
+  /** HTTP status of the final answer; null when there was none. */
+  status_code: number | null;
+  /** Standard reason phrase for the status, `""` without an answer. */
+  status_text: string;
+  /** Milliseconds from the start to the final answer's headers (DNS and redirects included). */
+  response_time_ms: number | null;
+  /** The `Server` header, `""` when absent. */
+  server: string;
+  /** The `Content-Type` header, `""` when absent. */
+  content_type: string;
+  /** The `X-Powered-By` header, or null. */
+  powered_by: string | null;
+  /** Why the site is down, or what else to know (scheme fallback, capped body); null if nothing. */
+  note: string | null;
+  checked_at: string;
+  /** The URL after redirects (netdiag addition). */
+  final_url: string;
+  /** Redirects followed (netdiag addition). */
+  redirects: number;
+  /** The address connected to, or null (netdiag addition). */
+  ip: string | null;
+  /** Certificate facts for https, or null (netdiag addition). */
+  tls: SiteTls | null;
+}
+
+/**
+ * Checks whether a site is up. Rejects only with `InvalidInputError` (URL),
+ * `TargetNotAllowedError` (a hop is not public) or `AbortedError`.
+ */
+export async function checkSite(options: CheckSiteOptions): Promise<SiteCheckResult> {
+  const now = options.now ?? Date.now;
+  const checkedAt = new Date(now()).toISOString();
+  const schemeGiven = /^\s*https?:\/\//i.test(options.url);
+  const url = parseProbeUrl(options.url, { defaultScheme: 'https' });
+  const budget = options.timeout === undefined ? TOTAL_TIMEOUT_MS : options.timeout;
+  const started = performance.now();
+  const fetchOptions = (timeout: number | false): SafeFetchOptions => ({
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+    ...(options.allowedTargets ? { allowedTargets: options.allowedTargets } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
+    ...(options.ca ? { ca: options.ca } : {}),
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    timeout,
+    tlsPolicy: 'verify',
+    now,
+  });
+
+  let attempt = await settle(safeFetch(url, fetchOptions(budget)));
+  let checked = url;
+  let fallbackNote: string | null = null;
+  if (!schemeGiven && !attempt.ok && cannotConnect(attempt.error)) {
+    // SPEC 2.12: protocol optional — https first, then http when https cannot connect.
+    const left = budget === false ? false : Math.max(1, budget - (performance.now() - started));
+    const http = new URL(url.href);
+    http.protocol = 'http:';
+    fallbackNote = `HTTPS did not answer (${reasonOf(attempt.error)}); checked over HTTP`;
+    checked = http;
+    attempt = await settle(safeFetch(http, fetchOptions(left)));
+  }
+  if (attempt.ok)
+    return upResult(attempt.value, checked, fallbackNote, checkedAt, options.maxBytes);
+  return downResult(attempt.error, checked, fallbackNote, checkedAt);
+}
+
+type Settled = { ok: true; value: SafeFetchResponse } | { ok: false; error: unknown };
+
+async function settle(promise: Promise<SafeFetchResponse>): Promise<Settled> {
+  try {
+    return { ok: true, value: await promise };
+  } catch (error) {
+    // Bad input, a forbidden target and the caller's abort are the caller's business.
+    if (
+      !isNetdiagError(error) ||
+      error.code === 'INVALID_INPUT' ||
+      error.code === 'TARGET_NOT_ALLOWED' ||
+      error.code === 'ABORTED'
+    ) {
+      throw error;
+    }
+    return { ok: false, error };
+  }
+}
+
+/** https "cannot connect": nothing listens, no route, connect timeout, or no TLS at all. */
+function cannotConnect(error: unknown): boolean {
+  if (error instanceof ProbeTimeoutError) return error.phase === 'connect';
+  if (!(error instanceof ProbeError)) return false;
+  if (error.kind === 'tls') return !(error as ProbeError & { tls?: TlsFacts }).tls;
+  return error.kind === 'refused' || error.kind === 'unreachable' || error.kind === 'reset';
+}
+
+function upResult(
+  response: SafeFetchResponse,
+  checked: URL,
+  fallbackNote: string | null,
+  checkedAt: string,
+  maxBytes: number | undefined,
+): SiteCheckResult {
+  const notes = fallbackNote ? [fallbackNote] : [];
+  const isUp = response.status < 500;
+  if (!isUp) notes.push(`server error: HTTP ${response.status} ${response.statusText}`.trim());
+  if (response.bodyTruncated === 'max-bytes') {
+    notes.push(`body larger than ${formatBytes(maxBytes ?? MAX_BODY_BYTES)}; stopped reading`);
+  } else if (response.bodyTruncated === 'timeout') {
+    notes.push('body still arriving when the time budget ran out; stopped reading');
+  }
+  return {
+    url: checked.href,
+    is_up: isUp,
+    status_code: response.status,
+    status_text: response.statusText,
+    response_time_ms: Math.round(response.responseMs),
+    server: headerValue(response.headers, 'server') ?? '',
+    content_type: headerValue(response.headers, 'content-type') ?? '',
+    powered_by: headerValue(response.headers, 'x-powered-by'),
+    note: notes.length > 0 ? notes.join('; ') : null,
+    checked_at: checkedAt,
+    final_url: response.url,
+    redirects: response.redirects,
+    ip: response.address,
+    tls: response.tls ? siteTls(response.tls) : null,
+  };
+}
+
+function downResult(
+  error: unknown,
+  checked: URL,
+  fallbackNote: string | null,
+  checkedAt: string,
+): SiteCheckResult {
+  const facts = (error as { tls?: TlsFacts }).tls;
+  const lastStatus = error instanceof ProbeError ? error.lastStatus : undefined;
+  const note = [fallbackNote, describeFailure(error)].filter(Boolean).join('; then ');
+  return {
+    url: checked.href,
+    is_up: false,
+    status_code: lastStatus ?? null,
+    status_text: '',
+    response_time_ms: null,
+    server: '',
+    content_type: '',
+    powered_by: null,
+    note,
+    checked_at: checkedAt,
+    final_url: checked.href,
+    redirects: 0,
+    ip: null,
+    tls: facts ? siteTls(facts) : null,
+  };
+}
+
+/** One line on why the site is down. */
+function describeFailure(error: unknown): string {
+  if (error instanceof ProbeTimeoutError) return `timeout: ${reasonOf(error)}`;
+  if (error instanceof ProbeError) {
+    const prefix: Record<ProbeError['kind'], string> = {
+      refused: 'connection refused',
+      reset: 'connection reset',
+      unreachable: 'host unreachable',
+      tls: 'TLS error',
+      protocol: 'not an HTTP answer',
+      redirects: 'redirect loop',
+    };
+    return `${prefix[error.kind]}: ${reasonOf(error)}`;
+  }
+  if (isNetdiagError(error) && error.upstream === 'dns') {
+    return error.code === 'UPSTREAM_TIMEOUT'
+      ? `DNS timeout: ${reasonOf(error)}`
+      : `DNS failure: ${reasonOf(error)}`;
+  }
+  if (error instanceof NetdiagError) return reasonOf(error);
+  return String(error);
+}
+
+function reasonOf(error: unknown): string {
+  return ((error as Error)?.message ?? String(error)).replace(/^\[netdiag\] \[[^\]]+\] /, '');
+}
+
+function siteTls(facts: TlsFacts): SiteTls {
+  return {
+    issuer: facts.issuer,
+    subject: facts.subject,
+    valid_from: facts.validFrom,
+    valid_to: facts.validTo,
+    days_left: facts.daysLeft,
+    trusted: facts.authorized,
+    error: facts.authorizationError,
+    protocol: facts.protocol,
+  };
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}

@@ -3,11 +3,33 @@
  * Email authentication: MX, SPF (RFC 7208 parsing, analysis and the full check_host()
  * evaluation), DMARC, DKIM, MTA-STS, TLS-RPT and BIMI.
  */
+
+export { type AnalyseBimiOptions, analyseBimi, type BimiAnalysis } from './bimi.js';
+export {
+  type CheckEmailAuthOptions,
+  checkEmailAuth,
+  EMAIL_AUTH_DEFAULT_TIMEOUT_MS,
+  EMAIL_AUTH_SPF_EVALUATION_TIMEOUT_MS,
+  type EmailAuthReport,
+} from './check-email-auth.js';
+export {
+  type AnalyseDkimOptions,
+  analyseDkim,
+  COMMON_DKIM_SELECTORS,
+  type DkimAnalysis,
+  type DkimSelectorResult,
+} from './dkim/analyse.js';
 export {
   type DkimKeyRecord,
   looksLikeDkimKey,
   parseDkimKeyRecord,
 } from './dkim/key-record.js';
+export {
+  type AnalyseDmarcOptions,
+  analyseDmarc,
+  type DmarcAnalysis,
+  type DmarcReportDestination,
+} from './dmarc/analyse.js';
 export {
   type DmarcAlignment,
   type DmarcEffectivePolicy,
@@ -20,6 +42,15 @@ export {
   parseDmarcRecord,
   parseDmarcUri,
 } from './dmarc/parse.js';
+export { type AnalyseMtaStsOptions, analyseMtaSts, type MtaStsAnalysis } from './mta-sts.js';
+export { type AnalyseMxOptions, analyseMx, type MxAnalysis, type MxHost } from './mx.js';
+export {
+  type AnalyseSpfOptions,
+  analyseSpf,
+  type SpfAnalysis,
+  type SpfRecordVisit,
+  type SpfTermAnalysis,
+} from './spf/analyse.js';
 export {
   SPF_LOOKUP_LIMIT,
   SPF_NAME_LIMIT,
@@ -44,4 +75,13 @@ export {
   type SpfTerm,
   selectSpfRecords,
 } from './spf/record.js';
+export {
+  type EmailAuthGrade,
+  type EmailAuthSection,
+  type EmailAuthSummary,
+  GRADE_RULE,
+  SECTION_POINTS,
+  type SectionScore,
+} from './summary.js';
+export { type AnalyseTlsRptOptions, analyseTlsRpt, type TlsRptAnalysis } from './tls-rpt.js';
 export type { EmailAuthDnsOptions, Finding, FindingSeverity, SectionStatus } from './types.js';

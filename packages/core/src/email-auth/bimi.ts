@@ -1,0 +1,114 @@
+/**
+ * BIMI (draft-brand-indicators-for-message-identification, §4): the `default._bimi.<domain>`
+ * TXT record `v=BIMI1; l=<https SVG URL>; a=<https VMC URL>`. Mailbox providers show the logo
+ * only when DMARC is at enforcement (§3.2: p=quarantine or reject, no pct below 100).
+ * @module
+ */
+import type { DnsResolver } from '../net/dns-types.js';
+import type { DmarcAnalysis } from './dmarc/analyse.js';
+import type { LookupOptions } from './dns.js';
+import { lookupTxtPolicy } from './txt-policy.js';
+import { type Finding, finding, type SectionStatus, statusOf } from './types.js';
+
+export interface BimiAnalysis {
+  status: SectionStatus;
+  /** `default._bimi.<domain>`. */
+  record_name: string;
+  record: string | null;
+  /** `l=`: the logo (SVG Tiny PS over https); empty when the domain declines BIMI. */
+  logo_url: string | null;
+  /** `a=`: the Verified Mark Certificate (PEM over https). */
+  authority_url: string | null;
+  findings: Finding[];
+}
+
+export interface AnalyseBimiOptions {
+  resolver: DnsResolver;
+  signal?: AbortSignal;
+  dnsTimeout?: number;
+  /** The DMARC result, to check the enforcement BIMI requires. */
+  dmarc?: DmarcAnalysis;
+}
+
+export async function analyseBimi(
+  domain: string,
+  options: AnalyseBimiOptions,
+): Promise<BimiAnalysis> {
+  const lookup: LookupOptions = {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
+  };
+  const name = `default._bimi.${domain}`;
+  const base: BimiAnalysis = {
+    status: 'none',
+    record_name: name,
+    record: null,
+    logo_url: null,
+    authority_url: null,
+    findings: [],
+  };
+  const found = await lookupTxtPolicy(
+    options.resolver,
+    name,
+    'BIMI1',
+    'bimi',
+    'BIMI draft §4.2',
+    lookup,
+  );
+  if (found.kind === 'absent') {
+    return { ...base, findings: [finding('info', 'bimi_missing', `no BIMI record at ${name}`)] };
+  }
+  if (found.kind !== 'found') return { ...base, status: 'fail', findings: [found.finding] };
+  const findings: Finding[] = [];
+  const logo = found.tags.get('l') ?? null;
+  const authority = found.tags.get('a') ?? null;
+  if (!logo && !authority) {
+    findings.push(finding('info', 'bimi_declined', `${name} declines BIMI (empty l= and a=)`));
+  } else {
+    if (!logo) {
+      findings.push(finding('fail', 'bimi_logo', 'l= (the logo URL) is missing or empty'));
+    } else if (!/^https:\/\/\S+$/i.test(logo)) {
+      findings.push(finding('fail', 'bimi_logo', `l=${logo} must be an https: URL of an SVG file`));
+    }
+    if (!authority) {
+      findings.push(
+        finding(
+          'info',
+          'bimi_no_vmc',
+          'no a= (Verified Mark Certificate): several mailbox providers show the logo only with one',
+        ),
+      );
+    } else if (!/^https:\/\/\S+$/i.test(authority)) {
+      findings.push(
+        finding('fail', 'bimi_vmc', `a=${authority} must be an https: URL of a PEM file`),
+      );
+    }
+    const applied = options.dmarc?.applied_policy;
+    const enforced =
+      (applied === 'quarantine' || applied === 'reject') &&
+      (options.dmarc?.policy?.pct ?? 100) === 100;
+    if (!enforced) {
+      findings.push(
+        finding(
+          'warn',
+          'bimi_dmarc',
+          'BIMI logos are shown only when DMARC is at enforcement: p=quarantine or reject, pct=100',
+        ),
+      );
+    }
+  }
+  for (const segment of found.malformed) {
+    findings.push(finding('warn', 'bimi_syntax', `"${segment}" is not a tag=value pair`));
+  }
+  if (!findings.some((f) => f.severity === 'fail' || f.severity === 'warn')) {
+    findings.unshift(finding('pass', 'bimi_ok', `BIMI logo published at ${logo}`));
+  }
+  return {
+    ...base,
+    status: statusOf(findings),
+    record: found.record,
+    logo_url: logo,
+    authority_url: authority,
+    findings,
+  };
+}

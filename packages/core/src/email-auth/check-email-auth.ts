@@ -1,0 +1,136 @@
+/**
+ * `checkEmailAuth`: every email-authentication record of a domain in one call (MX, SPF, DMARC,
+ * DKIM, MTA-STS, TLS-RPT, BIMI), the SPF evaluation for a client IP when one is given, and a
+ * graded summary. Sections run concurrently over the one DNS seam.
+ * @module
+ */
+import { InvalidInputError } from '../errors.js';
+import { normaliseDomain } from '../net/domain.js';
+import { requireIp } from '../net/ip.js';
+import { withTimeout } from '../net/signal.js';
+import { analyseBimi, type BimiAnalysis } from './bimi.js';
+import { analyseDkim, type DkimAnalysis, parseSelectors } from './dkim/analyse.js';
+import { analyseDmarc, type DmarcAnalysis } from './dmarc/analyse.js';
+import { resolverOf } from './dns.js';
+import { analyseMtaSts, type MtaStsAnalysis } from './mta-sts.js';
+import { analyseMx, type MxAnalysis } from './mx.js';
+import { analyseSpf, type SpfAnalysis } from './spf/analyse.js';
+import { evaluateSpf, type SpfEvaluation } from './spf/evaluate-spf.js';
+import { type EmailAuthSummary, summarise } from './summary.js';
+import { analyseTlsRpt, type TlsRptAnalysis } from './tls-rpt.js';
+import type { EmailAuthDnsOptions } from './types.js';
+
+/** Budget of the whole check (DNS answers from many names, see docs). */
+export const EMAIL_AUTH_DEFAULT_TIMEOUT_MS = 20_000;
+/** Budget of the SPF evaluation inside it (RFC 7208 §4.6.4 asks for at least 20 s standalone). */
+export const EMAIL_AUTH_SPF_EVALUATION_TIMEOUT_MS = 15_000;
+
+export interface CheckEmailAuthOptions extends EmailAuthDnsOptions {
+  /** The domain to check (IDNs are converted to punycode). */
+  domain: string;
+  /** Evaluate SPF for this client IP (RFC 7208 check_host). */
+  ip?: string;
+  /** MAIL FROM for the evaluation; needs `ip`. @default postmaster@<domain> */
+  sender?: string;
+  /** HELO/EHLO name for the evaluation; needs `ip`. @default the domain */
+  helo?: string;
+  /** DKIM selectors to try before the common ones (comma list or array, at most 10). */
+  dkimSelectors?: string | readonly string[];
+  /** Budget of each DNS query in ms. @default the resolver's own */
+  dnsTimeout?: number;
+  /** Clock for `checked_at`. @default Date.now */
+  now?: () => number;
+  /** @default 20000 */
+  timeout?: number | false;
+}
+
+export interface EmailAuthReport {
+  /** The checked domain, normalised (lower case, punycode). */
+  domain: string;
+  checked_at: string;
+  mx: MxAnalysis;
+  spf: SpfAnalysis & {
+    /** The RFC 7208 evaluation for `ip`/`sender`/`helo`; null without `ip`. */
+    evaluation: SpfEvaluation | null;
+  };
+  dmarc: DmarcAnalysis;
+  dkim: DkimAnalysis;
+  mta_sts: MtaStsAnalysis;
+  tls_rpt: TlsRptAnalysis;
+  bimi: BimiAnalysis;
+  summary: EmailAuthSummary;
+}
+
+/**
+ * Checks a domain's published email authentication. Throws `InvalidInputError` for bad input,
+ * `TimeoutError`/`UpstreamError` when the domain's own MX or TXT lookup fails (nothing useful
+ * can be said then); every other DNS failure becomes a finding of its section.
+ */
+export async function checkEmailAuth(options: CheckEmailAuthOptions): Promise<EmailAuthReport> {
+  const domain = normaliseDomain(options.domain, { param: 'domain' });
+  if (options.ip === undefined && (options.sender || options.helo)) {
+    throw new InvalidInputError(
+      '"sender" and "helo" are used only with "ip" (the SMTP client address)',
+      'ip',
+    );
+  }
+  if (options.ip !== undefined) requireIp(options.ip, 'ip');
+  const selectors = parseSelectors(options.dkimSelectors);
+  const resolver = resolverOf(options.resolver);
+  const now = options.now ?? Date.now;
+
+  return withTimeout(
+    options,
+    'email-auth',
+    async (signal) => {
+      const dns = {
+        resolver,
+        signal,
+        ...(options.dnsTimeout !== undefined ? { dnsTimeout: options.dnsTimeout } : {}),
+      };
+      const [mx, spf, dmarc, dkim, mtaSts, tlsRpt, evaluation] = await Promise.all([
+        analyseMx(domain, dns),
+        analyseSpf(domain, dns),
+        analyseDmarc(domain, dns),
+        analyseDkim(domain, { ...dns, selectors }),
+        analyseMtaSts(domain, dns),
+        analyseTlsRpt(domain, dns),
+        options.ip === undefined
+          ? Promise.resolve(null)
+          : evaluateSpf({
+              resolver,
+              signal,
+              ip: options.ip,
+              domain,
+              sender: options.sender || `postmaster@${domain}`,
+              helo: options.helo || domain,
+              timeout: EMAIL_AUTH_SPF_EVALUATION_TIMEOUT_MS,
+              ...(options.dnsTimeout !== undefined ? { dnsTimeout: options.dnsTimeout } : {}),
+            }),
+      ]);
+      const bimi = await analyseBimi(domain, { ...dns, dmarc });
+      const summary = summarise({
+        mx: mx.status,
+        spf: spf.status,
+        dmarc: dmarc.status,
+        dkim: dkim.status,
+        mta_sts: mtaSts.status,
+        tls_rpt: tlsRpt.status,
+        bimi: bimi.status,
+      });
+      return {
+        domain,
+        checked_at: new Date(now()).toISOString(),
+        mx,
+        spf: { ...spf, evaluation },
+        dmarc,
+        dkim,
+        mta_sts: mtaSts,
+        tls_rpt: tlsRpt,
+        bimi,
+        summary,
+      };
+    },
+    EMAIL_AUTH_DEFAULT_TIMEOUT_MS,
+  );
+}

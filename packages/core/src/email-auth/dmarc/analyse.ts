@@ -1,0 +1,366 @@
+/**
+ * DMARC policy discovery and findings: `_dmarc.<domain>`, falling back to the organisational
+ * domain (RFC 7489 §6.6.3, organisational domain by the Public Suffix List via tldts), the
+ * record parsed with `parse.ts`, and the external report destination check of RFC 7489 §7.1.
+ * @module
+ */
+import type { DnsResolver } from '../../net/dns-types.js';
+import { registrableDomain } from '../../net/domain.js';
+import { describeFailure, type LookupOptions, tryLookup, txtTexts } from '../dns.js';
+import { type Finding, finding, type SectionStatus, statusOf } from '../types.js';
+import {
+  type DmarcEffectivePolicy,
+  type DmarcPolicy,
+  type DmarcTagError,
+  type DmarcTags,
+  effectivePolicy,
+  parseDmarcRecord,
+  parseDmarcUri,
+} from './parse.js';
+
+/** External report domains checked at most (each costs one TXT query). */
+export const DMARC_MAX_EXTERNAL_CHECKS = 10;
+
+export interface DmarcReportDestination {
+  uri: string;
+  /** Size limit as published (`!10m` → "10" and "m"). */
+  size: string | null;
+  unit: string | null;
+  /** The domain of a mailto: address (lower case), else null. */
+  domain: string | null;
+  /** True when the destination is outside the policy's organisational domain. */
+  external: boolean;
+  /**
+   * For external destinations: whether `<policy-domain>._report._dmarc.<destination>` holds a
+   * `v=DMARC1` record (RFC 7489 §7.1); null when not external or not checked.
+   */
+  authorized: boolean | null;
+}
+
+export interface DmarcAnalysis {
+  status: Exclude<SectionStatus, 'none'>;
+  /** The DMARC record that applies; null when none was found. */
+  record: string | null;
+  /** Where it was found (`_dmarc.example.com`). */
+  record_name: string | null;
+  /** `domain` when published for the domain itself, `organizational_domain` when inherited. */
+  source: 'domain' | 'organizational_domain' | null;
+  organizational_domain: string | null;
+  /** `v=DMARC1` records at the name that was used (exactly one is valid). */
+  records_found: number;
+  /** The tags as published (valid ones only). */
+  tags: DmarcTags;
+  /** The tags with the RFC 7489 §6.3 defaults applied; null without a record. */
+  policy: DmarcEffectivePolicy | null;
+  /** What receivers apply to mail from this domain: p, or sp when inherited. */
+  applied_policy: DmarcPolicy | null;
+  rua: DmarcReportDestination[];
+  ruf: DmarcReportDestination[];
+  errors: DmarcTagError[];
+  unknown_tags: string[];
+  findings: Finding[];
+}
+
+export interface AnalyseDmarcOptions {
+  resolver: DnsResolver;
+  signal?: AbortSignal;
+  dnsTimeout?: number;
+}
+
+const IS_DMARC = /^v\s*=\s*DMARC1\s*(;|$)/;
+
+/** Finds and analyses the DMARC policy of `domain`. DNS failures become findings. */
+export async function analyseDmarc(
+  domain: string,
+  options: AnalyseDmarcOptions,
+): Promise<DmarcAnalysis> {
+  const lookup: LookupOptions = {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
+  };
+  const organizational = registrableDomain(domain) ?? null;
+  const empty: DmarcAnalysis = {
+    status: 'fail',
+    record: null,
+    record_name: null,
+    source: null,
+    organizational_domain: organizational,
+    records_found: 0,
+    tags: {},
+    policy: null,
+    applied_policy: null,
+    rua: [],
+    ruf: [],
+    errors: [],
+    unknown_tags: [],
+    findings: [],
+  };
+
+  let found = await fetchDmarc(options.resolver, `_dmarc.${domain}`, lookup);
+  let source: DmarcAnalysis['source'] = 'domain';
+  if (found.kind === 'error') {
+    return { ...empty, findings: [finding('fail', 'dmarc_dns_error', found.message)] };
+  }
+  if (found.records.length === 0 && organizational && organizational !== domain) {
+    // §6.6.3 step 3: no record for the domain itself → the organisational domain's.
+    const fallback = await fetchDmarc(options.resolver, `_dmarc.${organizational}`, lookup);
+    if (fallback.kind === 'error') {
+      return { ...empty, findings: [finding('fail', 'dmarc_dns_error', fallback.message)] };
+    }
+    if (fallback.records.length > 0 || fallback.others.length > 0) {
+      found = fallback;
+      source = 'organizational_domain';
+    }
+  }
+  if (found.records.length === 0) {
+    const other = found.others[0];
+    const message = other
+      ? `${found.name} holds TXT "${other.slice(0, 60)}", which is not a DMARC record: ${parseDmarcRecord(other).errors[0]?.message ?? ''}`
+      : `no DMARC record at _dmarc.${domain}${organizational && organizational !== domain ? ` nor at _dmarc.${organizational}` : ''}: receivers apply no policy to forged mail (RFC 7489 §6.6.3)`;
+    return {
+      ...empty,
+      record_name: other ? found.name : null,
+      findings: [finding('fail', other ? 'dmarc_invalid' : 'dmarc_missing', message)],
+    };
+  }
+  const findings: Finding[] = [];
+  if (found.records.length > 1) {
+    findings.push(
+      finding(
+        'fail',
+        'dmarc_multiple',
+        `${found.name} holds ${found.records.length} DMARC records; with more than one, receivers apply no DMARC at all (RFC 7489 §6.6.3)`,
+      ),
+    );
+  }
+  const record = found.records[0] as string;
+  const parsed = parseDmarcRecord(record);
+  const policyDomain = found.name.replace(/^_dmarc\./, '');
+  const policy = effectivePolicy(parsed.tags);
+  const applied = source === 'domain' ? policy.p : policy.sp;
+  const orgOfPolicy = registrableDomain(policyDomain) ?? policyDomain;
+  const [rua, ruf] = await Promise.all([
+    destinations(options.resolver, parsed.tags.rua, policyDomain, orgOfPolicy, lookup),
+    destinations(options.resolver, parsed.tags.ruf, policyDomain, orgOfPolicy, lookup),
+  ]);
+
+  findings.push(...policyFindings(domain, source, parsed.tags, policy, applied));
+  for (const error of parsed.errors) {
+    findings.push(
+      finding('warn', 'dmarc_syntax', `${found.name}: ${error.message}; the tag is ignored`),
+    );
+  }
+  for (const tag of parsed.unknown_tags) {
+    findings.push(
+      finding(
+        'warn',
+        'dmarc_unknown_tag',
+        `${found.name}: unknown tag "${tag}" is ignored (RFC 7489 §6.3); check for a typo`,
+      ),
+    );
+  }
+  for (const dest of [...rua, ...ruf]) {
+    if (dest.external && dest.authorized === false) {
+      findings.push(
+        finding(
+          'warn',
+          'dmarc_external_unauthorized',
+          `report destination ${dest.uri} is outside ${orgOfPolicy} and ${policyDomain}._report._dmarc.${dest.domain} does not authorise it: receivers will not send these reports (RFC 7489 §7.1)`,
+        ),
+      );
+    }
+  }
+  if (!findings.some((f) => f.severity === 'warn' || f.severity === 'fail')) {
+    findings.push(finding('pass', 'dmarc_ok', `DMARC policy "${applied}" with aggregate reports`));
+  }
+  return {
+    status: statusOf(findings),
+    record,
+    record_name: found.name,
+    source,
+    organizational_domain: organizational,
+    records_found: found.records.length,
+    tags: parsed.tags,
+    policy,
+    applied_policy: applied,
+    rua,
+    ruf,
+    errors: parsed.errors,
+    unknown_tags: parsed.unknown_tags,
+    findings,
+  };
+}
+
+function policyFindings(
+  domain: string,
+  source: DmarcAnalysis['source'],
+  tags: DmarcTags,
+  policy: DmarcEffectivePolicy,
+  applied: DmarcPolicy,
+): Finding[] {
+  const out: Finding[] = [];
+  if (source === 'organizational_domain') {
+    out.push(
+      finding(
+        'info',
+        'dmarc_inherited',
+        `${domain} has no record of its own; the organisational domain's applies, with its subdomain policy sp=${policy.sp} (RFC 7489 §6.6.3)`,
+      ),
+    );
+  }
+  if (tags.p === undefined) {
+    out.push(
+      finding(
+        'warn',
+        'dmarc_no_policy',
+        'the record has no valid p= tag: RFC 7489 receivers treat it as p=none only when rua is valid (§6.6.3), DMARCbis as p=none',
+      ),
+    );
+  }
+  if (applied === 'none') {
+    out.push(
+      finding(
+        'warn',
+        'dmarc_policy_none',
+        'the policy is "none": forged mail is only reported, never quarantined or rejected; move to quarantine, then reject',
+      ),
+    );
+  } else {
+    out.push(
+      finding('pass', 'dmarc_enforced', `the policy is "${applied}": receivers act on forged mail`),
+    );
+  }
+  if (source === 'domain' && policy.p !== 'none' && policy.sp === 'none') {
+    out.push(
+      finding(
+        'warn',
+        'dmarc_subdomain_none',
+        'sp=none leaves subdomains unprotected although the domain enforces',
+      ),
+    );
+  }
+  if (tags.pct !== undefined) {
+    if (tags.pct < 100) {
+      out.push(
+        finding(
+          'warn',
+          'dmarc_pct',
+          `pct=${tags.pct}: the policy applies to only ${tags.pct}% of failing mail (RFC 7489 §6.3)`,
+        ),
+      );
+    }
+    out.push(
+      finding(
+        'info',
+        'dmarc_removed_tag',
+        'pct is removed in DMARCbis (RFC 9989); use t=y for testing instead',
+      ),
+    );
+  }
+  for (const tag of ['rf', 'ri'] as const) {
+    if (tags[tag] !== undefined) {
+      out.push(
+        finding(
+          'info',
+          'dmarc_removed_tag',
+          `${tag} is removed in DMARCbis (RFC 9989) and ignored by its receivers`,
+        ),
+      );
+    }
+  }
+  if (tags.t === 'y') {
+    out.push(
+      finding(
+        'warn',
+        'dmarc_testing',
+        't=y: testing mode, receivers apply a policy one step weaker (DMARCbis, RFC 9989)',
+      ),
+    );
+  }
+  if (!tags.rua?.length) {
+    out.push(
+      finding(
+        'warn',
+        'dmarc_no_rua',
+        'no rua= address: the domain receives no aggregate reports and cannot see who sends as it',
+      ),
+    );
+  }
+  if (tags.ruf?.length) {
+    out.push(
+      finding(
+        'info',
+        'dmarc_ruf',
+        'ruf= is set; few receivers send failure reports, for privacy reasons',
+      ),
+    );
+  }
+  return out;
+}
+
+type Fetched =
+  | { kind: 'ok'; name: string; records: string[]; others: string[] }
+  | { kind: 'error'; message: string };
+
+async function fetchDmarc(
+  resolver: DnsResolver,
+  name: string,
+  lookup: LookupOptions,
+): Promise<Fetched> {
+  const answer = await tryLookup(resolver, name, 'TXT', lookup);
+  if (!answer.ok)
+    return {
+      kind: 'error',
+      message: `${describeFailure(name, 'TXT', answer)}: the DMARC policy is unknown`,
+    };
+  const texts = txtTexts(answer.records);
+  return {
+    kind: 'ok',
+    name,
+    records: texts.filter((t) => IS_DMARC.test(t)),
+    others: texts.filter((t) => !IS_DMARC.test(t)),
+  };
+}
+
+async function destinations(
+  resolver: DnsResolver,
+  uris: string[] | undefined,
+  policyDomain: string,
+  orgOfPolicy: string,
+  lookup: LookupOptions,
+): Promise<DmarcReportDestination[]> {
+  const list = (uris ?? []).map((text) => {
+    const parsed = parseDmarcUri(text);
+    const uri = 'uri' in parsed ? parsed.uri : text;
+    const mail = /^mailto:[^@]+@([^?]+)/i.exec(uri);
+    const domain = mail ? (mail[1] as string).toLowerCase().replace(/\.$/, '') : null;
+    const external = domain !== null && (registrableDomain(domain) ?? domain) !== orgOfPolicy;
+    return {
+      uri,
+      size: 'size' in parsed ? (parsed.size ?? null) : null,
+      unit: 'unit' in parsed ? (parsed.unit ?? null) : null,
+      domain,
+      external,
+      authorized: null as boolean | null,
+    };
+  });
+  const externalDomains = [
+    ...new Set(list.filter((d) => d.external).map((d) => d.domain as string)),
+  ];
+  const verdicts = new Map<string, boolean | null>();
+  await Promise.all(
+    externalDomains.slice(0, DMARC_MAX_EXTERNAL_CHECKS).map(async (dest) => {
+      // RFC 7489 §7.1: <policy-domain>._report._dmarc.<destination-domain> TXT "v=DMARC1".
+      const answer = await tryLookup(
+        resolver,
+        `${policyDomain}._report._dmarc.${dest}`,
+        'TXT',
+        lookup,
+      );
+      verdicts.set(dest, answer.ok ? txtTexts(answer.records).some((t) => IS_DMARC.test(t)) : null);
+    }),
+  );
+  return list.map((d) =>
+    d.external ? { ...d, authorized: verdicts.get(d.domain as string) ?? null } : d,
+  );
+}

@@ -1,0 +1,278 @@
+/**
+ * MX analysis: the records with their exchanges' addresses, Null MX (RFC 7505), the implicit MX
+ * of RFC 5321 §5.1 when none is published, and the common mistakes: an exchange that is an
+ * alias (RFC 2181 §10.3), an IP literal, duplicates, hosts without an address.
+ * @module
+ */
+import type { DnsResolver, MxValue } from '../net/dns-types.js';
+import { parseIpLiteral } from '../net/ip.js';
+import { classifyAddress } from '../net/ranges.js';
+import { describeFailure, type LookupOptions, mustLookup, tryLookup } from './dns.js';
+import {
+  type Finding,
+  type FindingSeverity,
+  finding,
+  type SectionStatus,
+  statusOf,
+} from './types.js';
+
+/** Exchanges resolved at most; a domain may publish more, they are listed but not resolved. */
+export const MX_RESOLVE_LIMIT = 20;
+
+export interface MxHost {
+  preference: number;
+  /** Host name without the trailing dot; `""` for a Null MX. */
+  exchange: string;
+  /** A and AAAA addresses of the exchange. */
+  addresses: string[];
+  /** The canonical name when the exchange is an alias (CNAME), else null. */
+  cname: string | null;
+  status: FindingSeverity;
+  reason: string;
+}
+
+export interface MxAnalysis {
+  status: Exclude<SectionStatus, 'none'>;
+  /** MX records by preference (lowest first). */
+  records: MxHost[];
+  /** The domain publishes a Null MX: it accepts no mail (RFC 7505). */
+  null_mx: boolean;
+  /** No MX is published: mail goes to the domain's own addresses (RFC 5321 §5.1). */
+  implicit_mx: boolean;
+  /** The domain's A/AAAA addresses used as the implicit MX. */
+  implicit_addresses: string[];
+  findings: Finding[];
+}
+
+export interface AnalyseMxOptions {
+  resolver: DnsResolver;
+  signal?: AbortSignal;
+  dnsTimeout?: number;
+}
+
+/** Analyses `domain`'s MX records. Throws only when the MX lookup itself fails. */
+export async function analyseMx(domain: string, options: AnalyseMxOptions): Promise<MxAnalysis> {
+  const lookup: LookupOptions = {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
+  };
+  const answer = await mustLookup(options.resolver, domain, 'MX', lookup);
+  const findings: Finding[] = [];
+  const values = answer.records
+    .map((r) => r.value as MxValue)
+    .map((v) => ({
+      preference: v.preference,
+      exchange: v.exchange.toLowerCase().replace(/\.$/, ''),
+    }))
+    .sort((a, b) => a.preference - b.preference || a.exchange.localeCompare(b.exchange));
+
+  if (values.length === 0) {
+    if (answer.rcode === 'NXDOMAIN') {
+      findings.push(finding('fail', 'mx_domain_missing', `${domain} does not exist (NXDOMAIN)`));
+      return {
+        status: 'fail',
+        records: [],
+        null_mx: false,
+        implicit_mx: false,
+        implicit_addresses: [],
+        findings,
+      };
+    }
+    const addresses = await addressesOf(options.resolver, domain, lookup);
+    if (addresses.ok && addresses.addresses.length > 0) {
+      findings.push(
+        finding(
+          'warn',
+          'mx_implicit',
+          `${domain} publishes no MX: senders deliver to its own address${addresses.addresses.length > 1 ? 'es' : ''} ${addresses.addresses.join(', ')} (implicit MX, RFC 5321 §5.1); publish an MX, or a Null MX if it takes no mail (RFC 7505)`,
+        ),
+      );
+      return {
+        status: 'warn',
+        records: [],
+        null_mx: false,
+        implicit_mx: true,
+        implicit_addresses: addresses.addresses,
+        findings,
+      };
+    }
+    findings.push(
+      finding(
+        'fail',
+        'mx_missing',
+        `${domain} has no MX and no address: it cannot receive mail, not even bounces; publish an MX, or a Null MX "0 ." if that is intended (RFC 7505)`,
+      ),
+    );
+    return {
+      status: 'fail',
+      records: [],
+      null_mx: false,
+      implicit_mx: false,
+      implicit_addresses: [],
+      findings,
+    };
+  }
+
+  const nullRecords = values.filter((v) => v.exchange === '');
+  if (nullRecords.length > 0) {
+    const records: MxHost[] = values.map((v) => ({
+      ...v,
+      addresses: [],
+      cname: null,
+      status: v.exchange === '' ? 'info' : 'fail',
+      reason:
+        v.exchange === ''
+          ? 'Null MX: the domain accepts no mail (RFC 7505)'
+          : 'published next to a Null MX',
+    }));
+    if (values.length > 1) {
+      findings.push(
+        finding(
+          'fail',
+          'mx_null_mixed',
+          `${domain} publishes a Null MX next to other MX records; a Null MX MUST be the only one (RFC 7505 §3)`,
+        ),
+      );
+    } else if ((nullRecords[0] as { preference: number }).preference !== 0) {
+      findings.push(
+        finding(
+          'warn',
+          'mx_null_preference',
+          `the Null MX of ${domain} should have preference 0 (RFC 7505 §3)`,
+        ),
+      );
+    } else {
+      findings.push(
+        finding(
+          'info',
+          'mx_null',
+          `${domain} declares with a Null MX that it accepts no mail (RFC 7505)`,
+        ),
+      );
+    }
+    return {
+      status: statusOf(findings),
+      records,
+      null_mx: true,
+      implicit_mx: false,
+      implicit_addresses: [],
+      findings,
+    };
+  }
+
+  const seen = new Set<string>();
+  const resolvedHosts = await Promise.all(
+    values.map(async (v, index): Promise<[MxHost, Finding[]]> => {
+      const own: Finding[] = [];
+      const done = (entry: MxHost): [MxHost, Finding[]] => [entry, own];
+      const duplicate = seen.has(v.exchange);
+      seen.add(v.exchange);
+      const host = { ...v, addresses: [] as string[], cname: null as string | null };
+      if (parseIpLiteral(v.exchange)) {
+        own.push(
+          finding(
+            'fail',
+            'mx_ip_literal',
+            `MX ${v.preference} ${v.exchange} is an IP address; an MX names a host (RFC 1035 §3.3.9, RFC 5321 §5.1)`,
+          ),
+        );
+        return done({ ...host, status: 'fail', reason: 'an IP address, not a host name' });
+      }
+      if (duplicate) {
+        own.push(finding('warn', 'mx_duplicate', `${v.exchange} is listed more than once`));
+        return done({ ...host, status: 'warn', reason: 'listed more than once' });
+      }
+      if (index >= MX_RESOLVE_LIMIT) {
+        return done({
+          ...host,
+          status: 'info',
+          reason: `not resolved: only the first ${MX_RESOLVE_LIMIT} exchanges are`,
+        });
+      }
+      const resolved = await addressesOf(options.resolver, v.exchange, lookup);
+      if (!resolved.ok) {
+        own.push(finding('warn', 'mx_dns_error', `MX host ${v.exchange}: ${resolved.error}`));
+        return done({ ...host, status: 'warn', reason: resolved.error });
+      }
+      const entry = { ...host, addresses: resolved.addresses, cname: resolved.cname };
+      if (resolved.addresses.length === 0) {
+        own.push(
+          finding(
+            'fail',
+            'mx_no_address',
+            `MX host ${v.exchange} has no A or AAAA record: mail to it cannot be delivered`,
+          ),
+        );
+        return done({ ...entry, status: 'fail', reason: 'no A or AAAA record' });
+      }
+      if (resolved.cname) {
+        own.push(
+          finding(
+            'warn',
+            'mx_cname',
+            `MX host ${v.exchange} is an alias of ${resolved.cname}; an MX must name the canonical host (RFC 2181 §10.3, RFC 5321 §5.1)`,
+          ),
+        );
+        return done({ ...entry, status: 'warn', reason: `an alias (CNAME) of ${resolved.cname}` });
+      }
+      const internal = resolved.addresses.filter((a) => !classifyAddress(a).public);
+      if (internal.length > 0) {
+        own.push(
+          finding(
+            'warn',
+            'mx_private_address',
+            `MX host ${v.exchange} has non-public address(es) ${internal.join(', ')}`,
+          ),
+        );
+        return done({
+          ...entry,
+          status: 'warn',
+          reason: `non-public address(es) ${internal.join(', ')}`,
+        });
+      }
+      return done({
+        ...entry,
+        status: 'pass',
+        reason: `resolves to ${resolved.addresses.join(', ')}`,
+      });
+    }),
+  );
+  const records = resolvedHosts.map(([host]) => host);
+  for (const [, own] of resolvedHosts) findings.push(...own);
+  if (records.every((r) => r.status === 'fail')) {
+    findings.push(finding('fail', 'mx_unreachable', `no MX host of ${domain} can receive mail`));
+  }
+  if (!findings.some((f) => f.severity !== 'pass')) {
+    findings.push(finding('pass', 'mx_ok', `${records.length} MX host(s), all resolvable`));
+  }
+  return {
+    status: statusOf(findings),
+    records,
+    null_mx: false,
+    implicit_mx: false,
+    implicit_addresses: [],
+    findings,
+  };
+}
+
+type Addresses =
+  | { ok: true; addresses: string[]; cname: string | null }
+  | { ok: false; error: string };
+
+async function addressesOf(
+  resolver: DnsResolver,
+  host: string,
+  lookup: LookupOptions,
+): Promise<Addresses> {
+  const [a, aaaa] = await Promise.all([
+    tryLookup(resolver, host, 'A', lookup),
+    tryLookup(resolver, host, 'AAAA', lookup),
+  ]);
+  if (!a.ok && !aaaa.ok) return { ok: false, error: describeFailure(host, 'A', a) };
+  const addresses = [...(a.ok ? a.records : []), ...(aaaa.ok ? aaaa.records : [])].map((r) =>
+    String(r.value),
+  );
+  const answers = [...(a.ok ? a.answers : []), ...(aaaa.ok ? aaaa.answers : [])];
+  const alias = answers.find((r) => r.type === 'CNAME' && r.name === host);
+  return { ok: true, addresses, cname: alias ? String(alias.value) : null };
+}

@@ -1,0 +1,957 @@
+/**
+ * Static analysis of a domain's published SPF policy, without a client IP: every term of the
+ * record and of the records it includes or redirects to, in evaluation order, with the DNS
+ * lookups it costs (RFC 7208 §4.6.4: 10), the void lookups (2), loops, deprecated `ptr`,
+ * permissive `all`, record size (§3.4) and syntax errors with the offending token.
+ * @module
+ */
+import type { DnsResolver, MxValue } from '../../net/dns-types.js';
+import { classifyAddress } from '../../net/ranges.js';
+import { describeFailure, type LookupOptions, mustLookup, tryLookup, txtTexts } from '../dns.js';
+import { type Finding, type FindingSeverity, finding, type SectionStatus } from '../types.js';
+import { SPF_LOOKUP_LIMIT, SPF_NAME_LIMIT, SPF_VOID_LOOKUP_LIMIT } from './check-host.js';
+import { expandTokens, isQueryableName, parseMacroString, toTargetName } from './macro.js';
+import {
+  parseTerm,
+  type SpfMechanism,
+  type SpfQualifier,
+  type SpfTerm,
+  selectSpfRecords,
+} from './record.js';
+
+/**
+ * §3.4: "…the sizes for replies to all queries related to SPF have to be evaluated to fit in a
+ * single 512-octet UDP packet (i.e., DNS message size limited to 450 octets)."
+ */
+export const SPF_RECORD_SIZE_LIMIT = 450;
+/** Records fetched at most while following includes (a guard against include bombs). */
+export const SPF_ANALYSIS_MAX_RECORDS = 40;
+
+export interface SpfTermAnalysis {
+  /** Whose record holds the term. */
+  domain: string;
+  /** 0 for the checked domain, +1 per include/redirect. */
+  depth: number;
+  /** The term as published (for a syntax error, the offending token). */
+  term: string;
+  kind: 'mechanism' | 'modifier' | 'invalid';
+  /** `+ - ~ ?` for mechanisms, null otherwise. */
+  qualifier: SpfQualifier | null;
+  /** Mechanism or modifier name (lower case); `""` for an invalid token. */
+  name: string;
+  /** Domain-spec, network or modifier value; null when the term has none. */
+  value: string | null;
+  status: FindingSeverity;
+  reason: string;
+  /** DNS lookups this term costs, including everything its include/redirect target costs. */
+  dns_lookups: number;
+  /** The running total after this term, in evaluation order. */
+  cumulative_lookups: number;
+  /** True when the term's own query returned NXDOMAIN or no records (§4.6.4 void lookup). */
+  void_lookup: boolean;
+}
+
+export interface SpfRecordVisit {
+  domain: string;
+  depth: number;
+  /** The record text; null when the domain has none. */
+  record: string | null;
+  /** The include/redirect term that led here; null for the checked domain. */
+  via: string | null;
+}
+
+export interface SpfAnalysis {
+  status: Exclude<SectionStatus, 'none'>;
+  /** The domain's SPF record (the first when several are published). */
+  record: string | null;
+  /** How many `v=spf1` TXT records the domain publishes (exactly one is valid, §4.5). */
+  records_found: number;
+  /** The final `all` term that applies (after redirects), e.g. `-all`; null when none. */
+  all: string | null;
+  dns_lookups: number;
+  dns_lookup_limit: number;
+  void_lookups: number;
+  void_lookup_limit: number;
+  /** Every record visited, in evaluation order. */
+  records: SpfRecordVisit[];
+  /** Every term, in evaluation order (redirect after the mechanisms of its record). */
+  terms: SpfTermAnalysis[];
+  findings: Finding[];
+}
+
+interface Walk {
+  resolver: DnsResolver;
+  lookup: LookupOptions;
+  lookups: number;
+  voids: number;
+  fetched: number;
+  lookupLimitHit: boolean;
+  voidLimitHit: boolean;
+  terms: SpfTermAnalysis[];
+  records: SpfRecordVisit[];
+  findings: Finding[];
+  finalAll: string | null;
+}
+
+export interface AnalyseSpfOptions {
+  resolver: DnsResolver;
+  signal?: AbortSignal;
+  dnsTimeout?: number;
+}
+
+/** Analyses `domain`'s SPF policy. Throws only when the domain's own TXT lookup fails. */
+export async function analyseSpf(domain: string, options: AnalyseSpfOptions): Promise<SpfAnalysis> {
+  const lookup: LookupOptions = {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
+  };
+  const walk: Walk = {
+    resolver: options.resolver,
+    lookup,
+    lookups: 0,
+    voids: 0,
+    fetched: 1,
+    lookupLimitHit: false,
+    voidLimitHit: false,
+    terms: [],
+    records: [],
+    findings: [],
+    finalAll: null,
+  };
+  const answer = await mustLookup(options.resolver, domain, 'TXT', lookup);
+  const spfRecords = selectSpfRecords(txtTexts(answer.records));
+  const base = {
+    record: spfRecords[0] ?? null,
+    records_found: spfRecords.length,
+    dns_lookup_limit: SPF_LOOKUP_LIMIT,
+    void_lookup_limit: SPF_VOID_LOOKUP_LIMIT,
+  };
+  if (spfRecords.length === 0) {
+    const why =
+      answer.rcode === 'NXDOMAIN'
+        ? `${domain} does not exist (NXDOMAIN)`
+        : `${domain} publishes no TXT record starting with "v=spf1"`;
+    walk.records.push({ domain, depth: 0, record: null, via: null });
+    return {
+      ...base,
+      status: 'fail',
+      all: null,
+      dns_lookups: 0,
+      void_lookups: 0,
+      records: walk.records,
+      terms: [],
+      findings: [
+        finding(
+          'fail',
+          'spf_missing',
+          `${why}: receivers get SPF "none" and cannot tell forged mail from real (RFC 7208 §4.5)`,
+        ),
+      ],
+    };
+  }
+  if (spfRecords.length > 1) {
+    walk.findings.push(
+      finding(
+        'fail',
+        'spf_multiple',
+        `${domain} publishes ${spfRecords.length} SPF records; receivers return permerror (RFC 7208 §4.5): merge them into one`,
+      ),
+    );
+  }
+  await walkRecord(walk, domain, spfRecords[0] as string, 0, null, [domain], true);
+  if (!walk.findings.some((f) => f.severity !== 'pass')) {
+    walk.findings.push(
+      finding(
+        'pass',
+        'spf_ok',
+        `one valid SPF record, ${walk.lookups} of ${SPF_LOOKUP_LIMIT} DNS lookups`,
+      ),
+    );
+  }
+  const status = walk.findings.some((f) => f.severity === 'fail')
+    ? 'fail'
+    : walk.findings.some((f) => f.severity === 'warn')
+      ? 'warn'
+      : 'pass';
+  return {
+    ...base,
+    status,
+    all: walk.finalAll,
+    dns_lookups: walk.lookups,
+    void_lookups: walk.voids,
+    records: walk.records,
+    terms: walk.terms,
+    findings: walk.findings,
+  };
+}
+
+async function walkRecord(
+  walk: Walk,
+  domain: string,
+  record: string,
+  depth: number,
+  via: string | null,
+  path: string[],
+  top: boolean,
+): Promise<void> {
+  walk.records.push({ domain, depth, record, via });
+  if (record.length > SPF_RECORD_SIZE_LIMIT) {
+    walk.findings.push(
+      finding(
+        'warn',
+        'spf_record_size',
+        `the SPF record of ${domain} is ${record.length} characters; keep SPF answers under ${SPF_RECORD_SIZE_LIMIT} octets so they fit one UDP packet (RFC 7208 §3.4)`,
+      ),
+    );
+  }
+  const tokens = record.slice('v=spf1'.length).split(' ').filter(Boolean);
+  const parsed = tokens.map((token) => ({ token, term: parseTerm(token) }));
+  const hasAll = parsed.some(
+    ({ term }) => !('message' in term) && term.kind === 'mechanism' && term.name === 'all',
+  );
+  let seenAll: string | null = null;
+  let redirect: { token: string; term: SpfTerm } | undefined;
+  const seenModifiers = new Set<string>();
+
+  for (const { token, term } of parsed) {
+    if ('message' in term) {
+      push(walk, domain, depth, invalidEntry(token), 'fail', term.message, 0, false);
+      walk.findings.push(
+        finding(
+          'fail',
+          'spf_syntax',
+          `syntax error in the SPF record of ${domain}: ${term.message}; receivers return permerror (RFC 7208 §4.6)`,
+        ),
+      );
+      continue;
+    }
+    if (term.kind === 'modifier') {
+      if ((term.name === 'redirect' || term.name === 'exp') && seenModifiers.has(term.name)) {
+        push(
+          walk,
+          domain,
+          depth,
+          term,
+          'fail',
+          `"${term.name}" may appear only once (RFC 7208 §6)`,
+          0,
+          false,
+        );
+        walk.findings.push(
+          finding(
+            'fail',
+            'spf_syntax',
+            `${domain}: "${term.name}" appears twice; receivers return permerror (RFC 7208 §6)`,
+          ),
+        );
+        continue;
+      }
+      seenModifiers.add(term.name);
+      if (term.name === 'redirect') {
+        if (hasAll) {
+          push(
+            walk,
+            domain,
+            depth,
+            term,
+            'warn',
+            'ignored: the record has an "all" mechanism (RFC 7208 §5.1)',
+            0,
+            false,
+          );
+          walk.findings.push(
+            finding(
+              'warn',
+              'spf_redirect_ignored',
+              `${domain}: "${term.text}" is ignored because the record also has "all" (RFC 7208 §5.1)`,
+            ),
+          );
+        } else {
+          redirect = { token, term };
+        }
+      } else if (term.name === 'exp') {
+        push(
+          walk,
+          domain,
+          depth,
+          term,
+          'info',
+          `explanation text for "fail" results is published at ${term.value} (RFC 7208 §6.2)`,
+          0,
+          false,
+        );
+      } else {
+        push(
+          walk,
+          domain,
+          depth,
+          term,
+          'warn',
+          `unknown modifier "${term.name}": receivers ignore it (RFC 7208 §6); check for a typo`,
+          0,
+          false,
+        );
+        walk.findings.push(
+          finding(
+            'warn',
+            'spf_unknown_modifier',
+            `${domain}: unknown modifier "${term.text}" is ignored (RFC 7208 §6)`,
+          ),
+        );
+      }
+      continue;
+    }
+    if (seenAll !== null) {
+      push(
+        walk,
+        domain,
+        depth,
+        term,
+        'warn',
+        `never evaluated: it comes after "${seenAll}"`,
+        0,
+        false,
+      );
+      walk.findings.push(
+        finding(
+          'warn',
+          'spf_after_all',
+          `${domain}: "${term.text}" comes after "${seenAll}" and is never evaluated`,
+        ),
+      );
+      // Lookups after "all" are never made, so they do not count.
+      continue;
+    }
+    await walkMechanism(walk, domain, term, depth, path, top);
+    if (term.name === 'all') seenAll = term.text;
+  }
+
+  if (redirect && redirect.term.kind === 'modifier') {
+    await walkInclude(walk, domain, redirect.term, depth, path, 'redirect', top);
+  } else if (seenAll === null && top) {
+    walk.findings.push(
+      finding(
+        'warn',
+        'spf_no_all',
+        `the SPF record of ${domain} ends without "all" or "redirect": unmatched senders get "neutral" (RFC 7208 §4.7); end it with "-all" or "~all"`,
+      ),
+    );
+  }
+  // The `all` that decides the final result is the one on the redirect chain from the top.
+  if (top && seenAll !== null) walk.finalAll = seenAll.startsWith('+') ? seenAll.slice(1) : seenAll;
+}
+
+async function walkMechanism(
+  walk: Walk,
+  domain: string,
+  term: SpfMechanism,
+  depth: number,
+  path: string[],
+  top: boolean,
+): Promise<void> {
+  switch (term.name) {
+    case 'all':
+      return walkAll(walk, domain, term, depth, top);
+    case 'ip4':
+    case 'ip6':
+      return walkNetwork(walk, domain, term, depth);
+    case 'include':
+      return walkInclude(walk, domain, term, depth, path, 'include', false);
+    case 'ptr':
+      countLookup(walk);
+      push(
+        walk,
+        domain,
+        depth,
+        term,
+        'warn',
+        '"ptr" is slow and unreliable and SHOULD NOT be used (RFC 7208 §5.5); list the addresses with ip4/ip6 instead',
+        1,
+        false,
+      );
+      walk.findings.push(
+        finding(
+          'warn',
+          'spf_ptr',
+          `${domain}: "${term.text}" uses the deprecated ptr mechanism (RFC 7208 §5.5)`,
+        ),
+      );
+      return flagLimits(walk, domain, term.text);
+    case 'a':
+    case 'mx':
+    case 'exists':
+      return walkHostLookup(walk, domain, term, depth);
+  }
+}
+
+function walkAll(walk: Walk, domain: string, term: SpfMechanism, depth: number, top: boolean) {
+  const text = `${term.qualifier === '+' ? '+' : term.qualifier}all`;
+  if (term.qualifier === '+') {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'fail',
+      '"+all" authorises every host on the internet to send as this domain',
+      0,
+      false,
+    );
+    walk.findings.push(
+      finding(
+        'fail',
+        'spf_all_pass',
+        `${domain}: "${term.text}" lets anyone send mail as this domain; use "-all" or "~all"`,
+      ),
+    );
+    return;
+  }
+  if (!top) {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'info',
+      `ends the ${domain} policy; inside an include only a "pass" counts (RFC 7208 §5.2)`,
+      0,
+      false,
+    );
+    return;
+  }
+  if (term.qualifier === '?') {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'warn',
+      '"?all" (neutral) tells receivers nothing about other senders',
+      0,
+      false,
+    );
+    walk.findings.push(
+      finding(
+        'warn',
+        'spf_all_neutral',
+        `${domain}: "${text}" gives unlisted senders "neutral", which protects nothing; use "-all" or "~all"`,
+      ),
+    );
+  } else if (term.qualifier === '~') {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'pass',
+      '"~all": unlisted senders soft-fail (accepted but marked); "-all" is stricter',
+      0,
+      false,
+    );
+    walk.findings.push(
+      finding(
+        'info',
+        'spf_all_softfail',
+        `${domain}: "~all" soft-fails unlisted senders; "-all" rejects them outright once every sender is listed`,
+      ),
+    );
+  } else {
+    push(walk, domain, depth, term, 'pass', '"-all": every unlisted sender fails', 0, false);
+  }
+}
+
+function walkNetwork(walk: Walk, domain: string, term: SpfMechanism, depth: number) {
+  const v4 = term.name === 'ip4';
+  const prefix = (v4 ? term.cidr4 : term.cidr6) ?? (v4 ? 32 : 128);
+  const network = term.network as string;
+  const kind = classifyAddress(network);
+  // Very wide networks: an IPv4 /8 is 16.7 million addresses, an IPv6 /16 a fifth of all
+  // global unicast space; neither is ever a real sending fleet.
+  const wide = v4 ? prefix < 8 : prefix < 16;
+  if (wide && term.qualifier === '+') {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'fail',
+      `/${prefix} authorises a huge share of the address space`,
+      0,
+      false,
+    );
+    walk.findings.push(
+      finding(
+        'fail',
+        'spf_wide_network',
+        `${domain}: "${term.text}" authorises far more addresses than any sender uses`,
+      ),
+    );
+    return;
+  }
+  if (!kind.public) {
+    const range = kind.range?.name ?? 'a special-purpose range';
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'warn',
+      `${network} is not a public address (${range})`,
+      0,
+      false,
+    );
+    walk.findings.push(
+      finding(
+        'warn',
+        'spf_private_network',
+        `${domain}: "${term.text}" is not a public address (${range}); it never sends on the internet`,
+      ),
+    );
+    return;
+  }
+  push(
+    walk,
+    domain,
+    depth,
+    term,
+    'pass',
+    `authorises ${network}/${prefix}; costs no DNS lookup`,
+    0,
+    false,
+  );
+}
+
+/** include and redirect: one lookup plus everything the target's record costs. */
+async function walkInclude(
+  walk: Walk,
+  domain: string,
+  term: SpfTerm,
+  depth: number,
+  path: string[],
+  kind: 'include' | 'redirect',
+  top: boolean,
+): Promise<void> {
+  const spec = term.kind === 'modifier' ? term.value : (term.domainSpec as string);
+  const lookupIndex = walk.terms.length;
+  countLookup(walk);
+  const before = walk.lookups;
+  const target = await staticTarget(spec, domain);
+  const rule = kind === 'include' ? 'RFC 7208 §5.2' : 'RFC 7208 §6.1';
+  if (target === undefined) {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'info',
+      `the target "${spec}" depends on the sender or client and is evaluated per message`,
+      1,
+      false,
+    );
+    return flagLimits(walk, domain, term.text);
+  }
+  if (path.includes(target)) {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'fail',
+      `loop: ${target} is already being evaluated (${[...path, target].join(' → ')})`,
+      1,
+      false,
+    );
+    walk.findings.push(
+      finding(
+        'fail',
+        'spf_loop',
+        `${domain}: "${term.text}" loops back to ${target}; evaluation ends in permerror at the lookup limit`,
+      ),
+    );
+    return flagLimits(walk, domain, term.text);
+  }
+  if (walk.fetched >= SPF_ANALYSIS_MAX_RECORDS) {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'warn',
+      `not followed: the analysis stops after ${SPF_ANALYSIS_MAX_RECORDS} records`,
+      1,
+      false,
+    );
+    return flagLimits(walk, domain, term.text);
+  }
+  walk.fetched += 1;
+  const answer = await tryLookup(walk.resolver, target, 'TXT', walk.lookup);
+  if (!answer.ok) {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'fail',
+      `${describeFailure(target, 'TXT', answer)}: receivers would return temperror`,
+      1,
+      false,
+    );
+    walk.findings.push(
+      finding(
+        'fail',
+        'spf_dns_error',
+        `${domain}: "${term.text}": ${describeFailure(target, 'TXT', answer)}`,
+      ),
+    );
+    return flagLimits(walk, domain, term.text);
+  }
+  const records = selectSpfRecords(txtTexts(answer.records));
+  const isVoid = answer.records.length === 0;
+  if (isVoid) countVoid(walk);
+  if (records.length !== 1) {
+    const why =
+      records.length === 0
+        ? `${target} ${answer.rcode === 'NXDOMAIN' ? 'does not exist' : 'has no SPF record'}`
+        : `${target} has ${records.length} SPF records`;
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'fail',
+      `${why}: receivers return permerror (${rule})`,
+      1,
+      isVoid,
+    );
+    walk.findings.push(
+      finding('fail', 'spf_include_invalid', `${domain}: "${term.text}": ${why} (${rule})`),
+    );
+    return flagLimits(walk, domain, term.text);
+  }
+  // Reserve the term's place before its target's terms, then fill in the totals.
+  push(
+    walk,
+    domain,
+    depth,
+    term,
+    'pass',
+    `${kind === 'include' ? 'includes' : 'hands over to'} the policy of ${target}`,
+    1,
+    false,
+  );
+  const entry = walk.terms[lookupIndex] as SpfTermAnalysis;
+  flagLimits(walk, domain, term.text, entry);
+  await walkRecord(
+    walk,
+    target,
+    records[0] as string,
+    depth + 1,
+    `${kind}:${target}`,
+    [...path, target],
+    kind === 'redirect' && top,
+  );
+  entry.dns_lookups = 1 + (walk.lookups - before);
+}
+
+/** a, mx, exists: one lookup, checked for void answers (and MX host count/addresses). */
+async function walkHostLookup(walk: Walk, domain: string, term: SpfMechanism, depth: number) {
+  countLookup(walk);
+  const spec = term.domainSpec;
+  const target = spec === undefined ? domain : await staticTarget(spec, domain);
+  if (target === undefined) {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'info',
+      `the target "${spec}" depends on the sender or client and is evaluated per message`,
+      1,
+      false,
+    );
+    return flagLimits(walk, domain, term.text);
+  }
+  if (!isQueryableName(target)) {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'warn',
+      `"${target}" is not a valid domain name: it never matches`,
+      1,
+      false,
+    );
+    return flagLimits(walk, domain, term.text);
+  }
+  if (term.name === 'mx') {
+    const mx = await tryLookup(walk.resolver, target, 'MX', walk.lookup);
+    if (!mx.ok) {
+      push(
+        walk,
+        domain,
+        depth,
+        term,
+        'fail',
+        `${describeFailure(target, 'MX', mx)}: receivers would return temperror`,
+        1,
+        false,
+      );
+      walk.findings.push(
+        finding(
+          'fail',
+          'spf_dns_error',
+          `${domain}: "${term.text}": ${describeFailure(target, 'MX', mx)}`,
+        ),
+      );
+      return flagLimits(walk, domain, term.text);
+    }
+    const hosts = mx.records
+      .map((r) => (r.value as MxValue).exchange)
+      .filter((e) => e !== '' && e !== '.');
+    if (hosts.length === 0) {
+      countVoid(walk);
+      push(
+        walk,
+        domain,
+        depth,
+        term,
+        'warn',
+        `${target} has no MX hosts: a void lookup that never matches (RFC 7208 §4.6.4)`,
+        1,
+        true,
+      );
+      walk.findings.push(
+        finding(
+          'warn',
+          'spf_void_lookup',
+          `${domain}: "${term.text}" finds no MX hosts at ${target} (void lookup)`,
+        ),
+      );
+      return flagLimits(walk, domain, term.text);
+    }
+    if (hosts.length > SPF_NAME_LIMIT) {
+      push(
+        walk,
+        domain,
+        depth,
+        term,
+        'fail',
+        `${target} has ${hosts.length} MX hosts; "mx" may look up at most ${SPF_NAME_LIMIT}: receivers return permerror (RFC 7208 §4.6.4)`,
+        1,
+        false,
+      );
+      walk.findings.push(
+        finding(
+          'fail',
+          'spf_mx_limit',
+          `${domain}: "${term.text}": ${hosts.length} MX hosts, over the limit of ${SPF_NAME_LIMIT} (RFC 7208 §4.6.4)`,
+        ),
+      );
+      return flagLimits(walk, domain, term.text);
+    }
+    const bare = await Promise.all(
+      hosts.map(async (host) => ((await hasAddress(walk, host)) ? undefined : host)),
+    );
+    const missing = bare.filter((h): h is string => h !== undefined);
+    if (missing.length > 0) {
+      push(
+        walk,
+        domain,
+        depth,
+        term,
+        'warn',
+        `MX host(s) without an address: ${missing.join(', ')}`,
+        1,
+        false,
+      );
+      walk.findings.push(
+        finding(
+          'warn',
+          'spf_host_without_address',
+          `${domain}: "${term.text}": MX host(s) ${missing.join(', ')} have no A/AAAA record`,
+        ),
+      );
+    } else {
+      push(
+        walk,
+        domain,
+        depth,
+        term,
+        'pass',
+        `authorises the ${hosts.length} MX host(s) of ${target}`,
+        1,
+        false,
+      );
+    }
+    return flagLimits(walk, domain, term.text);
+  }
+  const found = term.name === 'a' ? await hasAddress(walk, target) : await hasA(walk, target);
+  if (found === undefined) {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'fail',
+      `the address lookup of ${target} failed: receivers would return temperror`,
+      1,
+      false,
+    );
+    walk.findings.push(
+      finding('fail', 'spf_dns_error', `${domain}: "${term.text}": the lookup of ${target} failed`),
+    );
+  } else if (!found) {
+    countVoid(walk);
+    const what = term.name === 'a' ? 'A/AAAA' : 'A';
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'warn',
+      `${target} has no ${what} record: a void lookup that never matches (RFC 7208 §4.6.4)`,
+      1,
+      true,
+    );
+    walk.findings.push(
+      finding(
+        'warn',
+        'spf_void_lookup',
+        `${domain}: "${term.text}" finds no ${what} record at ${target} (void lookup)`,
+      ),
+    );
+  } else {
+    push(
+      walk,
+      domain,
+      depth,
+      term,
+      'pass',
+      term.name === 'a' ? `authorises the addresses of ${target}` : `${target} exists`,
+      1,
+      false,
+    );
+  }
+  flagLimits(walk, domain, term.text);
+}
+
+/** true / false, or undefined when the lookups failed. */
+async function hasAddress(walk: Walk, host: string): Promise<boolean | undefined> {
+  if (!isQueryableName(host)) return false;
+  const [a, aaaa] = await Promise.all([
+    tryLookup(walk.resolver, host, 'A', walk.lookup),
+    tryLookup(walk.resolver, host, 'AAAA', walk.lookup),
+  ]);
+  if (!a.ok && !aaaa.ok) return undefined;
+  return (a.ok && a.records.length > 0) || (aaaa.ok && aaaa.records.length > 0);
+}
+
+async function hasA(walk: Walk, host: string): Promise<boolean | undefined> {
+  const a = await tryLookup(walk.resolver, host, 'A', walk.lookup);
+  return a.ok ? a.records.length > 0 : undefined;
+}
+
+/**
+ * The target of a domain-spec when it can be known without a message: no macros, or only
+ * `%{d}`/`%{o}` (the domain itself). `undefined` for sender- or client-dependent targets.
+ */
+async function staticTarget(spec: string, domain: string): Promise<string | undefined> {
+  const parsed = parseMacroString(spec);
+  if (!parsed.ok) return undefined;
+  const dynamic = parsed.tokens.some(
+    (t) => t.kind === 'macro' && t.letter !== 'd' && t.letter !== 'o',
+  );
+  if (dynamic) return undefined;
+  const expanded = await expandTokens(parsed.tokens, {
+    sender: `postmaster@${domain}`,
+    local: 'postmaster',
+    senderDomain: domain,
+    domain,
+    ipDotted: '',
+    ipText: '',
+    ipVersionLabel: 'in-addr',
+    helo: domain,
+    receiver: 'unknown',
+    timestamp: 0,
+    validatedName: async () => 'unknown',
+  });
+  return toTargetName(expanded).toLowerCase();
+}
+
+function countLookup(walk: Walk) {
+  walk.lookups += 1;
+}
+
+function countVoid(walk: Walk) {
+  walk.voids += 1;
+}
+
+/**
+ * Marks the term at which a limit is first exceeded: the lookup that makes the count 11, or
+ * the third void lookup (§4.6.4). Receivers stop there with permerror.
+ */
+function flagLimits(walk: Walk, domain: string, text: string, entry = walk.terms.at(-1)) {
+  if (!entry) return;
+  entry.cumulative_lookups = walk.lookups;
+  if (!walk.lookupLimitHit && walk.lookups > SPF_LOOKUP_LIMIT) {
+    walk.lookupLimitHit = true;
+    entry.status = 'fail';
+    entry.reason = `DNS lookup number ${walk.lookups}: over the limit of ${SPF_LOOKUP_LIMIT}, receivers stop here with permerror (RFC 7208 §4.6.4)`;
+    walk.findings.push(
+      finding(
+        'fail',
+        'spf_lookup_limit',
+        `"${text}" in the record of ${domain} makes DNS lookup number ${walk.lookups}; the limit is ${SPF_LOOKUP_LIMIT} (RFC 7208 §4.6.4): receivers return permerror`,
+      ),
+    );
+  }
+  if (!walk.voidLimitHit && walk.voids > SPF_VOID_LOOKUP_LIMIT) {
+    walk.voidLimitHit = true;
+    entry.status = 'fail';
+    entry.reason = `void lookup number ${walk.voids}: over the limit of ${SPF_VOID_LOOKUP_LIMIT}, receivers return permerror (RFC 7208 §4.6.4)`;
+    walk.findings.push(
+      finding(
+        'fail',
+        'spf_void_limit',
+        `"${text}" in the record of ${domain} is void lookup number ${walk.voids}; the limit is ${SPF_VOID_LOOKUP_LIMIT} (RFC 7208 §4.6.4)`,
+      ),
+    );
+  }
+}
+
+function invalidEntry(token: string) {
+  return { kind: 'invalid' as const, text: token };
+}
+
+function push(
+  walk: Walk,
+  domain: string,
+  depth: number,
+  term: SpfTerm | { kind: 'invalid'; text: string },
+  status: FindingSeverity,
+  reason: string,
+  lookups: number,
+  isVoid: boolean,
+) {
+  const value =
+    term.kind === 'modifier'
+      ? term.value
+      : term.kind === 'mechanism'
+        ? (term.domainSpec ?? term.network ?? null)
+        : null;
+  walk.terms.push({
+    domain,
+    depth,
+    term: term.text,
+    kind: term.kind,
+    qualifier: term.kind === 'mechanism' ? term.qualifier : null,
+    name: term.kind === 'invalid' ? '' : term.name,
+    value,
+    status,
+    reason,
+    dns_lookups: lookups,
+    cumulative_lookups: walk.lookups,
+    void_lookup: isVoid,
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * SMTP TLS Reporting (RFC 8460): the `_smtp._tls.<domain>` TXT record, `v=TLSRPTv1;
+ * rua=<mailto: or https: URIs>` (§3).
+ * @module
+ */
+import type { DnsResolver } from '../net/dns-types.js';
+import type { LookupOptions } from './dns.js';
+import { lookupTxtPolicy } from './txt-policy.js';
+import { type Finding, finding, type SectionStatus, statusOf } from './types.js';
+
+export interface TlsRptAnalysis {
+  status: SectionStatus;
+  /** `_smtp._tls.<domain>`. */
+  record_name: string;
+  record: string | null;
+  /** Report destinations (`rua=`, comma-separated, mailto: or https:). */
+  rua: string[];
+  findings: Finding[];
+}
+
+export interface AnalyseTlsRptOptions {
+  resolver: DnsResolver;
+  signal?: AbortSignal;
+  dnsTimeout?: number;
+}
+
+export async function analyseTlsRpt(
+  domain: string,
+  options: AnalyseTlsRptOptions,
+): Promise<TlsRptAnalysis> {
+  const lookup: LookupOptions = {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
+  };
+  const name = `_smtp._tls.${domain}`;
+  const base: TlsRptAnalysis = {
+    status: 'none',
+    record_name: name,
+    record: null,
+    rua: [],
+    findings: [],
+  };
+  const found = await lookupTxtPolicy(
+    options.resolver,
+    name,
+    'TLSRPTv1',
+    'tls_rpt',
+    'RFC 8460 §3',
+    lookup,
+  );
+  if (found.kind === 'absent') {
+    return {
+      ...base,
+      findings: [
+        finding(
+          'info',
+          'tls_rpt_missing',
+          `no TLS-RPT record at ${name}: the domain gets no reports of failed TLS deliveries (RFC 8460)`,
+        ),
+      ],
+    };
+  }
+  if (found.kind !== 'found') return { ...base, status: 'fail', findings: [found.finding] };
+  const findings: Finding[] = [];
+  const rua = (found.tags.get('rua') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (rua.length === 0) {
+    findings.push(
+      finding(
+        'fail',
+        'tls_rpt_rua',
+        `${name} has no rua= destination, which is required (RFC 8460 §3)`,
+      ),
+    );
+  }
+  for (const uri of rua) {
+    // §3: tlsrpt-uri is a mailto: or https: URI.
+    const ok = /^mailto:[^@\s]+@[^@\s]+$/i.test(uri) || /^https:\/\/[^\s]+$/i.test(uri);
+    if (!ok)
+      findings.push(
+        finding(
+          'fail',
+          'tls_rpt_uri',
+          `rua "${uri}" must be a mailto: or https: URI (RFC 8460 §3)`,
+        ),
+      );
+  }
+  for (const segment of found.malformed) {
+    findings.push(
+      finding('warn', 'tls_rpt_syntax', `"${segment}" is not a tag=value pair (RFC 8460 §3)`),
+    );
+  }
+  if (findings.length === 0)
+    findings.push(finding('pass', 'tls_rpt_ok', `TLS reports go to ${rua.join(', ')}`));
+  return { ...base, status: statusOf(findings), record: found.record, rua, findings };
+}

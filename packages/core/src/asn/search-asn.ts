@@ -3,7 +3,7 @@
  * and announced prefixes; a name → matching ASes, best match first.
  * @module
  */
-import { InvalidInputError, NotFoundError } from '../errors.js';
+import { InvalidInputError, InvalidIpError, NotFoundError } from '../errors.js';
 import {
   bigIntToV6,
   createAddressParts,
@@ -86,6 +86,11 @@ export async function searchAsn(options: SearchAsnOptions): Promise<AsnSearchRes
   const datasets = options.datasets ?? (await getDefaultIpDatasets());
   const parts = createAddressParts();
   if (parseAddressInto(query, parts)) return byIp(query, datasets);
+  // Something shaped like an address but not one ("1.2.3.999", "2001:db8::g") is a typo of an
+  // IP, not an organisation name: answer with the SPEC §7 message.
+  if (/^\d+(?:\.\d+)+$/.test(query) || /^\[?[0-9a-f:.]*:[0-9a-f:.]*:[0-9a-f:.%\]]*$/i.test(query)) {
+    throw new InvalidIpError('q');
+  }
   const asMatch = /^(?:AS\s?)?(\d{1,10})$/i.exec(query);
   if (asMatch) {
     const asn = Number(asMatch[1]);

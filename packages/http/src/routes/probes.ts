@@ -1,3 +1,339 @@
+/**
+ * The outbound probes: `GET /api/down` (SPEC 2.12), `GET /api/security-headers` and
+ * `GET /api/ports` (tool endpoints, SPEC §4 behaviours 5–7). Every target goes through the
+ * SSRF guard (CONTRACT §4): private, reserved and internal addresses → 403.
+ * @module
+ */
+import { arr, bool, enumOf, int, nullable, num, obj, str } from '../openapi/schema.js';
+import { queryParam } from '../params.js';
+import { runPortScan, runSecurityHeaders, runSiteCheck } from '../services/probes.js';
 import type { RouteDef } from './types.js';
 
-export const probeRoutes: RouteDef[] = [];
+const GUARD =
+  'The target is resolved once with the netdiag resolver; if ANY address is private, reserved ' +
+  'or internal (IANA special-purpose registries, every IPv4/IPv6 literal form, IPv4-mapped, ' +
+  'NAT64 and 6to4 included) the answer is 403 "Target not allowed: …" with the reason. ' +
+  'Connections go only to the checked address (no second lookup); every redirect hop is ' +
+  'checked again (at most 5); bodies are read up to 1 MiB; connect 5 s, total 10 s. ' +
+  'NETDIAG_ALLOWED_TARGETS exempts ranges.';
+
+const URL_PARAM = {
+  name: 'url',
+  in: 'query' as const,
+  required: true,
+  description: 'URL or host name (http/https only; scheme optional).',
+  schema: str(undefined, { minLength: 1, maxLength: 2048 }),
+  example: 'example.com',
+};
+
+const tlsSchema = nullable({
+  ...obj({
+    issuer: str('Issuer organisation (or common name)'),
+    subject: str('Subject common name'),
+    valid_from: nullable(str('Start of validity, ISO 8601')),
+    valid_to: nullable(str('Expiry, ISO 8601')),
+    days_left: nullable(int('Whole days until expiry; negative once expired')),
+    trusted: bool('The chain is trusted and valid for the host name'),
+    error: nullable(
+      str('Why it is not trusted (CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT, …)'),
+    ),
+    protocol: nullable(str('Negotiated TLS version (TLSv1.3)')),
+  }),
+  description:
+    'Added: certificate facts for https targets; null for http or when TLS never started',
+});
+
+const findingSchema = obj({
+  test: str('Test name (Observatory test, or permissions-policy / information-disclosure)'),
+  title: str('Human title of the test'),
+  header: str('Header(s) the test reads; "" for Subresource Integrity (reads the HTML)'),
+  present: bool('Whether the header (or cookies, a redirect, external scripts) was present'),
+  value: nullable(str('The value examined (at most 1024 characters)')),
+  result: str('Result id (the Observatory expectation names, e.g. csp-implemented-with-no-unsafe)'),
+  pass: bool('Whether the result passes'),
+  score_modifier: int('Points this result adds to the score (score table)'),
+  description: str('What the result means'),
+  recommendation: str('What to change; "" when nothing needs to'),
+});
+
+const portResultSchema = obj({
+  port: int('TCP port', { minimum: 1, maximum: 65535 }),
+  state: enumOf(
+    ['open', 'closed', 'filtered'],
+    'open: handshake completed; closed: RST; filtered: no answer within the per-port timeout or ICMP unreachable',
+  ),
+  latency_ms: nullable(num('Milliseconds to the handshake or RST; null when filtered')),
+  service: str('Service name from the catalog; "" outside it'),
+  risk_level: enumOf(
+    ['info', 'low', 'medium', 'high', ''],
+    'How worrying an open port is; "" outside the catalog',
+  ),
+  risk: str('One line on what an open port means; "" outside the catalog'),
+});
+
+export const probeRoutes: RouteDef[] = [
+  {
+    method: 'get',
+    path: '/api/down',
+    operationId: 'checkSite',
+    tag: 'Probes',
+    summary: 'Is a web site up? Status, response time, server and TLS certificate facts',
+    description:
+      'GET with redirects followed. Without a scheme https is tried first, then http when https ' +
+      'cannot connect (refused, unreachable, connect timeout, no TLS), and `note` says so. Up = an ' +
+      'HTTP answer below 500. A site that is down is a 200 with is_up false and `note` saying why ' +
+      '(DNS failure, refused, timeout, TLS error, redirect loop, 5xx); an untrusted certificate ' +
+      `counts as down (TLS error) and nothing is sent. ${GUARD}`,
+    params: [URL_PARAM],
+    data: obj({
+      url: str('Normalised URL checked, with the scheme used'),
+      is_up: bool('An HTTP answer below 500 arrived'),
+      status_code: nullable(int('HTTP status of the final answer; null when there was none')),
+      status_text: str('Standard reason phrase of the status; "" without an answer'),
+      response_time_ms: nullable(
+        num(
+          'Milliseconds from the start to the final response headers (DNS and redirects included); null when down before an answer',
+        ),
+      ),
+      server: str('Server header; "" when absent'),
+      content_type: str('Content-Type header; "" when absent'),
+      powered_by: nullable(str('X-Powered-By header, or null')),
+      note: nullable(
+        str(
+          'Why the site is down, or what else to know (http fallback, capped body); null otherwise',
+        ),
+      ),
+      checked_at: str('Time of the check, ISO 8601 UTC with milliseconds', { format: 'date-time' }),
+      final_url: str('Added: the URL after redirects'),
+      redirects: int('Added: redirects followed (at most 5)'),
+      ip: nullable(str('Added: the address connected to')),
+      tls: tlsSchema,
+    }),
+    example: {
+      url: 'https://example.com/',
+      is_up: true,
+      status_code: 200,
+      status_text: 'OK',
+      response_time_ms: 142,
+      server: 'ECS (dcb/7F84)',
+      content_type: 'text/html; charset=UTF-8',
+      powered_by: null,
+      note: null,
+      checked_at: '2026-11-21T10:00:00.000Z',
+      final_url: 'https://example.com/',
+      redirects: 0,
+      ip: '93.184.215.14',
+      tls: {
+        issuer: 'DigiCert Inc',
+        subject: '*.example.com',
+        valid_from: '2026-01-15T00:00:00.000Z',
+        valid_to: '2027-01-15T23:59:59.000Z',
+        days_left: 55,
+        trusted: true,
+        error: null,
+        protocol: 'TLSv1.3',
+      },
+    },
+    errors: [400, 403],
+    handle({ req, ctx, signal }) {
+      const url = queryParam(req, 'url', 'a URL or host name such as https://example.com', true);
+      return runSiteCheck(ctx, url, { signal });
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/security-headers',
+    operationId: 'gradeSecurityHeaders',
+    tag: 'Probes',
+    summary: 'Grade the HTTP security headers of a site (MDN HTTP Observatory algorithm)',
+    description:
+      'Fetches the URL once (https assumed) and, for the redirection test, the http:// URL of the ' +
+      'same host, both carrying Origin: https://cors-probe.netdiag.invalid for the CORS test. ' +
+      "Grading follows the MDN HTTP Observatory (algorithm 6): start at 100, add each test's " +
+      'modifier, bonuses only when the score without them is at least 90, grade per 5 points ' +
+      '(A+ from 100 … F below 25). Tests: CSP (parsed), HSTS, X-Frame-Options/frame-ancestors, ' +
+      'X-Content-Type-Options, Referrer-Policy, CORP, COOP, COEP, CORS, cookies, redirection, ' +
+      'Subresource Integrity; netdiag adds Permissions-Policy and information disclosure (Server ' +
+      'with a version, X-Powered-By, X-AspNet-Version, X-AspNetMvc-Version, X-Generator, …). ' +
+      "`score`/`grade` include the additions; `observatory` has the Observatory's own figures. " +
+      `Without a scheme and without an https answer the http answer is graded (see note). ${GUARD} ` +
+      'Limited to 20 requests per window per client.',
+    params: [
+      {
+        ...URL_PARAM,
+        description: 'URL or host name (http/https only; scheme optional, https assumed).',
+      },
+    ],
+    data: obj({
+      url: str('The URL graded (after redirects)'),
+      status_code: int('HTTP status of the graded answer'),
+      score: int("Score with netdiag's additions; never below 0, can exceed 100 with bonuses"),
+      grade: enumOf(
+        ['A+', 'A', 'A-', 'B+', 'B', 'B-', 'C+', 'C', 'C-', 'D+', 'D', 'D-', 'F'],
+        'Grade of `score`',
+      ),
+      tests_passed: int('Tests passed (of tests_quantity)'),
+      tests_failed: int('Tests failed'),
+      tests_quantity: int('Tests run (14)'),
+      observatory: obj(
+        {
+          score: int('Observatory score (its 12 tests only)'),
+          grade: str('Observatory grade'),
+          tests_passed: int('Observatory tests passed'),
+          tests_failed: int('Observatory tests failed'),
+          tests_quantity: int('Observatory tests run (12)'),
+          algorithm_version: int('Observatory algorithm version followed (6)'),
+        },
+        { description: "The MDN HTTP Observatory's own figures, for comparison" },
+      ),
+      redirects: int('Redirects followed to reach `url`'),
+      note: nullable(
+        str(
+          'Why the grade needs care (graded over http, error status, untrusted certificate, truncated body)',
+        ),
+      ),
+      headers: arr(findingSchema, 'One entry per test'),
+      checked_at: str('Time of the check, ISO 8601 UTC with milliseconds', { format: 'date-time' }),
+    }),
+    example: {
+      url: 'https://example.com/',
+      status_code: 200,
+      score: 20,
+      grade: 'F',
+      tests_passed: 7,
+      tests_failed: 7,
+      tests_quantity: 14,
+      observatory: {
+        score: 25,
+        grade: 'D-',
+        tests_passed: 7,
+        tests_failed: 5,
+        tests_quantity: 12,
+        algorithm_version: 6,
+      },
+      redirects: 0,
+      note: null,
+      headers: [
+        {
+          test: 'content-security-policy',
+          title: 'Content Security Policy (CSP)',
+          header: 'Content-Security-Policy',
+          present: false,
+          value: null,
+          result: 'csp-not-implemented',
+          pass: false,
+          score_modifier: -25,
+          description: 'No Content-Security-Policy header.',
+          recommendation:
+            "Set a Content-Security-Policy without 'unsafe-inline'/'unsafe-eval', with script-src and object-src restricted (start from default-src 'none').",
+        },
+      ],
+      checked_at: '2026-11-21T10:00:00.000Z',
+    },
+    errors: [400, 403, 404, 502, 504],
+    toolLimit: true,
+    handle({ req, ctx, signal }) {
+      const url = queryParam(req, 'url', 'a URL or host name such as https://example.com', true);
+      return runSecurityHeaders(ctx, url, { signal });
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/ports',
+    operationId: 'scanPorts',
+    tag: 'Probes',
+    summary: 'TCP connect scan of a public host (default: the caller)',
+    description:
+      'A TCP connect scan (like nmap -sT): open = handshake completed, closed = RST, filtered = ' +
+      'no answer within 1.5 s per port (or ICMP unreachable). Up to 50 ports are probed at once; ' +
+      'at most 4 scans run on the server at a time (more wait; beyond 16 waiting → 503 with ' +
+      "Retry-After). Without `ports` a curated catalog is scanned (nmap's most frequent TCP ports " +
+      'plus risky services such as Docker 2375/2376, PostgreSQL, Redis, Elasticsearch, Memcached, ' +
+      'MongoDB, MQTT, AMQP, Oracle, LDAP, rsync), each with a service name and a risk note. ' +
+      '`accepts_everything` flags hosts where nearly every port answers open (a firewall or ' +
+      `proxy that accepts everything). ${GUARD} Limited to 20 requests per window per client.`,
+    params: [
+      {
+        name: 'host',
+        in: 'query',
+        required: false,
+        description: "Host name or public IP to scan; default: the caller's own IP.",
+        schema: str(undefined, { maxLength: 253 }),
+        example: 'scanme.nmap.org',
+      },
+      {
+        name: 'ports',
+        in: 'query',
+        required: false,
+        description:
+          'Ports and ranges, comma-separated (22,80,8000-8010); at most 100. Default: the catalog.',
+        schema: str(undefined, { maxLength: 2048 }),
+        example: '22,80,443,8000-8010',
+      },
+    ],
+    data: obj({
+      host: str('The host scanned, normalised (lower-case name or canonical IP)'),
+      ip: str('The address scanned (the first checked address, IPv4 preferred)'),
+      ports_scanned: int('Number of ports probed'),
+      open_count: int('Ports open'),
+      closed_count: int('Ports closed'),
+      filtered_count: int('Ports filtered'),
+      open_ports: arr(int(), 'Open ports, ascending'),
+      accepts_everything: bool(
+        'At least 90 % of at least 10 ports answered open: a firewall or proxy accepting every connection, so "open" proves little',
+      ),
+      note: nullable(str('Why the result needs care, or null')),
+      port_timeout_ms: int('Per-port connect timeout used'),
+      duration_ms: int('Duration of the scan'),
+      scanned_at: str('Start of the scan, ISO 8601 UTC with milliseconds', { format: 'date-time' }),
+      results: arr(portResultSchema, 'One entry per port, ascending'),
+    }),
+    example: {
+      host: 'scanme.example',
+      ip: '203.0.113.10',
+      ports_scanned: 3,
+      open_count: 1,
+      closed_count: 1,
+      filtered_count: 1,
+      open_ports: [22],
+      accepts_everything: false,
+      note: null,
+      port_timeout_ms: 1500,
+      duration_ms: 1504,
+      scanned_at: '2026-11-21T10:00:00.000Z',
+      results: [
+        {
+          port: 22,
+          state: 'open',
+          latency_ms: 21.4,
+          service: 'ssh',
+          risk_level: 'low',
+          risk: 'SSH is brute-forced constantly; allow keys only and consider an allow-list.',
+        },
+        {
+          port: 23,
+          state: 'closed',
+          latency_ms: 20.9,
+          service: 'telnet',
+          risk_level: 'high',
+          risk: 'Telnet is unencrypted and a favourite botnet entry point; close it.',
+        },
+        {
+          port: 6379,
+          state: 'filtered',
+          latency_ms: null,
+          service: 'redis',
+          risk_level: 'high',
+          risk: 'Redis has no authentication by default: data theft and remote code execution.',
+        },
+      ],
+    },
+    errors: [400, 403, 404, 502, 503, 504],
+    toolLimit: true,
+    handle({ req, ctx, callerIp, signal }) {
+      const host = queryParam(req, 'host', 'a host name or public IP address') ?? callerIp;
+      const ports = queryParam(req, 'ports', 'ports and ranges such as 22,80,8000-8010');
+      return runPortScan(ctx, { host, ...(ports !== undefined ? { ports } : {}), signal });
+    },
+  },
+];

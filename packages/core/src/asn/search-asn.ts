@@ -88,10 +88,10 @@ export async function searchAsn(options: SearchAsnOptions): Promise<AsnSearchRes
   if (parseAddressInto(query, parts)) return byIp(query, datasets);
   // Something shaped like an address but not one ("1.2.3.999", "2001:db8::g") is a typo of an
   // IP, not an organisation name: answer with the SPEC §7 message.
-  if (/^\d+(?:\.\d+)+$/.test(query) || /^\[?[0-9a-f:.]*:[0-9a-f:.]*:[0-9a-f:.%\]]*$/i.test(query)) {
+  if (/^\d+(?:\.\d+)+$/.test(query) || /^\[?[0-9a-z.%]*:[0-9a-z.%]*:[0-9a-z:.%\]]*$/i.test(query)) {
     throw new InvalidIpError('q');
   }
-  const asMatch = /^(?:AS\s?)?(\d{1,10})$/i.exec(query);
+  const asMatch = /^(?:AS\s?)?(\d+)$/i.exec(query);
   if (asMatch) {
     const asn = Number(asMatch[1]);
     if (asn > 0xffffffff) {

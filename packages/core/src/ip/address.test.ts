@@ -1,0 +1,102 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { parseIp } from '../net/ip.js';
+import { classifyAddress } from '../net/ranges.js';
+import { createAddressParts, formatV4, formatV6, parseAddressInto } from './address.js';
+import { specialRangeOf } from './bogon.js';
+
+const parts = createAddressParts();
+const fast = (input: string) =>
+  parseAddressInto(input, parts) ? { version: parts.version, address: parts.text } : undefined;
+
+describe('parseAddressInto agrees with parseIp', () => {
+  test.each([
+    '8.8.8.8',
+    ' 1.2.3.4 ',
+    '[2001:db8::1]',
+    '::',
+    '::1',
+    '::ffff:1.2.3.4',
+    '::FFFF:102:304',
+    '64:ff9b::8.8.8.8',
+    '2001:DB8:0:0:0:0:0:1',
+    '1:0:0:1:0:0:0:1',
+    '1:2:3:4:5:6:7::',
+    '::2:3:4:5:6:7:8',
+    '1::1.2.3.4',
+    '01.2.3.4',
+    '1.2.3.256',
+    '1.2.3',
+    '1:2:3:4:5:6:7:8:9',
+    '1::2::3',
+    ':1::',
+    'fe80::1%eth0',
+    '12345::',
+    '1.2.3.4.',
+    '',
+    'example.com',
+  ])('%j', (input) => {
+    expect(fast(input)).toEqual(parseIp(input));
+  });
+
+  test('random address-like strings', () => {
+    const chars = fc.constantFrom(...'0123456789abcdefABCDEF:.'.split(''));
+    fc.assert(
+      fc.property(fc.array(chars, { minLength: 1, maxLength: 40 }), (list) => {
+        const input = list.join('');
+        expect(fast(input)).toEqual(parseIp(input));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  test('every IPv4 and IPv6 value round-trips through the canonical text', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 0xffffffff }), (v) => {
+        expect(fast(formatV4(v))).toEqual(parseIp(formatV4(v)));
+      }),
+    );
+    const word = fc.integer({ min: 0, max: 0xffffffff });
+    const sparse = fc.oneof(word, fc.constant(0));
+    fc.assert(
+      fc.property(sparse, sparse, sparse, sparse, (a, b, c, d) => {
+        const text = formatV6(a, b, c, d);
+        expect(fast(text)).toEqual(parseIp(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('specialRangeOf agrees with classifyAddress', () => {
+  test('random IPv4 and IPv6 addresses, and addresses inside every special range', () => {
+    const word = fc.integer({ min: 0, max: 0xffffffff });
+    const prefixes = [0, 0x0a000000, 0x7f000000, 0xa9fe0000, 0xc0a80000, 0x64400000, 0xe0000000];
+    fc.assert(
+      fc.property(word, fc.constantFrom(...prefixes), fc.boolean(), (v, prefix, mix) => {
+        const ip = formatV4(mix ? (prefix | (v & 0xffff)) >>> 0 : v);
+        parseAddressInto(ip, parts);
+        expect(specialRangeOf(parts) === undefined).toBe(classifyAddress(ip).public);
+      }),
+      { numRuns: 20_000 },
+    );
+    const top = fc.constantFrom(
+      0,
+      0x20010db8,
+      0x20020a00,
+      0x0064ff9b,
+      0xfe800000,
+      0xfc000000,
+      0x26064700,
+      0x3fff0000,
+    );
+    fc.assert(
+      fc.property(top, word, word, word, (w0, w1, w2, w3) => {
+        const ip = formatV6(w0, w0 === 0x0064ff9b ? 0 : w1, w0 === 0x0064ff9b ? 0 : w2, w3);
+        if (!parseAddressInto(ip, parts)) throw new Error(ip);
+        expect(specialRangeOf(parts) === undefined).toBe(classifyAddress(ip).public);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});

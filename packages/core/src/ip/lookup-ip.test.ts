@@ -1,0 +1,134 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { INVALID_IP_MESSAGE } from '../errors.js';
+import { asnCacheFile } from './asn/asn-disk-cache.js';
+import { bulkLookup } from './bulk-lookup.js';
+import { loadIpDatasets } from './datasets.js';
+import { lookupIp } from './lookup-ip.js';
+import { parseTorExitList } from './tor-exit-list.js';
+
+const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-ip-test-'));
+const datasets = await loadIpDatasets({ cacheDir });
+
+describe('lookupIp on the embedded data', () => {
+  test.each([
+    ['8.8.8.8', 15169, 'Google LLC', 'US'],
+    ['1.1.1.1', 13335, 'Cloudflare, Inc.', 'AU'],
+    ['2001:4860:4860::8888', 15169, 'Google LLC', 'CA'],
+    ['2606:4700:4700::1111', 13335, 'Cloudflare, Inc.', 'CA'],
+  ])('%s → AS%i %s, %s', async (ip, asn, name, country) => {
+    const info = await lookupIp({ ip, datasets });
+    expect(info.network).toMatchObject({ asn, as_name: name, isp: name, org: name });
+    expect(info.location.country).toBe(country);
+    expect(typeof info.location.latitude).toBe('number');
+    expect(info.location.timezone).toMatch(/^[A-Z][a-z]+\//);
+    expect(info.location.country_name.length).toBeGreaterThan(2);
+    expect(info.bogon).toBe(false);
+  });
+
+  test('8.8.8.8 in detail: derived fields and the hosting signal with its evidence', async () => {
+    const info = await lookupIp({ ip: '8.8.8.8', datasets });
+    expect(info.location).toMatchObject({
+      country_name: 'United States',
+      continent: 'NA',
+      is_eu: false,
+      postal_code: '',
+      timezone: 'America/Los_Angeles',
+    });
+    expect(info.privacy).toMatchObject({ type: 'datacenter', is_hosting: true, is_tor: false });
+    expect(info.privacy.signals[0]).toMatchObject({ signal: 'hosting', source: 'asn-list' });
+    expect(info.privacy.signals[0]?.evidence).toContain('data/asn-hosting.tsv');
+  });
+
+  test.each([
+    ['10.1.2.3', '10.0.0.0/8'],
+    ['192.168.0.1', '192.168.0.0/16'],
+    ['127.0.0.1', '127.0.0.0/8'],
+    ['::1', '::1/128'],
+    ['fe80::1', 'fe80::/10'],
+    ['2001:db8::1', '2001:db8::/32'],
+    ['::ffff:10.0.0.1', '10.0.0.0/8'],
+  ])('bogon %s → empty data, bogon: true (%s)', async (ip, cidr) => {
+    const info = await lookupIp({ ip, datasets });
+    expect(info.bogon).toBe(true);
+    expect(info.bogon_reason).toContain(cidr);
+    expect(info.location.country).toBe('');
+    expect(info.location.latitude).toBeNull();
+    expect(info.network.asn).toBeNull();
+  });
+
+  test('IPv4-mapped, NAT64 and 6to4 forms are looked up by their IPv4 host', async () => {
+    expect((await lookupIp({ ip: '::ffff:8.8.8.8', datasets })).ip).toBe('8.8.8.8');
+    const sixToFour = await lookupIp({ ip: '2002:808:808::1', datasets });
+    expect(sixToFour).toMatchObject({ ip: '2002:808:808::1', version: 6 });
+    expect(sixToFour.network.asn).toBe(15169);
+  });
+
+  test.each(['999.1.1.1', 'example.com', '', '1.2.3', 'fe80::1%eth0', 42 as unknown as string])(
+    'invalid %j → the SPEC message',
+    async (ip) => {
+      await expect(lookupIp({ ip, datasets })).rejects.toThrow(INVALID_IP_MESSAGE);
+      await expect(lookupIp({ ip })).rejects.toThrow(INVALID_IP_MESSAGE);
+    },
+  );
+
+  test('an aborted signal rejects', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      lookupIp({ ip: '8.8.8.8', datasets, signal: controller.signal }),
+    ).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  test('Tor exits are proxies with tor-exit-list evidence; other addresses are untouched', async () => {
+    datasets.setTorExitList(
+      parseTorExitList('# exits\n8.8.4.4\n2001:4860:4860::8844\nnot-an-ip\n'),
+    );
+    try {
+      const tor = await lookupIp({ ip: '8.8.4.4', datasets });
+      expect(tor.privacy).toMatchObject({ is_tor: true, is_proxy: true, type: 'vpn' });
+      expect(tor.privacy.signals.map((s) => s.source)).toContain('tor-exit-list');
+      expect((await lookupIp({ ip: '2001:4860:4860::8844', datasets })).privacy.is_tor).toBe(true);
+      expect((await lookupIp({ ip: '8.8.8.8', datasets })).privacy.is_tor).toBe(false);
+    } finally {
+      datasets.setTorExitList(undefined);
+    }
+  });
+
+  test('the AS index was cached on disk and a second load reads it', async () => {
+    const again = await loadIpDatasets({ cacheDir });
+    expect(again.info.asn_index).toBe('cache');
+    expect(again.lookup('1.1.1.1').network.asn).toBe(13335);
+    expect(asnCacheFile(cacheDir, 'k')).toContain(cacheDir);
+  });
+});
+
+describe('bulkLookup (CONTRACT §6)', () => {
+  test('valid distinct addresses in order of first appearance; invalid entries in errors', async () => {
+    const result = await bulkLookup({
+      ips: ['8.8.8.8', 'nope', '1.1.1.1', '::ffff:8.8.8.8', 7, '10.0.0.1'],
+      datasets,
+    });
+    expect(result.results.map((r) => r.ip)).toEqual(['8.8.8.8', '1.1.1.1', '10.0.0.1']);
+    expect(result.errors).toEqual([
+      { input: 'nope', error: INVALID_IP_MESSAGE },
+      { input: '7', error: 'Each entry must be a string holding an IPv4 or IPv6 address' },
+    ]);
+  });
+
+  test.each([
+    [[], /empty/],
+    [Array.from({ length: 51 }, () => '8.8.8.8'), /51 entries: at most 50/],
+    [['x', 'y'], /Invalid IP address format/],
+  ])('%#: rejected', async (ips, message) => {
+    await expect(bulkLookup({ ips, datasets })).rejects.toThrow(message);
+  });
+
+  test('maxIps lifts the limit (the CLI batches without the 50 cap)', async () => {
+    const ips = Array.from({ length: 300 }, (_, i) => `8.8.${i >> 8}.${i & 255}`);
+    const result = await bulkLookup({ ips, datasets, maxIps: Number.POSITIVE_INFINITY });
+    expect(result.results).toHaveLength(300);
+  });
+});

@@ -45,12 +45,12 @@ export interface MmdbGeoSourceOptions {
   /** Database for IPv6 lookups (the same one when it holds both). */
   v6?: MmdbDatabase;
   description: string;
-  /** log2 of the record cache size per database. @default 16 */
+  /** log2 of the record cache size per database. @default 17 (131,072 records) */
   cacheBits?: number;
 }
 
 export function createMmdbGeoSource(options: MmdbGeoSourceOptions): GeoSource {
-  const bits = options.cacheBits ?? 16;
+  const bits = options.cacheBits ?? 17;
   const v4 = new CachedDatabase(options.v4, bits);
   const v6 =
     options.v6 === undefined

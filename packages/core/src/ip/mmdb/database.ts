@@ -4,6 +4,7 @@
  * Format: MaxMind-DB-spec.md (github.com/maxmind/MaxMind-DB).
  * @module
  */
+import { createRequire } from 'node:module';
 import { Reader } from 'mmdb-lib';
 import { CheckedDecoder, MmdbFormatError } from './checked-decoder.js';
 
@@ -69,6 +70,7 @@ export class MmdbDatabase {
   private readonly checker: CheckedDecoder;
   private readonly reader: Reader<Record<string, unknown>>;
   private readonly lazy: boolean;
+  private readonly decodeAt: ((offset: number) => unknown) | undefined;
 
   /** Opens a database from its bytes; throws `MmdbFormatError` saying what is wrong. */
   constructor(db: Buffer, verify: VerifyMode = 'full') {
@@ -100,6 +102,7 @@ export class MmdbDatabase {
     this.lazy = verify === 'lazy';
     // mmdb-lib re-reads the (now proven) metadata; it decodes the records lookups return.
     this.reader = new Reader(db);
+    this.decodeAt = mmdbLibDecoder(db, this.dataStart);
   }
 
   /**
@@ -160,7 +163,10 @@ export class MmdbDatabase {
    * address that was looked up (mmdb-lib's public API decodes by address).
    */
   record(pointer: number, address: string): Record<string, unknown> | null {
-    if (this.lazy) this.checker.verify(this.dataOffset(pointer, 0));
+    const offset = this.dataOffset(pointer, 0);
+    if (this.lazy) this.checker.verify(offset);
+    // mmdb-lib's decoder by offset skips the second tree walk of `Reader.get(address)`.
+    if (this.decodeAt) return this.decodeAt(offset) as Record<string, unknown> | null;
     return this.reader.get(address);
   }
 
@@ -307,6 +313,26 @@ export class MmdbDatabase {
       state[node] = 2;
     };
     visit(0, 0);
+  }
+}
+
+interface MmdbLibDecoder {
+  decodeFast(offset: number): { value: unknown };
+}
+
+/**
+ * mmdb-lib's record decoder (lib/decoder.js, the class `Reader` uses internally), so a record
+ * is decoded by its offset. Falls back to `Reader.get()` if a future mmdb-lib moves the file.
+ */
+function mmdbLibDecoder(db: Buffer, dataStart: number): ((offset: number) => unknown) | undefined {
+  try {
+    const { default: Decoder } = createRequire(import.meta.url)('mmdb-lib/lib/decoder.js') as {
+      default: new (db: Buffer, baseOffset: number) => MmdbLibDecoder;
+    };
+    const decoder = new Decoder(db, dataStart);
+    return (offset) => decoder.decodeFast(offset).value;
+  } catch {
+    return undefined;
   }
 }
 

@@ -242,8 +242,8 @@ export async function analyseMx(domain: string, options: AnalyseMxOptions): Prom
   if (records.every((r) => r.status === 'fail')) {
     findings.push(finding('fail', 'mx_unreachable', `no MX host of ${domain} can receive mail`));
   }
-  if (!findings.some((f) => f.severity !== 'pass')) {
-    findings.push(finding('pass', 'mx_ok', `${records.length} MX host(s), all resolvable`));
+  if (!findings.some((f) => f.severity === 'warn' || f.severity === 'fail')) {
+    findings.unshift(finding('pass', 'mx_ok', `${records.length} MX host(s), all resolvable`));
   }
   return {
     status: statusOf(findings),

@@ -133,6 +133,16 @@ export async function analyseDkim(
       );
     }
   }
+  const failed = results.filter((r) => r.source === 'common' && r.reason.startsWith('lookup failed'));
+  if (failed.length > 0) {
+    findings.push(
+      finding(
+        'info',
+        'dkim_lookup_failed',
+        `the lookup failed for ${failed.length} common selector(s): ${failed.map((r) => r.selector).join(', ')}`,
+      ),
+    );
+  }
   const good = shown.filter((r) => r.found && r.status === 'pass');
   let domainkeyExists: boolean | null = null;
   if (!shown.some((r) => r.found)) {

@@ -159,8 +159,8 @@ export async function analyseSpf(domain: string, options: AnalyseSpfOptions): Pr
     );
   }
   await walkRecord(walk, domain, spfRecords[0] as string, 0, null, [domain], true);
-  if (!walk.findings.some((f) => f.severity !== 'pass')) {
-    walk.findings.push(
+  if (!walk.findings.some((f) => f.severity === 'warn' || f.severity === 'fail')) {
+    walk.findings.unshift(
       finding(
         'pass',
         'spf_ok',

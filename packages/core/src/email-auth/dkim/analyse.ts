@@ -133,7 +133,9 @@ export async function analyseDkim(
       );
     }
   }
-  const failed = results.filter((r) => r.source === 'common' && r.reason.startsWith('lookup failed'));
+  const failed = results.filter(
+    (r) => r.source === 'common' && r.reason.startsWith('lookup failed'),
+  );
   if (failed.length > 0) {
     findings.push(
       finding(

@@ -1,0 +1,275 @@
+/**
+ * The built-in `DnsResolver`: a stub resolver on dns-packet. UDP with EDNS0, TCP when the answer
+ * is truncated, random ids and source ports, answers checked against the question, a timeout
+ * per server with failover across the list, or DNS-over-HTTPS; a TTL-honouring cache with
+ * negative caching (RFC 2308) and collapsing of identical in-flight queries.
+ * @module
+ */
+import dns from 'node:dns';
+import type { Dispatcher } from 'undici';
+import {
+  ConfigError,
+  InvalidInputError,
+  isNetdiagError,
+  TimeoutError,
+  UpstreamError,
+} from '../errors.js';
+import { type Cache, createMemoryCache, createSingleFlight } from './cache.js';
+import type {
+  DnsQueryOptions,
+  DnsRecord,
+  DnsResolver,
+  DnsResponse,
+  RecordType,
+} from './dns-types.js';
+import { type CachedResponse, cacheTtlSeconds, fromCache } from './resolver-cache.js';
+import { toDnsRecord } from './resolver-records.js';
+import { type DnsServer, parseDnsServers } from './resolver-servers.js';
+import { AttemptTimeout, dohExchange, tcpExchange, udpExchange } from './resolver-transport.js';
+import { buildQuery, type DecodedMessage } from './resolver-wire.js';
+import { DEFAULT_TIMEOUT_MS, raceAbort, withTimeout } from './signal.js';
+
+export interface ResolverOptions {
+  /**
+   * Servers as `ip`, `ip:port` or `[v6]:port`, asked in order (the next one when a server
+   * times out, fails or answers SERVFAIL/REFUSED).
+   * @default the system's resolvers (`dns.getServers()` from node:dns), read at the first query
+   */
+  servers?: readonly string[];
+  /** DNS-over-HTTPS endpoint (RFC 8484); when set, `servers` are not used. */
+  dohUrl?: string;
+  /** HTTP method for DoH. @default 'POST' */
+  dohMethod?: 'GET' | 'POST';
+  /** undici dispatcher for DoH (proxy, pinned connections, tests). */
+  dispatcher?: Dispatcher;
+  /**
+   * Time one server gets to answer one attempt before the next server is asked.
+   * @default 2000
+   */
+  attemptTimeout?: number;
+  /**
+   * Rounds over the server list for servers that timed out or failed (glibc's `attempts`,
+   * RES_DFLRETRY = 2 in resolv.h).
+   * @default 2
+   */
+  tries?: number;
+  /** Overall budget of one query when the caller gives none. @default 10000 */
+  timeout?: number | false;
+  /** Response cache; `false` disables caching. @default an in-memory LRU of 10 000 entries */
+  cache?: Cache | false;
+  /** Prefix of cache keys, to share one store between resolvers. @default 'dns:' */
+  cachePrefix?: string;
+  /** Send the EDNS0 OPT record (RFC 6891). @default true */
+  edns?: boolean;
+  /** Clock used to age cached TTLs; give the same clock to the cache in tests. @default Date.now */
+  now?: () => number;
+}
+
+export interface Resolver extends DnsResolver {
+  /** The servers in use (`ip:port` labels) or the DoH URL. */
+  readonly servers: readonly string[];
+}
+
+/** A resolver with its own cache and in-flight table. */
+export function createResolver(options: ResolverOptions = {}): Resolver {
+  const now = options.now ?? Date.now;
+  const cache =
+    options.cache === false
+      ? undefined
+      : (options.cache ?? createMemoryCache({ max: 10_000, now }));
+  const prefix = options.cachePrefix ?? 'dns:';
+  const attemptMs = options.attemptTimeout ?? 2000;
+  const tries = Math.max(1, options.tries ?? 2);
+  const budget = options.timeout ?? DEFAULT_TIMEOUT_MS;
+  const edns = options.edns ?? true;
+  const dohUrl = options.dohUrl;
+  if (dohUrl !== undefined) assertHttpUrl(dohUrl);
+  let configured = options.servers ? parseDnsServers(options.servers) : undefined;
+  const servers = (): DnsServer[] => {
+    if (!configured) configured = parseDnsServers(dns.getServers());
+    if (configured.length === 0) {
+      throw new UpstreamError('dns', 'no DNS servers are configured on this system');
+    }
+    return configured;
+  };
+  const flight = createSingleFlight();
+
+  /** Asks one server; TCP when the UDP answer is truncated (RFC 7766 §5). */
+  async function ask(
+    server: DnsServer,
+    name: string,
+    type: RecordType,
+    signal: AbortSignal,
+  ): Promise<DnsResponse> {
+    let useEdns = edns;
+    for (;;) {
+      const query = buildQuery(name, type, { edns: useEdns });
+      let message = await udpExchange(server, query, attemptMs, signal);
+      let transport: DnsResponse['transport'] = 'udp';
+      if (message.flag_tc) {
+        const retry = buildQuery(name, type, { edns: useEdns });
+        message = await tcpExchange(server, retry, attemptMs, signal);
+        transport = 'tcp';
+      }
+      // A server that does not know EDNS answers FORMERR: ask again without it (RFC 6891 §7).
+      if (useEdns && message.rcode === 'FORMERR') {
+        useEdns = false;
+        continue;
+      }
+      return toResponse(message, name, type, server.label, transport);
+    }
+  }
+
+  async function askDoh(
+    url: string,
+    name: string,
+    type: RecordType,
+    signal: AbortSignal,
+  ): Promise<DnsResponse> {
+    const query = buildQuery(name, type, { edns, id: 0 });
+    const message = await dohExchange(url, query, attemptMs, signal, {
+      method: options.dohMethod ?? 'POST',
+      dispatcher: options.dispatcher,
+    });
+    return toResponse(message, name, type, url, 'doh');
+  }
+
+  /** Failover: every server in order, `tries` rounds for those that timed out or failed. */
+  async function exchange(name: string, type: RecordType, signal: AbortSignal) {
+    const started = now();
+    const targets: (DnsServer | string)[] = dohUrl !== undefined ? [dohUrl] : servers();
+    const answered = new Set<DnsServer | string>();
+    let failure: DnsResponse | undefined;
+    let lastError: unknown;
+    let allTimeouts = true;
+    for (let round = 0; round < tries; round++) {
+      for (const target of targets) {
+        if (answered.has(target)) continue;
+        try {
+          const response =
+            typeof target === 'string'
+              ? await askDoh(target, name, type, signal)
+              : await ask(target, name, type, signal);
+          if (response.rcode === 'SERVFAIL' || response.rcode === 'REFUSED') {
+            // This server answered; another one may do better (RFC 1035 §7.2).
+            failure = response;
+            answered.add(target);
+            continue;
+          }
+          return response;
+        } catch (error) {
+          if (signal.aborted) throw signal.reason ?? error;
+          lastError = error;
+          if (!(error instanceof AttemptTimeout)) allTimeouts = false;
+        }
+      }
+      if (answered.size === targets.length) break;
+    }
+    if (failure) return failure;
+    if (allTimeouts) throw new TimeoutError('dns', Math.max(attemptMs, now() - started));
+    if (isNetdiagError(lastError)) throw lastError;
+    throw new UpstreamError(
+      'dns',
+      (lastError as Error)?.message ?? 'no server answered',
+      lastError,
+    );
+  }
+
+  async function resolveAndStore(name: string, type: RecordType, key: string) {
+    const response = await withTimeout({ timeout: budget }, 'dns', (signal) =>
+      exchange(name, type, signal),
+    );
+    const ttl = cacheTtlSeconds(response);
+    if (cache && ttl > 0) {
+      const entry: CachedResponse = { response, storedAt: now() };
+      await cache.set(key, entry, ttl * 1000);
+    }
+    return response;
+  }
+
+  return {
+    get servers() {
+      if (dohUrl !== undefined) return [dohUrl];
+      return (configured ?? []).map((s) => s.label);
+    },
+    async query(name: string, type: RecordType, queryOptions: DnsQueryOptions = {}) {
+      const qname = normaliseQueryName(name);
+      const key = `${prefix}${type}:${qname}`;
+      const withBudget =
+        queryOptions.timeout === undefined ? { ...queryOptions, timeout: budget } : queryOptions;
+      return withTimeout(withBudget, 'dns', async (signal) => {
+        if (cache) {
+          const hit = await cache.get<CachedResponse>(key);
+          if (hit) return fromCache(hit, now());
+        }
+        // Collapsed callers share one exchange bounded by the resolver's budget; each caller
+        // still stops waiting at its own deadline or abort.
+        return raceAbort(
+          flight(key, () => resolveAndStore(qname, type, key)),
+          signal,
+        );
+      });
+    },
+  };
+}
+
+function toResponse(
+  message: DecodedMessage,
+  name: string,
+  type: RecordType,
+  server: string,
+  transport: DnsResponse['transport'],
+): DnsResponse {
+  const records = (list: DecodedMessage['answers']): DnsRecord[] =>
+    (list ?? [])
+      // Only class IN is ours; OPT has no class and is dropped by toDnsRecord.
+      .filter((a) => ((a as { class?: string }).class ?? 'IN') === 'IN')
+      .map((a) => toDnsRecord(a as Parameters<typeof toDnsRecord>[0]))
+      .filter((r): r is DnsRecord => r !== undefined);
+  return {
+    name,
+    type,
+    rcode: message.rcode ?? 'NOERROR',
+    answers: records(message.answers),
+    authority: records(message.authorities),
+    authenticated: message.flag_ad === true,
+    server,
+    transport,
+  };
+}
+
+/**
+ * Lower case, no trailing dot; RFC 1035 §2.3.4 sizes (labels 1–63, at most 253 characters).
+ * Callers validate user input with `normaliseDomain`; this only refuses what cannot be sent.
+ */
+export function normaliseQueryName(name: string): string {
+  const text = name.trim().toLowerCase().replace(/\.$/, '');
+  const labels = text.split('.');
+  if (
+    text === '' ||
+    text.length > 253 ||
+    labels.some((l) => l.length === 0 || Buffer.byteLength(l) > 63)
+  ) {
+    throw new InvalidInputError(`"${name}" is not a domain name that can be queried`, 'name');
+  }
+  return text;
+}
+
+function assertHttpUrl(url: string): void {
+  let ok = false;
+  try {
+    const parsed = new URL(url);
+    ok = parsed.protocol === 'https:' || parsed.protocol === 'http:';
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new ConfigError(`The DoH URL must be an http(s) URL, got "${url}"`);
+}
+
+let defaultResolver: Resolver | undefined;
+
+/** The library's shared resolver (system servers, in-memory cache), created on first use. */
+export function getDefaultResolver(): Resolver {
+  defaultResolver ??= createResolver();
+  return defaultResolver;
+}

@@ -104,8 +104,9 @@ export function whoisEntries(text: string): WhoisEntry[] {
   for (const line of lines) {
     if (line.trim() === '') {
       sawBlank = true;
-      // A heading immediately followed by a blank line (.hk) keeps waiting for its values.
-      if (block && block.count > 0) block = undefined;
+      // A name-server heading immediately followed by a blank line (.hk) keeps waiting for
+      // its values; any other heading ends, so "Registrar:" before a disclaimer stays empty.
+      if (block && (block.count > 0 || !/server|dns/.test(block.key))) block = undefined;
       continue;
     }
     if (sawBlank) {

@@ -161,3 +161,10 @@ describe('status and server names', () => {
     expect(serverName(input)).toBe(expected);
   });
 });
+
+test('an empty heading before a blank line does not swallow the disclaimer', () => {
+  const parsed = parseWhoisText(
+    'Domain Name: example.com\nRegistrar:\n\nFor more information on Whois status codes, please visit https://icann.org/epp\n',
+  );
+  expect(parsed.registrar).toBe('');
+});

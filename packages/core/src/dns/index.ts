@@ -1,7 +1,7 @@
 /**
  * @module
  * DNS: the built-in resolver (UDP/TCP/DoH over dns-packet with a TTL cache) that every DNS
- * lookup in netdiag goes through.
+ * lookup in netdiag goes through, record lookups in the two API shapes, and reverse DNS.
  */
 export {
   createResolver,
@@ -11,3 +11,14 @@ export {
   type ResolverOptions,
 } from '../net/resolver.js';
 export { type DnsServer, parseDnsServer } from '../net/resolver-servers.js';
+export {
+  type DnsLookupResult,
+  type DnsLookupV1Result,
+  type DnsRecordV0,
+  type DnsRecordV1,
+  type LookupDnsOptions,
+  lookupDns,
+  lookupDnsV1,
+} from './lookup-dns.js';
+export { DNS_TYPES, DNS_TYPES_V1, parseRecordType } from './record-types.js';
+export { type ReverseDnsOptions, type ReverseDnsResult, reverseDns } from './reverse-dns.js';

@@ -1,0 +1,282 @@
+/**
+ * `checkBlacklist`: one IP against the DNSBLs, all lists at once under one deadline, with the
+ * listing rule of CONTRACT §6, the TXT reason of listed entries, an RFC 5782 §5 control query
+ * per list, and the whole result cached per IP for 10 minutes.
+ * @module
+ */
+import { AbortedError, isNetdiagError, TimeoutError } from '../errors.js';
+import { type Cache, createMemoryCache, createSingleFlight } from '../net/cache.js';
+import type { DnsResolver, DnsResponse } from '../net/dns-types.js';
+import { requireIp } from '../net/ip.js';
+import { getDefaultResolver } from '../net/resolver.js';
+import type { BaseOptions } from '../types.js';
+import { classifyAnswer } from './listing.js';
+import { controlAddress, dnsblQueryName } from './query-name.js';
+import { DNSBL_ZONES, type DnsblZone, SPAMHAUS_ERROR_CODES } from './zones.js';
+
+/** Per-list status values (CONTRACT §6). */
+export type BlacklistStatus = 'listed' | 'not_listed' | 'error' | 'timeout' | 'skipped';
+
+export interface BlacklistListResult {
+  /** List name. */
+  name: string;
+  /** DNSBL zone queried. */
+  zone: string;
+  listed: boolean;
+  status: BlacklistStatus;
+  /** The raw A answers (return codes), in the order received; `[]` when none. */
+  response: string[];
+  /** The list's TXT reason for a listing ("" when not listed or none given). */
+  reason: string;
+  /** What each return code means per the list's documentation, or why the list failed. */
+  meaning: string[];
+}
+
+export interface BlacklistResult {
+  ip: string;
+  /** Lists configured (12). */
+  total_lists: number;
+  /** Lists that answered (listed or not listed). */
+  total_checked: number;
+  /** Lists that could not be queried: status `error` or `timeout`. */
+  unavailable_count: number;
+  /** Lists not asked because they do not support IPv6. */
+  skipped_count: number;
+  /** Lists that list the IP. */
+  listed_count: number;
+  clean: boolean;
+  status: 'CLEAN' | 'LISTED';
+  results: BlacklistListResult[];
+}
+
+export interface CheckBlacklistOptions extends BaseOptions {
+  /** IPv4 or IPv6 address; reserved addresses are fine (127.0.0.2 is the RFC 5782 test point). */
+  ip: string;
+  /** DNS resolver. @default the library's shared resolver (system servers) */
+  resolver?: DnsResolver;
+  /** Result cache, keyed per IP. @default a shared in-memory cache */
+  cache?: Cache | false;
+  /** How long a result is cached. @default 600000 (10 minutes) */
+  cacheTtlMs?: number;
+  /** Lists to query. @default DNSBL_ZONES */
+  zones?: readonly DnsblZone[];
+  /**
+   * Ask each list for the RFC 5782 §5 control address too and report a list that claims it as
+   * `error` (a dead or wildcarded zone), instead of a listing. @default true
+   */
+  verifyZones?: boolean;
+  /**
+   * One deadline for all lists together; lists that have not answered by then are `timeout`.
+   * @default 5000
+   */
+  timeout?: number | false;
+}
+
+/** 10 minutes, the per-IP cache lifetime the issue asks for. */
+export const BLACKLIST_CACHE_TTL_MS = 600_000;
+/** Default deadline for all lists together. */
+export const BLACKLIST_TIMEOUT_MS = 5_000;
+
+/**
+ * Default cache and in-flight table per resolver, so that two resolvers with different servers
+ * (two apps in one process, a test fixture) never share answers.
+ */
+const defaults = new WeakMap<
+  DnsResolver,
+  { cache: Cache; flight: ReturnType<typeof createSingleFlight> }
+>();
+function defaultsFor(resolver: DnsResolver) {
+  let entry = defaults.get(resolver);
+  if (!entry) {
+    entry = { cache: createMemoryCache({ max: 5_000 }), flight: createSingleFlight() };
+    defaults.set(resolver, entry);
+  }
+  return entry;
+}
+
+/**
+ * Checks `ip` against every list concurrently. Never rejects because a list failed (that list
+ * is `error`/`timeout`); rejects for a malformed IP (`InvalidIpError`) or when the caller aborts.
+ */
+export async function checkBlacklist(options: CheckBlacklistOptions): Promise<BlacklistResult> {
+  const ip = requireIp(options.ip);
+  const zones = options.zones ?? DNSBL_ZONES;
+  const resolver = options.resolver ?? getDefaultResolver();
+  const shared = defaultsFor(resolver);
+  const cache = options.cache === false ? undefined : (options.cache ?? shared.cache);
+  const key = `dnsbl:${zones.map((z) => z.zone).join(',')}:${ip.address}`;
+  if (cache) {
+    const hit = await cache.get<BlacklistResult>(key);
+    if (hit) return hit;
+  }
+  const run = async () => {
+    const { result, complete } = await checkAll(ip.address, ip.version, zones, resolver, options);
+    // A timeout or a network failure is transient: only complete answers are kept.
+    if (cache && complete) {
+      await cache.set(key, result, options.cacheTtlMs ?? BLACKLIST_CACHE_TTL_MS);
+    }
+    return result;
+  };
+  // Collapsing is only safe when nobody can cancel the shared work early.
+  return options.signal ? run() : shared.flight(key, run);
+}
+
+interface ListOutcome {
+  result: BlacklistListResult;
+  /** False when the outcome may change on retry (timeout, network error). */
+  definitive: boolean;
+}
+
+async function checkAll(
+  address: string,
+  family: 4 | 6,
+  zones: readonly DnsblZone[],
+  resolver: DnsResolver,
+  options: CheckBlacklistOptions,
+): Promise<{ result: BlacklistResult; complete: boolean }> {
+  const ms = options.timeout === undefined ? BLACKLIST_TIMEOUT_MS : options.timeout;
+  const deadline = new AbortController();
+  const timer =
+    ms === false ? undefined : setTimeout(() => deadline.abort(new TimeoutError('dnsbl', ms)), ms);
+  const signal = options.signal
+    ? AbortSignal.any([deadline.signal, options.signal])
+    : deadline.signal;
+  try {
+    const outcomes = await Promise.all(
+      zones.map((zone) =>
+        checkOne(zone, address, family, resolver, signal, options.verifyZones ?? true),
+      ),
+    );
+    if (options.signal?.aborted) throw new AbortedError(options.signal.reason);
+    const results = outcomes.map((o) => o.result);
+    const count = (status: BlacklistStatus) => results.filter((r) => r.status === status).length;
+    const listed = count('listed');
+    return {
+      result: {
+        ip: address,
+        total_lists: zones.length,
+        total_checked: listed + count('not_listed'),
+        unavailable_count: count('error') + count('timeout'),
+        skipped_count: count('skipped'),
+        listed_count: listed,
+        clean: listed === 0,
+        status: listed === 0 ? 'CLEAN' : 'LISTED',
+        results,
+      },
+      complete: outcomes.every((o) => o.definitive),
+    };
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
+async function checkOne(
+  zone: DnsblZone,
+  address: string,
+  family: 4 | 6,
+  resolver: DnsResolver,
+  signal: AbortSignal,
+  verify: boolean,
+): Promise<ListOutcome> {
+  const base = { name: zone.name, zone: zone.zone, listed: false, response: [], reason: '' };
+  if (family === 6 && !zone.ipv6) {
+    return {
+      result: { ...base, status: 'skipped', meaning: ['the list does not support IPv6'] },
+      definitive: true,
+    };
+  }
+  const name = dnsblQueryName(address, zone.zone);
+  const ask = (qname: string, type: 'A' | 'TXT') =>
+    resolver.query(qname, type, { signal, timeout: false });
+  // The control query runs alongside; it only matters when the address looks listed.
+  const control = verify ? ask(dnsblQueryName(controlAddress(family), zone.zone), 'A') : undefined;
+  control?.catch(() => {});
+  let answer: DnsResponse;
+  try {
+    answer = await ask(name, 'A');
+  } catch (error) {
+    return failure(base, error);
+  }
+  if (answer.rcode !== 'NOERROR' && answer.rcode !== 'NXDOMAIN') {
+    return {
+      result: { ...base, status: 'error', meaning: [`the list's DNS answered ${answer.rcode}`] },
+      definitive: false,
+    };
+  }
+  const codes = answer.answers.filter((r) => r.type === 'A').map((r) => r.data);
+  const verdict = answer.rcode === 'NXDOMAIN' ? 'not_listed' : classifyAnswer(codes);
+  const meaning = codes.map((code) => meaningOf(zone, code, verdict));
+  if (verdict !== 'listed') {
+    return { result: { ...base, status: verdict, response: codes, meaning }, definitive: true };
+  }
+  const [broken, reason] = await Promise.all([
+    control ? zoneListsControl(control) : false,
+    ask(name, 'TXT').then(
+      (txt) =>
+        txt.answers
+          .filter((r) => r.type === 'TXT')
+          .map((r) => (r.value as string[]).join(''))
+          .join('; '),
+      () => '',
+    ),
+  ]);
+  if (broken) {
+    return {
+      result: {
+        ...base,
+        status: 'error',
+        response: codes,
+        meaning: [
+          `the zone also lists ${controlAddress(family)}, which RFC 5782 §5 forbids: it is dead or wildcarded`,
+        ],
+      },
+      definitive: true,
+    };
+  }
+  return {
+    result: { ...base, listed: true, status: 'listed', response: codes, reason, meaning },
+    definitive: true,
+  };
+}
+
+/** True when the control address came back listed; failures of the control prove nothing. */
+async function zoneListsControl(control: Promise<DnsResponse>): Promise<boolean> {
+  try {
+    const response = await control;
+    const codes = response.answers.filter((r) => r.type === 'A').map((r) => r.data);
+    return response.rcode === 'NOERROR' && classifyAnswer(codes) === 'listed';
+  } catch {
+    return false;
+  }
+}
+
+function meaningOf(zone: DnsblZone, code: string, verdict: string): string {
+  const known = zone.codes[code] ?? SPAMHAUS_ERROR_CODES[code];
+  if (known) return known;
+  if (verdict === 'listed') return zone.defaultMeaning;
+  if (code === '127.0.0.1') return 'error: 127.0.0.1 is never a listing (RFC 5782 §5)';
+  if (code.startsWith('127.')) return 'error: not a listing code';
+  return 'error: answer outside 127.0.0.0/8 (a resolver rewriting NXDOMAIN?)';
+}
+
+function failure(
+  base: Omit<BlacklistListResult, 'status' | 'meaning'>,
+  error: unknown,
+): ListOutcome {
+  if (isNetdiagError(error, 'UPSTREAM_TIMEOUT')) {
+    return {
+      result: { ...base, status: 'timeout', meaning: ['no answer before the deadline'] },
+      definitive: false,
+    };
+  }
+  if (isNetdiagError(error, 'ABORTED')) throw error;
+  // The resolver's message names our own DNS server; the API says only what failed.
+  return {
+    result: {
+      ...base,
+      status: 'error',
+      meaning: ['the list could not be queried (network error)'],
+    },
+    definitive: false,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * `reverseDns`: the PTR of an IPv4 (in-addr.arpa, RFC 1035 §3.5) or IPv6 address (ip6.arpa
+ * nibbles, RFC 3596 §2.5), and whether it is forward-confirmed (FCrDNS: a PTR name resolves
+ * back to the same address, the check of RFC 8601 §2.7.3 "iprev").
+ * @module
+ */
+import { UpstreamError } from '../errors.js';
+import type { DnsResolver } from '../net/dns-types.js';
+import { parseIp, requireIp, reverseName } from '../net/ip.js';
+import { getDefaultResolver } from '../net/resolver.js';
+import { withTimeout } from '../net/signal.js';
+import type { BaseOptions } from '../types.js';
+
+export interface ReverseDnsOptions extends BaseOptions {
+  /** IPv4 or IPv6 address (IPv4-mapped IPv6 is treated as the IPv4 address). */
+  ip: string;
+  /** DNS resolver. @default the library's shared resolver (system servers) */
+  resolver?: DnsResolver;
+  /** Check that a PTR name resolves back to the address. @default true */
+  fcrdns?: boolean;
+}
+
+export interface ReverseDnsResult {
+  /** The address, normalised. */
+  ip: string;
+  /** First PTR target without the trailing dot; "" when there is none. */
+  hostname: string;
+  /** The reverse-lookup name that was queried (no trailing dot). */
+  ptr_record: string;
+  /** Every PTR target, without trailing dots. */
+  hostnames: string[];
+  /** True when one of the PTR names has an A/AAAA record equal to `ip`. */
+  fcrdns: boolean;
+  /** `NOERROR` or `NXDOMAIN`. */
+  rcode: string;
+}
+
+/**
+ * At most this many PTR names are forward-checked: RFC 8601 §2.7.3 lets iprev stop early, and
+ * RFC 7208 §4.6.4 caps the comparable PTR check of SPF at 10 names.
+ */
+const MAX_FORWARD_CHECKS = 10;
+
+export async function reverseDns(options: ReverseDnsOptions): Promise<ReverseDnsResult> {
+  const ip = requireIp(options.ip);
+  const resolver = options.resolver ?? getDefaultResolver();
+  const ptrName = reverseName(ip);
+  return withTimeout(options, 'dns', async (signal) => {
+    const response = await resolver.query(ptrName, 'PTR', { signal, timeout: false });
+    if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN') {
+      throw new UpstreamError(
+        'dns',
+        `the DNS resolver answered ${response.rcode} for ${ptrName} PTR`,
+      );
+    }
+    const hostnames = response.answers
+      .filter((r) => r.type === 'PTR')
+      .map((r) => r.value as string)
+      .filter((name) => name !== '');
+    let fcrdns = false;
+    if ((options.fcrdns ?? true) && hostnames.length > 0) {
+      const forwardType = ip.version === 4 ? 'A' : 'AAAA';
+      const checks = hostnames.slice(0, MAX_FORWARD_CHECKS).map(async (name) => {
+        try {
+          const forward = await resolver.query(name, forwardType, { signal, timeout: false });
+          return forward.answers.some(
+            (r) => r.type === forwardType && parseIp(r.data)?.address === ip.address,
+          );
+        } catch (error) {
+          if (signal.aborted) throw error;
+          // A PTR name that does not resolve simply is not a confirmation.
+          return false;
+        }
+      });
+      fcrdns = (await Promise.all(checks)).some(Boolean);
+    }
+    return {
+      ip: ip.address,
+      hostname: hostnames[0] ?? '',
+      ptr_record: ptrName,
+      hostnames,
+      fcrdns,
+      rcode: response.rcode,
+    };
+  });
+}

@@ -48,6 +48,7 @@ describe('checkEmailAuth', () => {
       resolver,
       domain: 'Example.TEST.',
       now: () => Date.UTC(2026, 10, 21),
+      fetchMtaStsPolicy: false,
     });
     expect(report.domain).toBe('example.test');
     expect(report.checked_at).toBe('2026-11-21T00:00:00.000Z');
@@ -89,6 +90,12 @@ describe('checkEmailAuth', () => {
       result: 'fail',
       sender: 'postmaster@example.test',
     });
+  });
+
+  test('the MTA-STS policy is fetched by default; an unreachable one is a finding', async () => {
+    const report = await checkEmailAuth({ resolver, domain: 'example.test' });
+    expect(report.mta_sts).toMatchObject({ status: 'fail', policy_fetched: false });
+    expect(report.mta_sts.policy_error).toContain('mta-sts.example.test');
   });
 
   test('a bare domain fails SPF and DMARC and is capped at D or below', async () => {

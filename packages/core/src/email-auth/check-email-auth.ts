@@ -7,6 +7,7 @@
 import { InvalidInputError } from '../errors.js';
 import { normaliseDomain } from '../net/domain.js';
 import { requireIp } from '../net/ip.js';
+import type { CidrSet } from '../net/ranges.js';
 import { withTimeout } from '../net/signal.js';
 import { analyseBimi, type BimiAnalysis } from './bimi.js';
 import { analyseDkim, type DkimAnalysis, parseSelectors } from './dkim/analyse.js';
@@ -38,6 +39,14 @@ export interface CheckEmailAuthOptions extends EmailAuthDnsOptions {
   dkimSelectors?: string | readonly string[];
   /** Budget of each DNS query in ms. @default the resolver's own */
   dnsTimeout?: number;
+  /** Fetch the MTA-STS policy file (SSRF-safe client) when the TXT record exists. @default true */
+  fetchMtaStsPolicy?: boolean;
+  /** CIDRs exempt from the SSRF block for that fetch (NETDIAG_ALLOWED_TARGETS). */
+  allowedTargets?: readonly string[] | CidrSet;
+  /** Extra trusted CA certificates (PEM) for that fetch. */
+  ca?: string | Buffer | readonly (string | Buffer)[];
+  /** Where the MTA-STS policy is fetched from. @default the RFC 8461 §3.3 well-known URL */
+  mtaStsPolicyUrl?: (domain: string) => string;
   /** Clock for `checked_at`. @default Date.now */
   now?: () => number;
   /** @default 20000 */
@@ -88,12 +97,25 @@ export async function checkEmailAuth(options: CheckEmailAuthOptions): Promise<Em
         signal,
         ...(options.dnsTimeout !== undefined ? { dnsTimeout: options.dnsTimeout } : {}),
       };
+      const mxDone = analyseMx(domain, dns);
       const [mx, spf, dmarc, dkim, mtaSts, tlsRpt, evaluation] = await Promise.all([
-        analyseMx(domain, dns),
+        mxDone,
         analyseSpf(domain, dns),
         analyseDmarc(domain, dns),
         analyseDkim(domain, { ...dns, selectors }),
-        analyseMtaSts(domain, dns),
+        // The policy's mx patterns are checked against the MX hosts, so this waits for MX.
+        mxDone.then((mxResult) =>
+          analyseMtaSts(domain, {
+            ...dns,
+            mxHosts: mxResult.records.map((r) => r.exchange),
+            ...(options.fetchMtaStsPolicy !== undefined
+              ? { fetchPolicy: options.fetchMtaStsPolicy }
+              : {}),
+            ...(options.allowedTargets ? { allowedTargets: options.allowedTargets } : {}),
+            ...(options.ca ? { ca: options.ca } : {}),
+            ...(options.mtaStsPolicyUrl ? { policyUrl: options.mtaStsPolicyUrl } : {}),
+          }),
+        ),
         analyseTlsRpt(domain, dns),
         options.ip === undefined
           ? Promise.resolve(null)

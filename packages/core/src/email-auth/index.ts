@@ -43,6 +43,12 @@ export {
   parseDmarcUri,
 } from './dmarc/parse.js';
 export { type AnalyseMtaStsOptions, analyseMtaSts, type MtaStsAnalysis } from './mta-sts.js';
+export {
+  fetchMtaStsPolicy,
+  type MtaStsPolicy,
+  mxMatchesPattern,
+  parseMtaStsPolicy,
+} from './mta-sts-policy.js';
 export { type AnalyseMxOptions, analyseMx, type MxAnalysis, type MxHost } from './mx.js';
 export {
   type AnalyseSpfOptions,

@@ -1,13 +1,22 @@
 /**
- * MTA-STS (RFC 8461): the `_mta-sts.<domain>` TXT record (`v=STSv1; id=…`, §3.1). The policy
- * file at `https://mta-sts.<domain>/.well-known/mta-sts.txt` (§3.2) is not fetched here: this
- * module reads DNS only (see docs/email-auth.md).
+ * MTA-STS (RFC 8461): the `_mta-sts.<domain>` TXT record (`v=STSv1; id=…`, §3.1) and, when it
+ * is published, the policy file at `https://mta-sts.<domain>/.well-known/mta-sts.txt`, fetched
+ * through the SSRF-safe client only (CONTRACT §4), with its MX patterns checked against the
+ * domain's MX hosts.
  * @module
  */
 import type { DnsResolver } from '../net/dns-types.js';
+import type { CidrSet } from '../net/ranges.js';
 import type { LookupOptions } from './dns.js';
+import { fetchMtaStsPolicy, type MtaStsPolicy, mxMatchesPattern } from './mta-sts-policy.js';
 import { lookupTxtPolicy } from './txt-policy.js';
 import { type Finding, finding, type SectionStatus, statusOf } from './types.js';
+
+/**
+ * A max_age under one day means senders forget the policy quickly, shrinking the window in
+ * which a cached policy protects against downgrades (RFC 8461 §3.2 max_age, §3.3 caching).
+ */
+export const MTA_STS_SHORT_MAX_AGE_S = 86_400;
 
 export interface MtaStsAnalysis {
   status: SectionStatus;
@@ -18,8 +27,14 @@ export interface MtaStsAnalysis {
   id: string | null;
   /** Where senders fetch the policy (§3.3). */
   policy_url: string;
-  /** Always false: the policy file is not fetched by this check. */
+  /** True when the policy file was fetched and parsed. */
   policy_fetched: boolean;
+  /** The parsed policy; null when not fetched. */
+  policy: Omit<MtaStsPolicy, 'errors'> | null;
+  /** Why the policy could not be fetched or used; null otherwise. */
+  policy_error: string | null;
+  /** MX hosts no `mx` pattern of the policy covers (senders refuse them under enforce). */
+  mx_not_covered: string[];
   findings: Finding[];
 }
 
@@ -27,6 +42,20 @@ export interface AnalyseMtaStsOptions {
   resolver: DnsResolver;
   signal?: AbortSignal;
   dnsTimeout?: number;
+  /** Fetch the policy file when the TXT record is published. @default true */
+  fetchPolicy?: boolean;
+  /** The domain's MX host names, checked against the policy's `mx` patterns. */
+  mxHosts?: readonly string[];
+  /** CIDRs exempt from the SSRF block (NETDIAG_ALLOWED_TARGETS). */
+  allowedTargets?: readonly string[] | CidrSet;
+  /** Extra trusted CA certificates (PEM) for the policy host. */
+  ca?: string | Buffer | readonly (string | Buffer)[];
+  /**
+   * Where the policy is fetched from.
+   * @default `https://mta-sts.${domain}/.well-known/mta-sts.txt` (RFC 8461 §3.3); tests point
+   * it at a loopback port
+   */
+  policyUrl?: (domain: string) => string;
 }
 
 export async function analyseMtaSts(
@@ -45,6 +74,9 @@ export async function analyseMtaSts(
     id: null,
     policy_url: `https://mta-sts.${domain}/.well-known/mta-sts.txt`,
     policy_fetched: false,
+    policy: null,
+    policy_error: null,
+    mx_not_covered: [],
     findings: [],
   };
   const found = await lookupTxtPolicy(
@@ -89,15 +121,99 @@ export async function analyseMtaSts(
       finding('warn', 'mta_sts_syntax', `"${segment}" is not a tag=value pair (RFC 8461 §3.1)`),
     );
   }
-  findings.push(
-    finding(
-      'info',
-      'mta_sts_policy_not_fetched',
-      `the policy file ${base.policy_url} is not fetched by this check; verify that it is served with a valid certificate`,
-    ),
-  );
-  if (!findings.some((f) => f.severity === 'fail' || f.severity === 'warn')) {
-    findings.unshift(finding('pass', 'mta_sts_ok', `MTA-STS is announced with id ${id}`));
+  const result: MtaStsAnalysis = { ...base, record: found.record, id };
+  if (options.fetchPolicy === false) {
+    findings.push(
+      finding(
+        'info',
+        'mta_sts_policy_not_fetched',
+        `the policy file ${base.policy_url} was not fetched (disabled)`,
+      ),
+    );
+  } else {
+    const url = options.policyUrl?.(domain) ?? base.policy_url;
+    const fetched = await fetchMtaStsPolicy(url, {
+      resolver: options.resolver,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.allowedTargets ? { allowedTargets: options.allowedTargets } : {}),
+      ...(options.ca ? { ca: options.ca } : {}),
+    });
+    if (!fetched.ok) {
+      result.policy_error = fetched.error;
+      findings.push(
+        finding(
+          'fail',
+          'mta_sts_policy_unavailable',
+          `the TXT record announces MTA-STS but the policy cannot be used: ${fetched.error}; senders deliver as if there were no policy (RFC 8461 §3.3)`,
+        ),
+      );
+    } else {
+      const { errors, ...policy } = fetched.policy;
+      result.policy_fetched = true;
+      result.policy = policy;
+      findings.push(...policyFindings(policy, errors, options.mxHosts ?? [], result));
+    }
   }
-  return { ...base, status: statusOf(findings), record: found.record, id, findings };
+  if (!findings.some((f) => f.severity === 'fail' || f.severity === 'warn')) {
+    findings.unshift(
+      finding(
+        'pass',
+        'mta_sts_ok',
+        `MTA-STS is announced with id ${id}${result.policy ? ` and enforced for ${result.policy.mx.join(', ')}` : ''}`,
+      ),
+    );
+  }
+  return { ...result, status: statusOf(findings), findings };
+}
+
+function policyFindings(
+  policy: Omit<MtaStsPolicy, 'errors'>,
+  errors: string[],
+  mxHosts: readonly string[],
+  result: MtaStsAnalysis,
+): Finding[] {
+  const out = errors.map((e) =>
+    finding('fail', 'mta_sts_policy_syntax', `policy file: ${e} (RFC 8461 §3.2)`),
+  );
+  if (policy.mode === 'testing') {
+    out.push(
+      finding(
+        'warn',
+        'mta_sts_testing',
+        'mode: testing: failures are only reported, delivery is not protected; switch to enforce',
+      ),
+    );
+  } else if (policy.mode === 'none') {
+    out.push(
+      finding(
+        'warn',
+        'mta_sts_mode_none',
+        'mode: none: the domain is withdrawing its MTA-STS policy',
+      ),
+    );
+  }
+  if (policy.max_age !== null && policy.max_age < MTA_STS_SHORT_MAX_AGE_S) {
+    out.push(
+      finding(
+        'warn',
+        'mta_sts_max_age',
+        `max_age ${policy.max_age} s is under a day: senders forget the policy quickly and a downgrade attacker only has to wait; values of weeks are usual`,
+      ),
+    );
+  }
+  if (policy.mode !== 'none' && policy.mx.length > 0) {
+    result.mx_not_covered = mxHosts.filter(
+      (h) => h !== '' && !policy.mx.some((p) => mxMatchesPattern(h, p)),
+    );
+    if (result.mx_not_covered.length > 0) {
+      out.push(
+        finding(
+          policy.mode === 'enforce' ? 'fail' : 'warn',
+          'mta_sts_mx_mismatch',
+          `MX host(s) ${result.mx_not_covered.join(', ')} match no mx pattern of the policy (${policy.mx.join(', ')}): ${policy.mode === 'enforce' ? 'senders refuse to deliver to them' : 'failures are reported'} (RFC 8461 §4.1)`,
+        ),
+      );
+    }
+  }
+  return out;
 }

@@ -5,6 +5,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { type DnsTestServer, startDnsServer, type Zone } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  type HttpsTarget,
+  opensslAvailable,
+  startHttpsTarget,
+} from '../../../../test-utils/src/https-target.js';
 import { createResolver } from '../dns/index.js';
 import type { DnsResolver } from '../net/dns-types.js';
 import { analyseBimi } from './bimi.js';
@@ -313,8 +318,8 @@ describe('MTA-STS, TLS-RPT and BIMI', () => {
     ['sts-bad.test', 'fail', 'mta_sts_id'],
     ['sts-two.test', 'fail', 'mta_sts_multiple'],
     ['none.test', 'none', 'mta_sts_missing'],
-  ])('MTA-STS %s → %s', async (domain, status, code) => {
-    const a = await analyseMtaSts(domain, { resolver });
+  ])('MTA-STS record %s → %s', async (domain, status, code) => {
+    const a = await analyseMtaSts(domain, { resolver, fetchPolicy: false });
     expect(a.status).toBe(status);
     expect(codes(a)).toContain(code);
     expect(a.policy_fetched).toBe(false);
@@ -322,7 +327,9 @@ describe('MTA-STS, TLS-RPT and BIMI', () => {
   });
 
   test('MTA-STS id is reported', async () => {
-    expect((await analyseMtaSts('sts.test', { resolver })).id).toBe('20260101T000000');
+    expect((await analyseMtaSts('sts.test', { resolver, fetchPolicy: false })).id).toBe(
+      '20260101T000000',
+    );
   });
 
   test.each([
@@ -356,3 +363,124 @@ describe('MTA-STS, TLS-RPT and BIMI', () => {
     expect(codes(a)).toContain(code);
   });
 });
+
+describe.skipIf(!opensslAvailable())(
+  'MTA-STS policy file (RFC 8461 §3.3) through the SSRF-safe client',
+  () => {
+    let https: HttpsTarget;
+    let reply: { status: number; type: string; body: string; location?: string };
+    const policy = (mode: string, mx: string[], maxAge = 604800) =>
+      `version: STSv1\r\nmode: ${mode}\r\n${mx.map((m) => `mx: ${m}\r\n`).join('')}max_age: ${maxAge}\r\n`;
+
+    beforeAll(async () => {
+      https = await startHttpsTarget({
+        names: ['mta-sts.sts.test'],
+        routes: {
+          '/.well-known/mta-sts.txt': (_req, res) => {
+            res.writeHead(reply.status, {
+              'content-type': reply.type,
+              ...(reply.location ? { location: reply.location } : {}),
+            });
+            res.end(reply.body);
+          },
+        },
+      });
+      zone['mta-sts.sts.test'] = { A: ['127.0.0.1'] };
+    });
+    afterAll(() => https.close());
+
+    const fetchFor = (extra: Partial<Parameters<typeof analyseMtaSts>[1]> = {}) =>
+      analyseMtaSts('sts.test', {
+        resolver,
+        mxHosts: ['mx1.sts.test', 'mx2.backup.test'],
+        allowedTargets: ['127.0.0.0/8'],
+        ca: https.cert,
+        policyUrl: (d) => `https://mta-sts.${d}:${https.port}/.well-known/mta-sts.txt`,
+        ...extra,
+      });
+
+    test('an enforced policy that covers every MX host passes', async () => {
+      reply = {
+        status: 200,
+        type: 'text/plain; charset=utf-8',
+        body: policy('enforce', ['*.sts.test', 'mx2.backup.test']),
+      };
+      const a = await fetchFor();
+      expect(a).toMatchObject({
+        status: 'pass',
+        policy_fetched: true,
+        policy: {
+          version: 'STSv1',
+          mode: 'enforce',
+          mx: ['*.sts.test', 'mx2.backup.test'],
+          max_age: 604800,
+        },
+        policy_error: null,
+        mx_not_covered: [],
+      });
+    });
+
+    test.each([
+      [
+        { status: 200, type: 'text/plain', body: policy('enforce', ['*.sts.test']) },
+        'fail',
+        'mta_sts_mx_mismatch',
+      ],
+      [
+        { status: 200, type: 'text/plain', body: policy('testing', ['*.sts.test']) },
+        'warn',
+        'mta_sts_testing',
+      ],
+      [
+        {
+          status: 200,
+          type: 'text/plain',
+          body: policy('enforce', ['*.sts.test', '*.backup.test'], 300),
+        },
+        'warn',
+        'mta_sts_max_age',
+      ],
+      [
+        { status: 200, type: 'text/plain', body: 'version: STSv1\nmode: enforce\n' },
+        'fail',
+        'mta_sts_policy_syntax',
+      ],
+      [{ status: 404, type: 'text/plain', body: 'no' }, 'fail', 'mta_sts_policy_unavailable'],
+      [
+        { status: 200, type: 'text/html', body: policy('enforce', ['*.sts.test']) },
+        'fail',
+        'mta_sts_policy_unavailable',
+      ],
+      [
+        { status: 301, type: 'text/plain', body: '', location: '/elsewhere' },
+        'fail',
+        'mta_sts_policy_unavailable',
+      ],
+    ])('%j → %s (%s)', async (answer, status, code) => {
+      reply = answer;
+      const a = await fetchFor();
+      expect(a.status).toBe(status);
+      expect(codes(a)).toContain(code);
+    });
+
+    test('the mismatching MX hosts are listed', async () => {
+      reply = { status: 200, type: 'text/plain', body: policy('enforce', ['*.sts.test']) };
+      expect((await fetchFor()).mx_not_covered).toEqual(['mx2.backup.test']);
+    });
+
+    test('an untrusted certificate is refused (RFC 8461 §3.3)', async () => {
+      reply = { status: 200, type: 'text/plain', body: policy('enforce', ['*.sts.test']) };
+      const a = await fetchFor({ ca: undefined });
+      expect(a.policy_fetched).toBe(false);
+      expect(a.policy_error).toMatch(/certificate|self.signed|tls/i);
+    });
+
+    test('a policy host on a private address is never contacted (CONTRACT §4)', async () => {
+      const before = https.connections;
+      const a = await fetchFor({ allowedTargets: [] });
+      expect(a.policy_fetched).toBe(false);
+      expect(a.policy_error).toContain('Target not allowed');
+      expect(https.connections).toBe(before);
+    });
+  },
+);

@@ -260,11 +260,22 @@ const mtaStsSchema = obj(
     record_name: str('_mta-sts.<domain>'),
     record: nullable(str('The v=STSv1 record')),
     id: nullable(str('Policy id (1–32 letters and digits)')),
-    policy_url: str('Where senders fetch the policy'),
-    policy_fetched: bool('Always false: this check reads DNS only'),
+    policy_url: str('Where senders fetch the policy (RFC 8461 §3.3)'),
+    policy_fetched: bool('The policy file was fetched (SSRF-safe client) and parsed'),
+    policy: nullable({
+      ...obj({
+        version: nullable(str('STSv1')),
+        mode: nullableEnum(['enforce', 'testing', 'none'], 'Policy mode'),
+        mx: arr(str(), 'Allowed MX patterns (host or *.domain)'),
+        max_age: nullable(int('Seconds senders cache the policy')),
+      }),
+      description: 'The parsed policy file; null when not fetched',
+    }),
+    policy_error: nullable(str('Why the policy could not be fetched or used')),
+    mx_not_covered: arr(str(), 'MX hosts that no mx pattern of the policy covers'),
     findings,
   },
-  { description: 'MTA-STS announcement (RFC 8461 §3.1)' },
+  { description: 'MTA-STS (RFC 8461): the TXT record and the policy file' },
 );
 
 const tlsRptSchema = obj(
@@ -323,9 +334,11 @@ export const emailAuthRoutes: RouteDef[] = [
       'record size, syntax errors with the offending token. With `ip` (and optionally `sender`, ' +
       '`helo`) the full RFC 7208 check_host() runs and `spf.evaluation` holds the result. DMARC ' +
       'falls back to the organisational domain; external report destinations are checked for their ' +
-      'authorisation record. DKIM tries `dkim_selector` first, then common selectors. MTA-STS is read ' +
-      "from DNS only (the policy file is not fetched). Only a failure of the domain's own MX or TXT " +
-      'lookup is an error (502/504); other DNS failures become findings.',
+      'authorisation record. DKIM tries `dkim_selector` first, then common selectors. The MTA-STS ' +
+      'policy file is fetched only through the SSRF-safe client (certificate verified, no redirects, ' +
+      'private addresses refused unless NETDIAG_ALLOWED_TARGETS) and its mx patterns are checked ' +
+      "against the MX hosts. Only a failure of the domain's own MX or TXT lookup is an error " +
+      '(502/504); every other DNS or fetch failure becomes a finding.',
     params: [
       {
         name: 'domain',
@@ -727,18 +740,21 @@ export const emailAuthRoutes: RouteDef[] = [
         record: 'v=STSv1; id=20260115T120000',
         id: '20260115T120000',
         policy_url: 'https://mta-sts.example.com/.well-known/mta-sts.txt',
-        policy_fetched: false,
+        policy_fetched: true,
+        policy: {
+          version: 'STSv1',
+          mode: 'enforce',
+          mx: ['mx1.example.com', 'mx2.example.com'],
+          max_age: 604800,
+        },
+        policy_error: null,
+        mx_not_covered: [],
         findings: [
           {
             severity: 'pass',
             code: 'mta_sts_ok',
-            message: 'MTA-STS is announced with id 20260115T120000',
-          },
-          {
-            severity: 'info',
-            code: 'mta_sts_policy_not_fetched',
             message:
-              'the policy file https://mta-sts.example.com/.well-known/mta-sts.txt is not fetched by this check; verify that it is served with a valid certificate',
+              'MTA-STS is announced with id 20260115T120000 and enforced for mx1.example.com, mx2.example.com',
           },
         ],
       },

@@ -11,6 +11,7 @@ import {
   type SpfEvaluation,
 } from '@netdiag/core';
 import type { AppContext } from '../context.js';
+import { getAllowedTargets } from './probes.js';
 import { getResolver } from './resolver.js';
 
 export interface EmailAuthParams {
@@ -22,7 +23,10 @@ export interface EmailAuthParams {
   dkimSelector?: string | undefined;
 }
 
-/** The data of `GET /api/email-auth`. */
+/**
+ * The data of `GET /api/email-auth`. The MTA-STS policy fetch goes through the SSRF-safe client
+ * with the app's NETDIAG_ALLOWED_TARGETS, like every probe.
+ */
 export function runEmailAuth(
   ctx: AppContext,
   params: EmailAuthParams,
@@ -30,6 +34,7 @@ export function runEmailAuth(
 ): Promise<EmailAuthReport> {
   return checkEmailAuth({
     resolver: getResolver(ctx),
+    allowedTargets: getAllowedTargets(ctx),
     domain: params.domain,
     ...(params.ip !== undefined ? { ip: params.ip } : {}),
     ...(params.sender !== undefined ? { sender: params.sender } : {}),

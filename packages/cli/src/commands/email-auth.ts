@@ -140,9 +140,10 @@ function sectionLine(data: EmailAuthReport, section: string): string {
         ? data.mx.records.map((r) => `${r.preference} ${r.exchange}`).join(', ')
         : 'no MX';
     case 'mta_sts':
-      return data.mta_sts.record
-        ? `id ${data.mta_sts.id ?? '?'} (policy file not fetched)`
-        : 'no record';
+      if (!data.mta_sts.record) return 'no record';
+      return data.mta_sts.policy
+        ? `id ${data.mta_sts.id ?? '?'}, mode ${data.mta_sts.policy.mode ?? '?'}, mx ${data.mta_sts.policy.mx.join(', ')}`
+        : `id ${data.mta_sts.id ?? '?'}, policy not available`;
     case 'tls_rpt':
       return data.tls_rpt.record ? data.tls_rpt.rua.join(', ') : 'no record';
     case 'bimi':

@@ -15,3 +15,4 @@ export {
   type RouteHandler,
   startHttpTarget,
 } from './http-server.js';
+export { type RedisTestServer, redisAvailable, startRedis } from './redis-server.js';

@@ -2,7 +2,9 @@
  * `createApp(config)` and `createRouter()`: the Express 5 faces of netdiag.
  * @module
  */
+import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
+import { isNetdiagError } from '@netdiag/core';
 import express, {
   type Express,
   type NextFunction,
@@ -10,18 +12,25 @@ import express, {
   type Response,
   type Router,
 } from 'express';
+import type { Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { callerIp } from './caller.js';
 import { type AppConfig, resolveConfig } from './config.js';
 import { type AppContext, createContext } from './context.js';
 import { sendData, sendError } from './envelope.js';
 import { toErrorReply } from './errors.js';
+import { ClusterLimitStore, RedisLimitStore } from './limit-stores.js';
+import { getMetrics, type Metrics, metricsMiddleware } from './metrics.js';
 import { buildOpenApi } from './openapi/document.js';
 import { createLimiter, rateHeaders, TOOL_LIMITED_PATHS, UNLIMITED_PATHS } from './rate-limit.js';
 import { buildRouter } from './router.js';
 import { ROUTES } from './routes/index.js';
 import type { RouteDef } from './routes/types.js';
+import { getRedis } from './services/redis.js';
 import { VERSION } from './version.js';
+
+/** Set by `netdiag serve --workers N` in its workers: count limits in the primary process. */
+export const CLUSTER_ENV = 'NETDIAG_CLUSTER_WORKER';
 
 /** 16 KiB: the largest legitimate body is a bulk request of 50 IPv6 addresses (~2.3 KiB). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -50,6 +59,14 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
   ctx.services.set('readiness', state);
 
   app.use(requestLog(ctx));
+  if (config.metrics) {
+    app.use(
+      metricsMiddleware(
+        ctx,
+        new Set([...routes.map((r) => r.path), '/healthz', '/metrics', '/api/openapi.json']),
+      ),
+    );
+  }
   app.use(corsEverywhere);
 
   app.get('/healthz', (_req, res) => {
@@ -74,16 +91,26 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
     res.json(openapi);
   });
 
-  const globalLimiter = createLimiter({
-    limit: config.rateLimit,
-    windowS: config.rateWindowS,
-    prefix: 'all',
-  });
-  const toolLimiter = createLimiter({
-    limit: config.toolRateLimit,
-    windowS: config.rateWindowS,
-    prefix: 'tool',
-  });
+  if (config.metrics) {
+    const registry = getMetrics(ctx).registry;
+    app.get('/metrics', async (_req, res) => {
+      res.setHeader('Content-Type', registry.contentType);
+      res.end(await registry.metrics());
+    });
+  }
+
+  const metrics = getMetrics(ctx);
+  // One store per limiter: express-rate-limit refuses a store shared by two limiters.
+  const limiter = (prefix: 'all' | 'tool', limit: number) =>
+    createLimiter({
+      limit,
+      windowS: config.rateWindowS,
+      prefix,
+      store: limitStore(ctx),
+      onLimited: () => metrics.rateLimited.inc({ limiter: prefix }),
+    });
+  const globalLimiter = limiter('all', config.rateLimit);
+  const toolLimiter = limiter('tool', config.toolRateLimit);
   app.use('/api', (req, res, next) => {
     if (UNLIMITED_PATHS.includes(req.originalUrl.split('?')[0] ?? '')) return next('route');
     return globalLimiter(req, res, next);
@@ -109,6 +136,7 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
         'unhandled error',
       );
     }
+    countUpstreamError(metrics, error);
     if (res.headersSent) return void res.end();
     for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
     sendError(res, reply.status, reply.message);
@@ -133,6 +161,29 @@ export function createRouter(options: CreateAppOptions = {}): Router {
     sendError(res, reply.status, reply.message);
   });
   return router;
+}
+
+/**
+ * Where the limiters count: Redis when configured (shared by every instance), the primary
+ * process under `netdiag serve --workers N` (one limit per client across workers), else memory.
+ */
+function limitStore(ctx: AppContext): Store | undefined {
+  const redis = getRedis(ctx);
+  if (redis) return new RedisLimitStore(redis);
+  if (cluster.isWorker && process.env[CLUSTER_ENV] === '1')
+    return new ClusterLimitStore('netdiag:rl:');
+  return undefined;
+}
+
+function countUpstreamError(metrics: Metrics, error: unknown): void {
+  if (!isNetdiagError(error) || !error.upstream) return;
+  const kind =
+    error.code === 'UPSTREAM_TIMEOUT'
+      ? 'timeout'
+      : error.code === 'UPSTREAM_THROTTLED'
+        ? 'throttled'
+        : 'error';
+  metrics.upstreamErrors.inc({ upstream: error.upstream, kind });
 }
 
 /**

@@ -42,6 +42,10 @@ export interface AppConfig {
   logLevel: string;
   /** Directory for caches kept across restarts (Tor list, ASN index). @default OS temp dir */
   cacheDir: string | undefined;
+  /** Serve Prometheus metrics at `GET /metrics`. @default true */
+  metrics: boolean;
+  /** Longest wait for in-flight requests on shutdown, in seconds. @default 10 */
+  shutdownTimeoutS: number;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -63,6 +67,8 @@ export const DEFAULT_CONFIG: AppConfig = {
   redisUrl: undefined,
   logLevel: 'info',
   cacheDir: undefined,
+  metrics: true,
+  shutdownTimeoutS: 10,
 };
 
 type Env = Record<string, string | undefined>;
@@ -108,6 +114,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.redisUrl = read('REDIS_URL');
   config.logLevel = read('NETDIAG_LOG_LEVEL') ?? read('LOG_LEVEL') ?? config.logLevel;
   config.cacheDir = read('NETDIAG_CACHE_DIR');
+  const metrics = read('NETDIAG_METRICS');
+  if (metrics !== undefined) {
+    if (!['on', 'off', 'true', 'false', '1', '0'].includes(metrics)) {
+      throw new ConfigError(`NETDIAG_METRICS must be on or off, got "${metrics}"`);
+    }
+    config.metrics = ['on', 'true', '1'].includes(metrics);
+  }
+  config.shutdownTimeoutS = int('NETDIAG_SHUTDOWN_TIMEOUT_S', 0, 3600) ?? config.shutdownTimeoutS;
   return validateConfig(config);
 }
 

@@ -10,6 +10,7 @@ export {
   createRouter,
   type NetdiagApp,
 } from './app.js';
+export { type ClusterOptions, isClusterWorker, runPrimary } from './cluster.js';
 export {
   type AppConfig,
   DEFAULT_CONFIG,
@@ -22,5 +23,5 @@ export { buildOpenApi } from './openapi/document.js';
 export { ROUTES } from './routes/index.js';
 export type { ParamDef, RouteDef, RouteRequest } from './routes/types.js';
 export { type StartedServer, startServer } from './server.js';
-export { VERSION } from './version.js';
 export * from './services/index.js';
+export { VERSION } from './version.js';

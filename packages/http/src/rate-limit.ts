@@ -27,7 +27,9 @@ export interface RateLimitOptions {
   windowS: number;
   /** Key prefix, so both limiters can share one store. */
   prefix: string;
-  store?: Store;
+  store?: Store | undefined;
+  /** Called for every rejected request (metrics). */
+  onLimited?: () => void;
 }
 
 type LimitedRequest = Request & { rateLimitInfo?: LimitInfo };
@@ -49,6 +51,7 @@ export function createLimiter(options: RateLimitOptions): RequestHandler {
     validate: { xForwardedForHeader: false, trustProxy: false, ip: false, singleCount: false },
     ...(options.store ? { store: options.store } : {}),
     handler: (req: Request, res: Response) => {
+      options.onLimited?.();
       setRateHeaders(req as LimitedRequest, res, options.windowS);
       const info = (req as LimitedRequest).rateLimitInfo;
       const seconds = info?.resetTime

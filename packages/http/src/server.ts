@@ -1,5 +1,8 @@
 /**
  * Listening and graceful shutdown, shared by `netdiag-server` and `netdiag serve`.
+ * Shutdown: readiness turns false (`/healthz` answers 503 "draining"), the listener stops
+ * accepting, in-flight requests finish up to `shutdownTimeoutS`, then remaining sockets are cut
+ * and Redis, timers and sockets of the services are closed.
  * @module
  */
 import type { Server } from 'node:http';
@@ -11,6 +14,7 @@ export interface StartedServer {
   app: NetdiagApp;
   server: Server;
   url: string;
+  /** Graceful shutdown; resolves when everything is closed. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -22,6 +26,9 @@ export async function startServer(options: CreateAppOptions = {}): Promise<Start
       error ? reject(error) : resolve(s),
     );
   });
+  // Slow-loris protection: a client must send its headers within 10 s (Node's default is 60 s).
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
@@ -33,10 +40,14 @@ export async function startServer(options: CreateAppOptions = {}): Promise<Start
     close() {
       closing ??= (async () => {
         (ctx.services.get('readiness') as { ready: boolean }).ready = false;
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
+        const deadline = setTimeout(
+          () => server.closeAllConnections(),
+          ctx.config.shutdownTimeoutS * 1000,
+        );
+        // close() stops accepting and, since Node 19, also closes idle keep-alive sockets; it
+        // calls back once the in-flight requests have finished.
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        clearTimeout(deadline);
         await closeContext(ctx);
       })();
       return closing;

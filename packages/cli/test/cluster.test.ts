@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@netdiag/test-utils';
+import { describe, expect, test } from 'vitest';
+
+// node:cluster re-runs the entry script in each worker, so this runs the built CLI (CI builds
+// before it tests). Without a build it says so and skips.
+const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
+const built = existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)));
+if (!built) console.warn('packages/cli/dist missing: run `pnpm build` to include the cluster test');
+
+describe.skipIf(!built)('netdiag serve --workers', () => {
+  test('two workers without Redis still enforce one limit per client', async () => {
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      [bin, 'serve', '--workers', '2', '--port', String(port), '--host', '127.0.0.1'],
+      {
+        env: { ...process.env, NETDIAG_RATE_LIMIT: '5', NETDIAG_LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    try {
+      for (let i = 0; i < 200 && !stderr.includes('listening'); i++)
+        await new Promise((r) => setTimeout(r, 25));
+      expect(stderr).toContain('(2 workers)');
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        // A new connection each time, so the primary's round robin spreads them over both workers.
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/headers`, {
+          headers: { connection: 'close' },
+        });
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+    } finally {
+      const exited = new Promise<number | null>((resolve) =>
+        child.once('exit', (code) => resolve(code)),
+      );
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+});

@@ -1,5 +1,8 @@
 /**
  * The caller service: what `/api/ip`, `/api/v1/ip`, `/api/score` and `netdiag ip|score` share.
+ * - `inspectAddress`: IP intelligence + the DNSBL step + `scoreIp`, so that one address gets
+ *   one score everywhere.
+ * - `ipData` / `v1IpData` / `scoreData`: the SPEC 2.2 / 2.5 (v1) / 2.4 shapes.
  * - `connectionInfo`: the HTTP version the caller speaks to us and the TLS version, when we
  *   terminate TLS ourselves (NETDIAG_TLS_CERT / NETDIAG_TLS_KEY) or a trusted proxy reports them.
  * - `discoverPublicIp`: this machine's public address from DNS alone (for `netdiag ip`).
@@ -8,8 +11,246 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { parseIp, TimeoutError, UpstreamError } from '@netdiag/core';
+import {
+  type DnsblAnswer,
+  type IpInfo,
+  type IpScore,
+  type PrivacySignals,
+  parseIp,
+  reverseName,
+  scoreIp,
+  TimeoutError,
+  UpstreamError,
+} from '@netdiag/core';
 import type { Request } from 'express';
+import type { AppContext } from '../context.js';
+import { ipDataService, lookupLocation } from './ip-data.js';
+import { getResolver, runBlacklist } from './resolver.js';
+
+/** The reverse-DNS lookup behind `authority` (v1) is best effort within this budget. */
+export const AUTHORITY_TIMEOUT_MS = 2_000;
+
+export interface AddressReport {
+  info: IpInfo;
+  score: IpScore;
+}
+
+/**
+ * IP intelligence → privacy signals. IP intelligence also marks a Tor exit as a proxy; the
+ * score counts it once, as a Tor exit, unless a proxy signal of its own is present.
+ */
+export function privacySignalsOf(info: IpInfo): PrivacySignals {
+  const p = info.privacy;
+  const sourceOf = (name: string) => {
+    const found = p.signals.filter((s) => s.signal === name);
+    return found.length > 0 ? found.map((s) => `${s.source}: ${s.evidence}`).join('; ') : undefined;
+  };
+  const proxyOwn = p.signals.some((s) => s.signal === 'proxy');
+  const sources: NonNullable<PrivacySignals['sources']> = {};
+  for (const [key, signal] of [
+    ['tor', 'tor'],
+    ['vpn', 'vpn'],
+    ['proxy', 'proxy'],
+    ['datacenter', 'hosting'],
+    ['mobile', 'mobile'],
+    ['residential', 'residential'],
+  ] as const) {
+    const source = sourceOf(signal);
+    if (source) sources[key] = source;
+  }
+  return {
+    tor: p.is_tor,
+    vpn: p.is_vpn,
+    proxy: p.is_proxy && (!p.is_tor || proxyOwn),
+    datacenter: p.is_hosting,
+    mobile: p.is_mobile,
+    residential: p.is_residential,
+    sources,
+  };
+}
+
+/**
+ * The DNSBL answers of a public address: the 12 lists in parallel under one deadline, cached
+ * per address for 10 minutes — the very result `/api/blacklist` shows (`runBlacklist`, same
+ * cache). `null` when the check failed as a whole (the score names it and goes on).
+ */
+export async function dnsblAnswers(
+  ctx: AppContext,
+  ip: string,
+  signal?: AbortSignal,
+): Promise<DnsblAnswer[] | null> {
+  try {
+    const result = await runBlacklist(ctx, ip, signal ? { signal } : {});
+    return result.results.map((r) => ({ name: r.name, zone: r.zone, status: r.status }));
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return null;
+  }
+}
+
+/** Everything the caller endpoints show about one address, score included. */
+export async function inspectAddress(
+  ctx: AppContext,
+  ip: string,
+  signal?: AbortSignal,
+): Promise<AddressReport> {
+  const datasets = await ipDataService(ctx).datasets();
+  const info = datasets.lookup(ip);
+  // Private and reserved addresses are not on public blocklists: no DNSBL step.
+  const dnsbl = info.bogon ? undefined : await dnsblAnswers(ctx, info.ip, signal);
+  return { info, score: scoreIp({ signals: privacySignalsOf(info), dnsbl }) };
+}
+
+/** One record of a v1 DNS answer (SPEC 2.7/2.8 v1 shape). */
+export interface V1Record {
+  name: string;
+  type: number;
+  ttl: number;
+  data: string;
+}
+
+/**
+ * `/api/v1/ip` `authority`: the authority section of the reverse-DNS (PTR) lookup of the
+ * address, in the v1 DNS record shape — the reverse zone's SOA when the address has no PTR
+ * record, usually `[]` when it has one. Best effort: `[]` for special-purpose addresses and
+ * when DNS fails or is slow.
+ */
+export async function reverseAuthority(
+  ctx: AppContext,
+  info: IpInfo,
+  signal?: AbortSignal,
+): Promise<V1Record[]> {
+  if (info.bogon) return [];
+  try {
+    const response = await getResolver(ctx).query(
+      reverseName({ version: info.version, address: info.ip }),
+      'PTR',
+      {
+        timeout: AUTHORITY_TIMEOUT_MS,
+        ...(signal ? { signal } : {}),
+      },
+    );
+    return response.authority.map((r) => ({
+      name: `${r.name}.`,
+      type: r.typeCode,
+      ttl: r.ttl,
+      data: r.data,
+    }));
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return [];
+  }
+}
+
+/** Coordinates as strings in `/api/ip` (SPEC 2.2); "" when unknown (CONTRACT §2). */
+function coordinateText(value: number | null): string {
+  return value === null ? '' : String(value);
+}
+
+/** `GET /api/ip` data (SPEC 2.2). */
+export function ipData(report: AddressReport, connection: ConnectionInfo) {
+  const { info, score } = report;
+  const l = info.location;
+  return {
+    ip: info.ip,
+    location: {
+      city: l.city,
+      region: l.region,
+      country: l.country,
+      country_name: l.country_name,
+      continent: l.continent,
+      latitude: coordinateText(l.latitude),
+      longitude: coordinateText(l.longitude),
+      timezone: l.timezone,
+      postal_code: l.postal_code,
+    },
+    network: {
+      asn: info.network.asn,
+      isp: info.network.isp,
+      connection_type: connection.connection_type,
+      tls_version: connection.tls_version,
+    },
+    privacy: {
+      type: score.type,
+      score: score.score,
+      grade: score.grade,
+      is_vpn: score.is_vpn,
+      is_datacenter: score.is_datacenter,
+      is_residential: score.is_residential,
+      hosting: info.privacy.is_hosting,
+      proxy: info.privacy.is_proxy,
+    },
+    is_eu: l.is_eu,
+    ipv6: info.version === 6,
+    bogon: info.bogon,
+  };
+}
+
+/** `GET /api/v1/ip` data (SPEC 2.5, v1 form). */
+export function v1CallerData(
+  report: AddressReport,
+  connection: ConnectionInfo,
+  authority: V1Record[],
+) {
+  const { info, score } = report;
+  return {
+    ip: info.ip,
+    location: lookupLocation(info),
+    network: {
+      asn: info.network.asn,
+      isp: info.network.isp,
+      org: info.network.org,
+      as_name: info.network.as_name,
+      connection_type: connection.connection_type,
+      tls_version: connection.tls_version,
+    },
+    privacy: {
+      type: score.type,
+      score: score.score,
+      grade: score.grade,
+      label: score.label,
+      is_vpn: score.is_vpn,
+      is_datacenter: score.is_datacenter,
+      is_residential: score.is_residential,
+      hosting: info.privacy.is_hosting,
+      proxy: info.privacy.is_proxy,
+    },
+    ipv6: info.version === 6,
+    authority,
+    bogon: info.bogon,
+  };
+}
+
+/** `GET /api/score` data (SPEC 2.4, plus the evidence list). */
+export function scoreData(report: AddressReport, connection: ConnectionInfo) {
+  const { info, score } = report;
+  return {
+    ip: info.ip,
+    location: {
+      city: info.location.city,
+      country: info.location.country,
+      timezone: info.location.timezone,
+    },
+    network: {
+      isp: info.network.isp,
+      asn: info.network.asn,
+      tls_version: connection.tls_version,
+    },
+    privacy: {
+      type: score.type,
+      score: score.score,
+      grade: score.grade,
+      label: score.label,
+      flags: score.flags,
+      is_vpn: score.is_vpn,
+      is_datacenter: score.is_datacenter,
+      is_residential: score.is_residential,
+      evidence: score.evidence,
+    },
+    ipv6: info.version === 6,
+    bogon: info.bogon,
+  };
+}
 
 /**
  * Headers a trusted reverse proxy may set to report the client's side of the connection

@@ -8,5 +8,9 @@ import type { Request } from 'express';
  * reported as IPv4.
  */
 export function callerIp(req: Request): string {
-  return normaliseSocketAddress(req.ip ?? req.socket.remoteAddress);
+  // Memoised: the limiter key, the route and the access log all ask, and req.ip walks the
+  // X-Forwarded-For chain each time when trust proxy is on.
+  const memo = req as Request & { netdiagCallerIp?: string };
+  memo.netdiagCallerIp ??= normaliseSocketAddress(req.ip ?? req.socket.remoteAddress);
+  return memo.netdiagCallerIp;
 }

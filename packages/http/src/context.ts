@@ -19,10 +19,22 @@ export interface AppContext {
 export function createContext(config: AppConfig, logger?: Logger): AppContext {
   return {
     config,
-    logger: logger ?? pino({ level: config.logLevel, base: undefined }),
+    logger: logger ?? defaultLogger(config.logLevel),
     services: new Map(),
     closers: [],
   };
+}
+
+/**
+ * JSON lines on stdout, written asynchronously in 4 KiB batches: a synchronous write per
+ * request costs ~10 % of throughput under load. Flushed on shutdown (`closeContext`).
+ */
+function defaultLogger(level: string): Logger {
+  if (level === 'silent') return pino({ level });
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const logger = pino({ level, base: undefined }, destination);
+  (logger as Logger & { flushLogs?: () => void }).flushLogs = () => destination.flushSync();
+  return logger;
 }
 
 /** Returns the context's instance of a service, creating it on first use. */
@@ -37,4 +49,9 @@ export function service<T>(ctx: AppContext, key: string, create: (ctx: AppContex
 export async function closeContext(ctx: AppContext): Promise<void> {
   const closers = ctx.closers.splice(0, ctx.closers.length);
   await Promise.allSettled(closers.map((close) => close()));
+  try {
+    (ctx.logger as Logger & { flushLogs?: () => void }).flushLogs?.();
+  } catch {
+    /* stdout already closed */
+  }
 }

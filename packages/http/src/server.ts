@@ -5,10 +5,15 @@
  * and Redis, timers and sockets of the services are closed.
  * @module
  */
-import type { Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { ConfigError } from '@netdiag/core';
 import { type CreateAppOptions, createApp, type NetdiagApp } from './app.js';
+import type { AppConfig } from './config.js';
 import { closeContext } from './context.js';
+import { ipDataService } from './services/ip-data.js';
 
 export interface StartedServer {
   app: NetdiagApp;
@@ -21,17 +26,32 @@ export interface StartedServer {
 export async function startServer(options: CreateAppOptions = {}): Promise<StartedServer> {
   const app = createApp(options);
   const ctx = app.locals.netdiag;
+  // Load the IP datasets before listening: a broken NETDIAG_GEOIP_DB / NETDIAG_ASN_DB stops
+  // start-up with its message instead of failing the first request, and the first request
+  // does not pay for the load.
+  try {
+    await ipDataService(ctx).datasets();
+  } catch (error) {
+    await closeContext(ctx);
+    throw error;
+  }
+  const tls = readTlsFiles(ctx.config);
+  // HTTPS is HTTP/1.1 only: Express 5 expects node:http request objects, which node:http2's
+  // compatibility API does not provide; terminate HTTP/2 at a proxy (docs/caller.md).
+  const s = tls ? createTlsServer(tls, app) : createServer(app);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(ctx.config.port, ctx.config.host, (error?: Error) =>
-      error ? reject(error) : resolve(s),
-    );
+    s.once('error', reject);
+    s.listen(ctx.config.port, ctx.config.host, () => {
+      s.off('error', reject);
+      resolve(s);
+    });
   });
   // Slow-loris protection: a client must send its headers within 10 s (Node's default is 60 s).
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -52,5 +72,21 @@ export async function startServer(options: CreateAppOptions = {}): Promise<Start
       })();
       return closing;
     },
+  };
+}
+
+/** The PEM files of NETDIAG_TLS_CERT / NETDIAG_TLS_KEY, or undefined for plain HTTP. */
+function readTlsFiles(config: AppConfig): { cert: Buffer; key: Buffer } | undefined {
+  if (!config.tlsCert || !config.tlsKey) return undefined;
+  const read = (variable: string, path: string) => {
+    try {
+      return readFileSync(path);
+    } catch (error) {
+      throw new ConfigError(`${variable}: cannot read "${path}": ${(error as Error).message}`);
+    }
+  };
+  return {
+    cert: read('NETDIAG_TLS_CERT', config.tlsCert),
+    key: read('NETDIAG_TLS_KEY', config.tlsKey),
   };
 }

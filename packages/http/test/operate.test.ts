@@ -126,7 +126,7 @@ describe('request id and access log', () => {
     const app = createApp({ logger });
     const res = await request(app).get('/api/v1/headers?email=alice%40example.com&x=1');
     const id = res.headers['x-request-id'];
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(id).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
     const requestLines = lines.filter((l) => l.includes('"msg":"request"'));
     expect(requestLines).toHaveLength(1);
     expect(requestLines[0]).toContain(id);

@@ -69,9 +69,18 @@ export function toErrorReply(error: unknown): ErrorReply {
       internal: false,
     };
   }
-  // body-parser errors carry a status and a type.
+  // body-parser and router errors (a body too large or unreadable, a path parameter with broken
+  // %-encoding) carry a 4xx status of their own.
   const candidate = error as { status?: unknown; type?: unknown };
-  if (candidate && typeof candidate.status === 'number' && typeof candidate.type === 'string') {
+  if (candidate instanceof URIError || (candidate as { name?: unknown })?.name === 'URIError') {
+    return {
+      status: 400,
+      message: 'The URL has malformed percent-encoding',
+      headers: {},
+      internal: false,
+    };
+  }
+  if (candidate && typeof candidate.status === 'number') {
     if (candidate.status === 413) {
       return {
         status: 413,

@@ -5,6 +5,7 @@ import {
   startHttpTarget,
   type Zone,
 } from '@netdiag/test-utils';
+import * as packet from 'dns-packet';
 import { afterEach, describe, expect, test } from 'vitest';
 import { isNetdiagError } from '../errors.js';
 import { createMemoryCache } from './cache.js';
@@ -423,6 +424,103 @@ describe('DNS-over-HTTPS (RFC 8484 wire format)', () => {
       });
     } finally {
       await doh.target.close();
+    }
+  });
+});
+
+/** A raw UDP responder that records each query (id, source port, flags, OPT) and answers it. */
+async function rawServer(reply: (query: packet.DecodedPacket) => packet.Packet | undefined) {
+  const socket = dgram.createSocket('udp4');
+  const seen: { id: number; port: number; flags: number; opt: packet.Answer | undefined }[] = [];
+  socket.on('message', (msg, rinfo) => {
+    const query = packet.decode(msg);
+    seen.push({
+      id: query.id ?? -1,
+      port: rinfo.port,
+      flags: query.flags ?? 0,
+      opt: query.additionals?.find((a) => a.type === 'OPT'),
+    });
+    const answer = reply(query);
+    if (answer) socket.send(packet.encode(answer), rinfo.port, rinfo.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  const address = `127.0.0.1:${socket.address().port}`;
+  return { address, seen, close: () => new Promise<void>((r) => socket.close(() => r())) };
+}
+
+const answerA = (query: packet.DecodedPacket, flags = 0): packet.Packet => ({
+  id: query.id ?? 0,
+  type: 'response',
+  flags: packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE | flags,
+  questions: query.questions ?? [],
+  answers: [{ type: 'A', name: query.questions?.[0]?.name ?? '', ttl: 60, data: '192.0.2.1' }],
+});
+
+describe('what goes on the wire', () => {
+  test('RD and AD set, EDNS0 offering 1232 bytes, a random id and source port per query', async () => {
+    const server = await rawServer((q) => answerA(q));
+    try {
+      const resolver = createResolver({ servers: [server.address], cache: false });
+      for (let i = 0; i < 20; i++) await resolver.query(`n${i}.example.test`, 'A');
+      expect(server.seen).toHaveLength(20);
+      for (const q of server.seen) {
+        expect(q.flags & packet.RECURSION_DESIRED).toBeTruthy();
+        expect(q.flags & packet.AUTHENTIC_DATA).toBeTruthy();
+        expect(q.opt).toMatchObject({ udpPayloadSize: 1232 });
+      }
+      expect(new Set(server.seen.map((q) => q.id)).size).toBeGreaterThan(15);
+      expect(new Set(server.seen.map((q) => q.port)).size).toBeGreaterThan(15);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the AD flag of the answer is reported as authenticated', async () => {
+    const server = await rawServer((q) =>
+      answerA(q, q.questions?.[0]?.name === 'signed.test' ? packet.AUTHENTIC_DATA : 0),
+    );
+    try {
+      const resolver = createResolver({ servers: [server.address], cache: false });
+      expect((await resolver.query('signed.test', 'A')).authenticated).toBe(true);
+      expect((await resolver.query('plain.test', 'A')).authenticated).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('FORMERR to an EDNS query is retried without EDNS (RFC 6891 §7)', async () => {
+    const server = await rawServer((q) =>
+      q.additionals?.some((a) => a.type === 'OPT')
+        ? { ...answerA(q), answers: [], flags: 1 /* FORMERR */ }
+        : answerA(q),
+    );
+    try {
+      const resolver = createResolver({ servers: [server.address], cache: false });
+      const response = await resolver.query('old.example.test', 'A');
+      expect(response.answers.map((r) => r.data)).toEqual(['192.0.2.1']);
+      expect(server.seen.map((q) => q.opt !== undefined)).toEqual([true, false]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('an answer for another type is ignored until the timeout', async () => {
+    const server = await rawServer((q) => ({
+      ...answerA(q),
+      questions: [{ type: 'AAAA', name: q.questions?.[0]?.name ?? '' }],
+    }));
+    try {
+      const resolver = createResolver({
+        servers: [server.address],
+        cache: false,
+        attemptTimeout: 100,
+        tries: 1,
+      });
+      await expect(resolver.query('x.example.test', 'A')).rejects.toMatchObject({
+        code: 'UPSTREAM_TIMEOUT',
+      });
+    } finally {
+      await server.close();
     }
   });
 });

@@ -22,11 +22,12 @@ import type { BaseOptions } from '../types.js';
 import type { DnsResolver, DnsResponse } from './dns-types.js';
 import { parseIpLiteral } from './ip.js';
 import { type CidrSet, classifyAddress, parseCidrList } from './ranges.js';
+import { getDefaultResolver } from './resolver.js';
 
 export interface GuardOptions extends BaseOptions {
   /**
-   * The netdiag resolver used for the single lookup of a host name. Required for host names;
-   * IP literals need no resolver.
+   * The netdiag resolver used for the single lookup of a host name (IP literals need none).
+   * @default the library's shared resolver (`getDefaultResolver()`: the system's servers)
    */
   resolver?: DnsResolver;
   /**
@@ -203,10 +204,8 @@ export async function resolveAndCheck(host: string, options: GuardOptions): Prom
       `"${name}" is a single-label name, which only a local search domain could resolve`,
     );
   }
-  const resolver = options.resolver;
-  if (!resolver) {
-    throw new UpstreamError('dns', `no resolver was given to look up ${name}`);
-  }
+  // The library's shared resolver (system servers, cached) when the caller gives none.
+  const resolver = options.resolver ?? getDefaultResolver();
   // The resolver keeps its own per-query timeouts; the caller's budget arrives as the signal.
   const queryOptions = options.signal ? { signal: options.signal } : {};
   const [a, aaaa] = await Promise.allSettled([

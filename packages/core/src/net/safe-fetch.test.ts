@@ -1,11 +1,18 @@
 import net from 'node:net';
-import { freePort, type HttpTarget, startHttpTarget } from '@netdiag/test-utils';
+import {
+  type DnsTestServer,
+  freePort,
+  type HttpTarget,
+  startDnsServer,
+  startHttpTarget,
+} from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   type HttpsTarget,
   opensslAvailable,
   startHttpsTarget,
 } from '../../../../test-utils/src/https-target.js';
+import { createResolver } from './resolver.js';
 import { headerValue, safeFetch } from './safe-fetch.js';
 import { ProbeError, ProbeTimeoutError } from './safe-fetch-errors.js';
 
@@ -244,3 +251,68 @@ describe.skipIf(!opensslAvailable())('safeFetch over TLS (self-signed loopback t
     expect(error).toMatchObject({ kind: 'tls' });
   });
 });
+
+describe.skipIf(!opensslAvailable())(
+  'safeFetch by host name (netdiag resolver, loopback DNS)',
+  () => {
+    let dns: DnsTestServer;
+    let named: HttpsTarget;
+    beforeAll(async () => {
+      dns = await startDnsServer({
+        zone: {
+          'named.fixture.test': { A: ['127.0.0.3'] },
+          'other-name.fixture.test': { A: ['127.0.0.3'] },
+        },
+      });
+      // A certificate for the name only: the check can pass only if SNI and verification use it.
+      named = await startHttpsTarget({
+        host: '127.0.0.3',
+        names: ['named.fixture.test'],
+        ips: [],
+        routes: {
+          '/': (req, res) =>
+            res
+              .writeHead(200, {
+                'x-host': req.headers.host ?? '',
+                'x-sni': (req.socket as import('node:tls').TLSSocket).servername || '',
+              })
+              .end(),
+        },
+      });
+    });
+    afterAll(async () => {
+      await named.close();
+      await dns.close();
+    });
+
+    test('connects to the resolved address with SNI and Host = the URL host', async () => {
+      const resolver = createResolver({ servers: [dns.address] });
+      const res = await safeFetch(`https://named.fixture.test:${named.port}/`, {
+        resolver,
+        allowedTargets,
+        ca: named.cert,
+      });
+      expect(res.address).toBe('127.0.0.3');
+      expect(res.tls?.authorized).toBe(true);
+      expect(res.headers['x-sni']).toEqual(['named.fixture.test']);
+      expect(res.headers['x-host']).toEqual([`named.fixture.test:${named.port}`]);
+      expect(
+        dns.queries
+          .filter((q) => q.name === 'named.fixture.test')
+          .map((q) => q.type)
+          .sort(),
+      ).toEqual(['A', 'AAAA']);
+    });
+
+    test('a certificate for another name fails verification', async () => {
+      const resolver = createResolver({ servers: [dns.address] });
+      const error = await safeFetch(`https://other-name.fixture.test:${named.port}/`, {
+        resolver,
+        allowedTargets,
+        ca: named.cert,
+      }).catch((e) => e);
+      expect(error).toMatchObject({ kind: 'tls' });
+      expect(error.message).toMatch(/ALTNAME|Hostname\/IP does not match/i);
+    });
+  },
+);

@@ -1,7 +1,8 @@
 import net from 'node:net';
-import { freePort } from '@netdiag/test-utils';
+import { freePort, startDnsServer } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type FilteredPort, startFilteredPort } from '../../../../test-utils/src/filtered-port.js';
+import { createResolver } from '../net/resolver.js';
 import { defaultPorts, PORT_CATALOG } from './catalog.js';
 import { parsePortList } from './port-list.js';
 import { scanPorts } from './scan-ports.js';
@@ -190,6 +191,29 @@ describe('scanPorts against loopback', () => {
       }),
     ).rejects.toMatchObject({ code: 'TARGET_NOT_ALLOWED' });
     expect(open.connections).toBe(before);
+  });
+
+  test('a host name is resolved once through the resolver and its address scanned', async () => {
+    const dns = await startDnsServer({
+      zone: { 'scan.fixture.test': { A: ['127.0.0.2'] }, 'bad.fixture.test': { A: ['127.0.0.1'] } },
+    });
+    try {
+      const resolver = createResolver({ servers: [dns.address] });
+      const result = await scanPorts({
+        host: 'Scan.Fixture.Test.',
+        ports: open.ports,
+        allowedTargets,
+        resolver,
+      });
+      expect(result).toMatchObject({ host: 'scan.fixture.test', ip: '127.0.0.2', open_count: 3 });
+      const before = open.connections;
+      await expect(
+        scanPorts({ host: 'bad.fixture.test', ports: open.ports, allowedTargets, resolver }),
+      ).rejects.toThrow('Target not allowed: bad.fixture.test resolves to 127.0.0.1');
+      expect(open.connections).toBe(before);
+    } finally {
+      await dns.close();
+    }
   });
 
   test('the caller signal stops the scan', async () => {

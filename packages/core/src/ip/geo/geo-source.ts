@@ -1,12 +1,13 @@
 /**
  * Geolocation from MaxMind-format databases: the embedded DB-IP City Lite files (one for IPv4,
- * one for IPv6) or one GeoIP2/GeoLite2 City or Country database given by the user. Records are
- * shaped into `IpLocation` once per database record and cached by data pointer.
+ * one for IPv6) or one GeoIP2/GeoLite2 City or Country database given by the user. Addresses
+ * are found through flattened search trees (`mmdb/range-table.ts`); records are shaped into
+ * `IpLocation` once per database record and cached by record id.
  * @module
  */
 import { formatV4 } from '../address.js';
 import type { MmdbDatabase } from '../mmdb/database.js';
-import { PointerCache } from '../pointer-cache.js';
+import { MmdbRangeTable } from '../mmdb/range-table.js';
 import type { IpLocation } from '../types.js';
 import { continentOf, countryName, isEuCountry, tidyCoordinate, timezoneAt } from './derive.js';
 
@@ -18,23 +19,37 @@ export interface GeoSource {
   lookupV6(w0: number, w1: number, w2: number, w3: number, text: string): IpLocation | undefined;
 }
 
-/** One database with its record cache. */
+/**
+ * One database with its flattened tree and its shaped records, kept in a plain array by
+ * record id (the table numbers records densely): a hit is one array read, never a hash.
+ */
 class CachedDatabase {
-  readonly cache: PointerCache<IpLocation>;
+  private locations: (IpLocation | undefined)[];
+  private cached = 0;
+
   constructor(
-    readonly db: MmdbDatabase,
-    cacheBits: number,
+    readonly table: MmdbRangeTable,
+    private readonly limit: number,
   ) {
-    this.cache = new PointerCache(cacheBits);
+    this.locations = new Array<IpLocation | undefined>(table.recordCount).fill(undefined);
   }
 
-  resolve(pointer: number, address: string): IpLocation | undefined {
-    if (pointer === 0) return undefined;
-    let location = this.cache.get(pointer);
-    if (location === undefined) {
-      location = shapeLocation(this.db.record(pointer, address));
-      this.cache.set(pointer, location);
+  /** The location of record `id` (from the table), shaped on first use. */
+  resolve(id: number, v4: number, text: string | undefined): IpLocation {
+    const location = this.locations[id];
+    return location === undefined ? this.shape(id, v4, text) : location;
+  }
+
+  private shape(id: number, v4: number, text: string | undefined): IpLocation {
+    const address = text ?? formatV4(v4);
+    const location = shapeLocation(this.table.db.record(this.table.pointerOf(id), address));
+    if (this.cached >= this.limit) {
+      // Full: start over (a bounded cache; shaping a record again costs a few microseconds).
+      this.locations = new Array<IpLocation | undefined>(this.table.recordCount).fill(undefined);
+      this.cached = 0;
     }
+    this.locations[id] = location;
+    this.cached++;
     return location;
   }
 }
@@ -45,29 +60,39 @@ export interface MmdbGeoSourceOptions {
   /** Database for IPv6 lookups (the same one when it holds both). */
   v6?: MmdbDatabase;
   description: string;
-  /** log2 of the record cache size per database. @default 17 (131,072 records) */
-  cacheBits?: number;
+  /** Flattened trees (`loadIpDatasets` reads them from its disk cache). @default built here */
+  v4Table?: MmdbRangeTable;
+  v6Table?: MmdbRangeTable;
+  /**
+   * Most shaped records kept per database; when full, the cache starts over. About 250 bytes
+   * each. @default 262144 (DB-IP City Lite has 425,234 IPv4 and 278,090 IPv6 records)
+   */
+  cacheSize?: number;
 }
 
 export function createMmdbGeoSource(options: MmdbGeoSourceOptions): GeoSource {
-  const bits = options.cacheBits ?? 17;
-  const v4 = new CachedDatabase(options.v4, bits);
+  const limit = options.cacheSize ?? 262_144;
+  const tableOf = (db: MmdbDatabase, given: MmdbRangeTable | undefined) =>
+    given?.db === db ? given : MmdbRangeTable.build(db);
+  const v4 = new CachedDatabase(tableOf(options.v4, options.v4Table), limit);
   const v6 =
     options.v6 === undefined
       ? undefined
       : options.v6 === options.v4
         ? v4
-        : new CachedDatabase(options.v6, bits);
+        : new CachedDatabase(tableOf(options.v6, options.v6Table), limit);
+  const v4Table = v4.table;
+  const v6Table = v6?.table;
   return {
     description: options.description,
     lookupV4(address, text) {
-      const pointer = v4.db.findV4(address);
-      if (pointer === 0) return undefined;
-      return v4.resolve(pointer, text ?? formatV4(address));
+      const id = v4Table.findV4(address);
+      return id === 0 ? undefined : v4.resolve(id - 1, address, text);
     },
     lookupV6(w0, w1, w2, w3, text) {
-      if (!v6) return undefined;
-      return v6.resolve(v6.db.findV6(w0, w1, w2, w3), text);
+      if (v6 === undefined || v6Table === undefined) return undefined;
+      const id = v6Table.findV6(w0, w1, w2, w3);
+      return id === 0 ? undefined : v6.resolve(id - 1, 0, text);
     },
   };
 }

@@ -4,6 +4,7 @@
  * Format: MaxMind-DB-spec.md (github.com/maxmind/MaxMind-DB).
  * @module
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Reader } from 'mmdb-lib';
 import { CheckedDecoder, MmdbFormatError } from './checked-decoder.js';
@@ -60,12 +61,14 @@ export class MmdbDatabase {
   /** Prefix length of the network matched by the last `findV4`/`findV6` call. */
   prefixLength = 0;
   private readonly db: Buffer;
-  private readonly nodeCount: number;
+  /** Number of search-tree nodes: record values below it are nodes, equal means "no data". */
+  readonly nodeCount: number;
   private readonly recordSize: number;
   private readonly nodeBytes: number;
   private readonly dataStart: number;
   private readonly dataEnd: number;
-  private readonly ipv4Start: number;
+  /** Record value where IPv4 lookups start (0 in an IPv4 tree; `::/96` in an IPv6 tree). */
+  readonly ipv4Start: number;
   private readonly ipv4StartDepth: number;
   private readonly checker: CheckedDecoder;
   private readonly reader: Reader<Record<string, unknown>>;
@@ -215,7 +218,8 @@ export class MmdbDatabase {
     if (this.nodeCount > 0) descend(0, 0);
   }
 
-  private readRecord(node: number, right: number): number {
+  /** The left (`right` = 0) or right record value of a tree node. */
+  readRecord(node: number, right: number): number {
     const db = this.db;
     const o = node * this.nodeBytes;
     switch (this.recordSize) {
@@ -236,6 +240,21 @@ export class MmdbDatabase {
       default:
         return right ? db.readUInt32BE(o + 4) : db.readUInt32BE(o);
     }
+  }
+
+  /** True when a record value points at data inside the data section (no throw). */
+  isDataPointer(value: number): boolean {
+    const offset = value - this.nodeCount - SEPARATOR_BYTES;
+    return value > this.nodeCount && offset >= 0 && this.dataStart + offset < this.dataEnd;
+  }
+
+  /** SHA-256 of the search tree and its shape: equal fingerprints mean equal tree walks. */
+  treeFingerprint(): string {
+    const shape = `${this.metadata.ip_version}/${this.recordSize}/${this.nodeCount}/`;
+    return createHash('sha256')
+      .update(shape)
+      .update(this.db.subarray(0, this.nodeCount * this.nodeBytes))
+      .digest('hex');
   }
 
   /** Checks where a walk ended: data (returns the pointer), nothing (0), or corruption. */

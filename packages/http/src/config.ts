@@ -46,6 +46,13 @@ export interface AppConfig {
   metrics: boolean;
   /** Longest wait for in-flight requests on shutdown, in seconds. @default 10 */
   shutdownTimeoutS: number;
+  /**
+   * PEM certificate (chain) file: with `tlsKey`, the server speaks HTTPS (HTTP/1.1) itself and
+   * `/api/ip` reports the caller's TLS version. Both or neither.
+   */
+  tlsCert: string | undefined;
+  /** PEM private key file for `tlsCert`. */
+  tlsKey: string | undefined;
 }
 
 export const DEFAULT_CONFIG: AppConfig = {
@@ -69,6 +76,8 @@ export const DEFAULT_CONFIG: AppConfig = {
   cacheDir: undefined,
   metrics: true,
   shutdownTimeoutS: 10,
+  tlsCert: undefined,
+  tlsKey: undefined,
 };
 
 type Env = Record<string, string | undefined>;
@@ -122,6 +131,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     config.metrics = ['on', 'true', '1'].includes(metrics);
   }
   config.shutdownTimeoutS = int('NETDIAG_SHUTDOWN_TIMEOUT_S', 0, 3600) ?? config.shutdownTimeoutS;
+  config.tlsCert = read('NETDIAG_TLS_CERT');
+  config.tlsKey = read('NETDIAG_TLS_KEY');
   return validateConfig(config);
 }
 
@@ -135,6 +146,11 @@ export function resolveConfig(options: Partial<AppConfig> = {}): AppConfig {
 }
 
 function validateConfig(config: AppConfig): AppConfig {
+  if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) {
+    throw new ConfigError(
+      'NETDIAG_TLS_CERT and NETDIAG_TLS_KEY go together: set both (PEM files) or neither',
+    );
+  }
   for (const [key, value] of [
     ['NETDIAG_RDAP_BOOTSTRAP_URL', config.rdapBootstrapUrl],
     ['NETDIAG_BREACH_API_URL', config.breachApiUrl],

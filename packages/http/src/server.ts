@@ -26,6 +26,14 @@ export interface StartedServer {
 export async function startServer(options: CreateAppOptions = {}): Promise<StartedServer> {
   const app = createApp(options);
   const ctx = app.locals.netdiag;
+  // TLS files first: a bad path fails fast, before the datasets load.
+  let tls: ReturnType<typeof readTlsFiles>;
+  try {
+    tls = readTlsFiles(ctx.config);
+  } catch (error) {
+    await closeContext(ctx);
+    throw error;
+  }
   // Load the IP datasets before listening: a broken NETDIAG_GEOIP_DB / NETDIAG_ASN_DB stops
   // start-up with its message instead of failing the first request, and the first request
   // does not pay for the load.
@@ -35,7 +43,6 @@ export async function startServer(options: CreateAppOptions = {}): Promise<Start
     await closeContext(ctx);
     throw error;
   }
-  const tls = readTlsFiles(ctx.config);
   // HTTPS is HTTP/1.1 only: Express 5 expects node:http request objects, which node:http2's
   // compatibility API does not provide; terminate HTTP/2 at a proxy (docs/caller.md).
   const s = tls ? createTlsServer(tls, app) : createServer(app);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeSelfSignedCert } from '../../../test-utils/src/https-target.js';
 import { type CreateAppOptions, createApp, type NetdiagApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
 import { closeContext } from '../src/context.js';
+import { startServer } from '../src/server.js';
 import { ipDataService } from '../src/services/ip-data.js';
 
 // --- Fixtures: DNS (DNSBLs + reverse zone), Tor exit list ---
@@ -412,6 +414,61 @@ describe('TLS terminated by the server', () => {
     } finally {
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe('NETDIAG_TLS_CERT / NETDIAG_TLS_KEY', () => {
+  test('startServer speaks HTTPS and /api/ip reports the TLS version', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'netdiag-tls-'));
+    const { key, cert } = makeSelfSignedCert({
+      names: ['localhost'],
+      ips: ['127.0.0.1'],
+      days: 1,
+      organisation: 'Netdiag Test',
+    });
+    writeFileSync(join(dir, 'cert.pem'), cert);
+    writeFileSync(join(dir, 'key.pem'), key);
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NETDIAG_LOG_LEVEL: 'silent',
+      NETDIAG_TLS_CERT: join(dir, 'cert.pem'),
+      NETDIAG_TLS_KEY: join(dir, 'key.pem'),
+      NETDIAG_CACHE_DIR: cacheDir,
+      NETDIAG_DNS_SERVERS: dns.address,
+    });
+    const started = await startServer(config);
+    started.app.locals.netdiag.services.set('ip-data', ipDataService(direct.locals.netdiag));
+    try {
+      expect(started.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const body = await getJson(`${started.url}/api/ip`, { ca: cert });
+      expect(body.data.network).toMatchObject({
+        connection_type: 'HTTP/1.1',
+        tls_version: 'TLSv1.3',
+      });
+    } finally {
+      started.app.locals.netdiag.services.delete('ip-data');
+      await started.close();
+    }
+  });
+
+  test('both or neither; an unreadable file is a ConfigError naming the variable', async () => {
+    expect(() => loadConfig({ NETDIAG_TLS_CERT: '/tmp/cert.pem' })).toThrow(
+      /NETDIAG_TLS_CERT and NETDIAG_TLS_KEY go together/,
+    );
+    expect(() => loadConfig({ NETDIAG_TLS_KEY: '/tmp/key.pem' })).toThrow(/go together/);
+    await expect(
+      startServer({
+        logLevel: 'silent',
+        port: 0,
+        host: '127.0.0.1',
+        tlsCert: '/nonexistent/cert.pem',
+        tlsKey: '/nonexistent/key.pem',
+      }),
+    ).rejects.toMatchObject({
+      code: 'CONFIG_ERROR',
+      message: expect.stringContaining('NETDIAG_TLS_CERT: cannot read "/nonexistent/cert.pem"'),
+    });
   });
 });
 

@@ -57,50 +57,16 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   app.set('json spaces', 0);
-  const startedAt = Date.now();
-  const state = { ready: true };
-  ctx.services.set('readiness', state);
+  ctx.services.set('readiness', { ready: true });
 
   app.use(requestLog(ctx));
   if (config.metrics) {
-    app.use(
-      metricsMiddleware(
-        ctx,
-        new Set([...routes.map((r) => r.path), '/healthz', '/metrics', '/api/openapi.json']),
-      ),
-    );
+    app.use(metricsMiddleware(ctx, new Set(routes.map((r) => r.path))));
   }
   app.use(corsEverywhere);
 
-  app.get('/healthz', (_req, res) => {
-    res.status(state.ready ? 200 : 503);
-    sendData(
-      res,
-      {
-        status: state.ready ? 'ok' : 'draining',
-        ready: state.ready,
-        version: VERSION,
-        uptime_s: Math.round((Date.now() - startedAt) / 1000),
-        attribution: [
-          'IP geolocation by DB-IP (https://db-ip.com), CC BY 4.0',
-          'IP to ASN data by ip-location-db, CC BY 4.0',
-        ],
-      },
-      state.ready ? 200 : 503,
-    );
-  });
-  const openapi = buildOpenApi(routes, { version: VERSION });
-  app.get('/api/openapi.json', (_req, res) => {
-    res.json(openapi);
-  });
-
-  if (config.metrics) {
-    const registry = getMetrics(ctx).registry;
-    app.get('/metrics', async (_req, res) => {
-      res.setHeader('Content-Type', registry.contentType);
-      res.end(await registry.metrics());
-    });
-  }
+  const mounted = config.metrics ? routes : routes.filter((route) => route.path !== '/metrics');
+  ctx.services.set('openapi', buildOpenApi(mounted, { version: VERSION }));
 
   const metrics = getMetrics(ctx);
   // One store per limiter: express-rate-limit refuses a store shared by two limiters.
@@ -122,7 +88,7 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
   app.use('/api', rateHeaders(config.rateWindowS));
 
   app.use(readBody);
-  app.use(buildRouter(ctx, routes));
+  app.use(buildRouter(ctx, mounted));
 
   app.use((req: Request, res: Response) => {
     sendError(

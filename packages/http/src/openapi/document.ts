@@ -17,17 +17,29 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     paths[path] ??= {};
-    const statuses = [...new Set([...route.errors, 429, 500])].sort();
+    const limited = route.path.startsWith('/api/') && route.path !== '/api/openapi.json';
+    const statuses = [...new Set([...route.errors, ...(limited ? [429] : []), 500])].sort();
     const responses: Record<string, unknown> = {
-      '200': {
-        description: 'Success envelope',
-        content: {
-          'application/json': {
-            schema: obj({ success: { const: true }, data: route.data }),
-            ...(route.example ? { example: { success: true, data: route.example } } : {}),
+      '200': route.raw
+        ? {
+            description: route.raw.description,
+            content: {
+              [route.raw.contentType]: {
+                schema: route.raw.contentType.includes('json')
+                  ? { type: 'object' }
+                  : { type: 'string' },
+              },
+            },
+          }
+        : {
+            description: 'Success envelope',
+            content: {
+              'application/json': {
+                schema: obj({ success: { const: true }, data: route.data }),
+                ...(route.example ? { example: { success: true, data: route.example } } : {}),
+              },
+            },
           },
-        },
-      },
     };
     for (const status of statuses) {
       responses[String(status)] = { $ref: `#/components/responses/E${status}` };

@@ -8,6 +8,7 @@ import { dnsRoutes } from './dns.js';
 import { emailAuthRoutes } from './email-auth.js';
 import { headersRoutes } from './headers.js';
 import { ipRoutes } from './ip.js';
+import { operationRoutes } from './operations.js';
 import { probeRoutes } from './probes.js';
 import type { RouteDef } from './types.js';
 import { whoisRoutes } from './whois.js';
@@ -20,6 +21,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...probeRoutes,
   ...emailAuthRoutes,
   ...headersRoutes,
+  ...operationRoutes,
 ];
 
 export type { ParamDef, RouteDef, RouteRequest } from './types.js';

@@ -45,6 +45,11 @@ export interface RouteDef {
   errors: number[];
   /** Subject to the stricter tool limit (CONTRACT §3). */
   toolLimit?: boolean;
+  /**
+   * The route writes its own body instead of the envelope (the OpenAPI document, metrics);
+   * `handle` must send the response itself.
+   */
+  raw?: { contentType: string; description: string };
   /** Parse params → call core → return `data`. Throw NetdiagErrors for failures. */
   handle(request: RouteRequest): Promise<unknown> | unknown;
 }

@@ -181,7 +181,8 @@ function checkEnvelope(
 }
 
 describe('fuzz: every endpoint answers with the envelope, never a 500', () => {
-  for (const route of ROUTES) {
+  // Routes that write their own body (metrics, the OpenAPI document) have no parameters to fuzz.
+  for (const route of ROUTES.filter((r) => !r.raw)) {
     test(`${route.method.toUpperCase()} ${route.path}`, async () => {
       const params = route.params ?? [];
       await fc.assert(

@@ -1,0 +1,86 @@
+/**
+ * Operational routes: health, metrics and the API description. They live in the route table
+ * like every endpoint, so the OpenAPI document lists them too.
+ * @module
+ */
+import { getMetrics } from '../metrics.js';
+import { arr, bool, enumOf, int, obj, str } from '../openapi/schema.js';
+import { VERSION } from '../version.js';
+import type { RouteDef } from './types.js';
+
+/** Attribution required by the CC BY 4.0 licences of the bundled data (CONTRACT §1). */
+export const DATA_ATTRIBUTION = [
+  'IP geolocation by DB-IP (https://db-ip.com), CC BY 4.0',
+  'IP to ASN data by ip-location-db (https://github.com/sapics/ip-location-db), CC BY 4.0',
+];
+
+const startedAt = Date.now();
+
+export const operationRoutes: RouteDef[] = [
+  {
+    method: 'get',
+    path: '/healthz',
+    operationId: 'health',
+    tag: 'Operations',
+    summary: 'Liveness and readiness',
+    description:
+      'Not rate limited. Answers 503 with `ready: false` while the server drains on shutdown, so a ' +
+      'load balancer stops sending traffic before the listener closes.',
+    data: obj({
+      status: enumOf(['ok', 'draining']),
+      ready: bool('False while shutting down'),
+      version: str('Server version'),
+      uptime_s: int('Seconds since start'),
+      attribution: arr(str(), 'Attribution of the bundled data'),
+    }),
+    errors: [503],
+    handle({ ctx, res }) {
+      const ready =
+        (ctx.services.get('readiness') as { ready: boolean } | undefined)?.ready ?? true;
+      res.status(ready ? 200 : 503);
+      return {
+        status: ready ? 'ok' : 'draining',
+        ready,
+        version: VERSION,
+        uptime_s: Math.round((Date.now() - startedAt) / 1000),
+        attribution: DATA_ATTRIBUTION,
+      };
+    },
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    tag: 'Operations',
+    summary: 'Prometheus metrics',
+    description:
+      'Requests by route and status, latency histograms, upstream errors and timeouts by kind, cache ' +
+      'lookups by result (hit ratio), rate-limit rejections, probes in flight, process metrics. Not rate ' +
+      'limited; absent when NETDIAG_METRICS=off.',
+    data: obj({}),
+    raw: {
+      contentType: 'text/plain; version=0.0.4',
+      description: 'Prometheus text exposition format',
+    },
+    errors: [],
+    async handle({ ctx, res }) {
+      const registry = getMetrics(ctx).registry;
+      res.setHeader('Content-Type', registry.contentType);
+      res.end(await registry.metrics());
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/openapi.json',
+    operationId: 'openapi',
+    tag: 'Operations',
+    summary: 'This OpenAPI 3.1 document',
+    description: 'Generated from the route table that mounts the routes. Not rate limited.',
+    data: obj({}),
+    raw: { contentType: 'application/json', description: 'OpenAPI 3.1 document' },
+    errors: [],
+    handle({ ctx, res }) {
+      res.json(ctx.services.get('openapi'));
+    },
+  },
+];

@@ -8,12 +8,12 @@ import {
   type BreachResult,
   type Cache,
   checkBreach,
-  createMemoryCache,
   createRateGate,
   createSingleFlight,
   type RateGate,
 } from '@netdiag/core';
 import { type AppContext, service } from '../context.js';
+import { getCache } from './cache.js';
 
 export interface BreachService {
   apiUrl: string;
@@ -28,8 +28,9 @@ export interface BreachService {
 export function getBreachService(ctx: AppContext): BreachService {
   return service(ctx, 'breach', (c) => ({
     apiUrl: c.config.breachApiUrl,
-    // In memory until a shared cache service exists; the key never holds the address.
-    cache: createMemoryCache({ max: 10_000 }),
+    // The app's `breach` cache (Redis-shared when REDIS_URL is set); the key never holds the
+    // address, only its SHA-256.
+    cache: getCache(c, 'breach'),
     singleFlight: createSingleFlight(),
     gate: createRateGate(),
     timeoutMs: 10_000,

@@ -24,6 +24,30 @@ describe('parseAddressInto agrees with parseIp', () => {
     '1:2:3:4:5:6:7::',
     '::2:3:4:5:6:7:8',
     '1::1.2.3.4',
+    // Not canonical (RFC 5952): leading zeros, upper case, "::" for one group, not the
+    // longest or not the first longest run, zeros written out; and canonical forms.
+    '2001:0db8::1',
+    '2001:db8::0001',
+    '2001:DB8::1',
+    '2001:db8::A',
+    '1::2:3:4:5:6:7',
+    '1:0:0:2::3',
+    '1::2:0:0:0:3',
+    '1:0::2',
+    '1::0:2',
+    '0:0:0:0:0:0:0:1',
+    '1:0:0:0:0:0:0:0',
+    '1:0:0:2:0:0:3:4',
+    '1::2:0:0:3:4',
+    '1:0:0:2::3:4',
+    '2001:db8:0:0:1:0:0:1',
+    '2001:db8::1:0:0:1',
+    '2001:db8:0:1:1:1:1:1',
+    '2001:db8::1:1:1:1:1',
+    '[2001:db8::1]',
+    ' 2001:db8::1 ',
+    'fe80::',
+    '::ffff:0:0',
     '01.2.3.4',
     '1.2.3.256',
     '1.2.3',
@@ -64,6 +88,37 @@ describe('parseAddressInto agrees with parseIp', () => {
         expect(fast(text)).toEqual(parseIp(text));
       }),
       { numRuns: 5000 },
+    );
+  });
+});
+
+describe('canonical input is kept as it is, anything else is reformatted', () => {
+  test('random groups in random styles (case, leading zeros, where "::" goes) agree with parseIp', () => {
+    const group = fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.constant(0), fc.constant(0));
+    const style = fc.record({
+      upper: fc.boolean(),
+      pad: fc.boolean(),
+      gapAt: fc.integer({ min: -1, max: 7 }),
+      gapLength: fc.integer({ min: 1, max: 8 }),
+    });
+    fc.assert(
+      fc.property(fc.array(group, { minLength: 8, maxLength: 8 }), style, (g, st) => {
+        const hex = g.map((v) => {
+          const h = st.pad ? v.toString(16).padStart(4, '0') : v.toString(16);
+          return st.upper ? h.toUpperCase() : h;
+        });
+        let text = hex.join(':');
+        // Replace a run of zero groups by "::" when the style asks and the run is all zeros.
+        const length = Math.min(st.gapLength, 8 - Math.max(0, st.gapAt));
+        if (st.gapAt >= 0 && g.slice(st.gapAt, st.gapAt + length).every((v) => v === 0)) {
+          text = `${hex.slice(0, st.gapAt).join(':')}::${hex.slice(st.gapAt + length).join(':')}`;
+        }
+        const got = fast(text);
+        expect(got).toEqual(parseIp(text));
+        // The canonical text parses to itself.
+        if (got) expect(fast(got.address)).toEqual(got);
+      }),
+      { numRuns: 30_000 },
     );
   });
 });

@@ -28,6 +28,15 @@ export function createAddressParts(): AddressParts {
 const groups = new Uint16Array(8);
 
 /**
+ * Facts about the last `parseV6` input, to tell whether it is already canonical (RFC 5952)
+ * and can serve as the result text as it is, with no formatting (and no new string).
+ */
+let gapStart = -1;
+let gapLength = 0;
+/** A group was written with a leading zero or in upper case, or as a dotted quad. */
+let nonCanonical = false;
+
+/**
  * Parses `input` into `out`. Returns false (and leaves `out` in an unspecified state) when
  * the input is not an IP address. IPv4-mapped IPv6 (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2)
  * becomes the IPv4 address, as in `parseIp`.
@@ -51,13 +60,10 @@ export function parseAddressInto(input: string, out: AddressParts): boolean {
   }
   if (!parseV6(input, start, end)) return false;
   const g = groups;
-  out.w0 = ((g[0] as number) << 16) | (g[1] as number);
-  out.w1 = ((g[2] as number) << 16) | (g[3] as number);
-  out.w2 = ((g[4] as number) << 16) | (g[5] as number);
+  out.w0 = (((g[0] as number) << 16) | (g[1] as number)) >>> 0;
+  out.w1 = (((g[2] as number) << 16) | (g[3] as number)) >>> 0;
+  out.w2 = (((g[4] as number) << 16) | (g[5] as number)) >>> 0;
   out.w3 = (((g[6] as number) << 16) | (g[7] as number)) >>> 0;
-  out.w0 >>>= 0;
-  out.w1 >>>= 0;
-  out.w2 >>>= 0;
   if (out.w0 === 0 && out.w1 === 0 && out.w2 === 0xffff) {
     out.version = 4;
     out.v4 = out.w3;
@@ -65,7 +71,17 @@ export function parseAddressInto(input: string, out: AddressParts): boolean {
     return true;
   }
   out.version = 6;
-  out.text = formatV6Groups(g);
+  // Canonical input (the usual case) is its own canonical text: lower case, no leading
+  // zeros, and "::" exactly where RFC 5952 §4.2 puts it (the first longest run of two or
+  // more zero groups, or nowhere).
+  const run = longestZeroRun(g);
+  const canonical =
+    !nonCanonical && (run < 0 ? gapStart < 0 : gapStart === run >>> 4 && gapLength === (run & 15));
+  out.text = !canonical
+    ? formatV6Groups(g)
+    : start === 0 && end === input.length
+      ? input
+      : input.slice(start, end);
   return true;
 }
 
@@ -114,24 +130,28 @@ function parseV4(s: string, start: number, end: number): number {
   return value * 256 + part;
 }
 
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
-  return -1;
+/** Hex digit values by character code (-1: not a hex digit); upper case marked with 16. */
+const HEX = new Int8Array(128).fill(-1);
+for (let c = 0; c < 10; c++) HEX[48 + c] = c;
+for (let c = 0; c < 6; c++) {
+  HEX[97 + c] = 10 + c;
+  HEX[65 + c] = 16 + 10 + c;
 }
 
-/** RFC 4291 §2.2 text → `groups`. Returns false for anything else. */
+/** RFC 4291 §2.2 text → `groups` (and the canonical-form facts above). False otherwise. */
 function parseV6(s: string, start: number, end: number): boolean {
   let count = 0;
   let gap = -1;
   let i = start;
+  nonCanonical = false;
   if (s.charCodeAt(i) === 58) {
     if (s.charCodeAt(i + 1) !== 58) return false;
     gap = 0;
     i += 2;
     if (i === end) {
       groups.fill(0);
+      gapStart = 0;
+      gapLength = 8;
       return true;
     }
   }
@@ -142,9 +162,11 @@ function parseV6(s: string, start: number, end: number): boolean {
     let digits = 0;
     const groupStart = i;
     while (i < end) {
-      const h = hexValue(s.charCodeAt(i));
+      const c = s.charCodeAt(i);
+      const h = c < 128 ? (HEX[c] as number) : -1;
       if (h < 0) break;
-      value = (value << 4) | h;
+      if (h > 15) nonCanonical = true;
+      value = (value << 4) | (h & 15);
       if (++digits > 4) return false;
       i++;
     }
@@ -154,10 +176,12 @@ function parseV6(s: string, start: number, end: number): boolean {
       if (v4 < 0) return false;
       groups[count++] = v4 >>> 16;
       groups[count++] = v4 & 0xffff;
+      nonCanonical = true;
       i = end;
       break;
     }
     if (digits === 0) return false;
+    if (digits > 1 && s.charCodeAt(groupStart) === 48) nonCanonical = true;
     groups[count++] = value;
     if (i === end) break;
     if (s.charCodeAt(i) !== 58) return false;
@@ -171,21 +195,26 @@ function parseV6(s: string, start: number, end: number): boolean {
       return false;
     }
   }
-  if (gap < 0) return count === 8;
+  if (gap < 0) {
+    gapStart = -1;
+    gapLength = 0;
+    return count === 8;
+  }
   if (count > 7) return false;
   // Shift the groups after the gap to the end and zero-fill the gap.
   const tail = count - gap;
   for (let k = 0; k < tail; k++) groups[7 - k] = groups[count - 1 - k] as number;
   for (let k = gap; k < 8 - tail; k++) groups[k] = 0;
+  gapStart = gap;
+  gapLength = 8 - count;
   return true;
 }
 
-export function formatV4(value: number): string {
-  return `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
-}
-
-/** RFC 5952 §4: lower case, no leading zeros, the longest run (≥ 2) of zero groups as `::`. */
-function formatV6Groups(g: Uint16Array): string {
+/**
+ * The first longest run of two or more zero groups (RFC 5952 §4.2.3) as `start << 4 | length`,
+ * or -1 when there is none.
+ */
+function longestZeroRun(g: Uint16Array): number {
   let bestStart = -1;
   let bestLen = 1;
   for (let k = 0; k < 8; ) {
@@ -201,6 +230,18 @@ function formatV6Groups(g: Uint16Array): string {
     }
     k = j;
   }
+  return bestStart < 0 ? -1 : (bestStart << 4) | bestLen;
+}
+
+export function formatV4(value: number): string {
+  return `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
+}
+
+/** RFC 5952 §4: lower case, no leading zeros, the longest run (≥ 2) of zero groups as `::`. */
+function formatV6Groups(g: Uint16Array): string {
+  const run = longestZeroRun(g);
+  const bestStart = run < 0 ? -1 : run >>> 4;
+  const bestLen = run & 15;
   let text = '';
   for (let k = 0; k < 8; k++) {
     if (k === bestStart) {

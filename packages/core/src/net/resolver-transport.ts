@@ -1,122 +1,35 @@
 /**
- * One exchange with one server: UDP (RFC 1035 §4.2.1), TCP with the two-byte length prefix
- * (RFC 1035 §4.2.2, RFC 7766) or DNS-over-HTTPS (RFC 8484). Each call opens its own socket, so
- * every query leaves from a fresh OS-chosen random source port (RFC 5452 §9.2).
+ * One exchange with one server: UDP (RFC 1035 §4.2.1) over a bounded pool of sockets that keeps
+ * ids and source ports unpredictable (RFC 5452 §9.2, §10; see resolver-socket-pool.ts), TCP with
+ * the two-byte length prefix (RFC 1035 §4.2.2, RFC 7766) on its own connection, or
+ * DNS-over-HTTPS (RFC 8484).
  * @module
  */
-import dgram from 'node:dgram';
-import net, { isIP } from 'node:net';
+import net from 'node:net';
 import type { Dispatcher } from 'undici';
 import { isNetdiagError, UpstreamError } from '../errors.js';
 import { upstreamRequest } from './http-client.js';
+import { AttemptTimeout, attempt, networkError } from './resolver-attempt.js';
 import type { DnsServer } from './resolver-servers.js';
+import { getDefaultUdpSocketPool, type UdpSocketPool } from './resolver-socket-pool.js';
 import { type DecodedMessage, matchResponse, type Query } from './resolver-wire.js';
 
-/** An attempt ran out of its per-server time; the resolver moves on to the next server. */
-export class AttemptTimeout extends Error {
-  override name = 'AttemptTimeout';
-  constructor(
-    readonly server: string,
-    readonly ms: number,
-  ) {
-    super(`${server} did not answer within ${ms} ms`);
-  }
-}
+export { AttemptTimeout };
 
 /**
- * Runs `start` with a settle-once callback, a per-attempt timer and the caller's signal; the
- * cleanup closes the socket whatever happened.
- */
-function attempt<T>(
-  server: string,
-  ms: number,
-  signal: AbortSignal,
-  start: (finish: (error: unknown, value?: T) => void) => () => void,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    let cleanup: () => void = () => {};
-    const finish = (error: unknown, value?: T) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      cleanup();
-      if (error === undefined) resolve(value as T);
-      else reject(error);
-    };
-    const onAbort = () => finish(signal.reason ?? new Error('aborted'));
-    const timer = setTimeout(() => finish(new AttemptTimeout(server, ms)), ms);
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      cleanup = start(finish);
-    } catch (error) {
-      finish(networkError(server, error));
-    }
-    if (settled) cleanup();
-  });
-}
-
-function networkError(server: string, error: unknown): UpstreamError {
-  return new UpstreamError('dns', `${server}: ${(error as Error).message}`, error);
-}
-
-/**
- * Sends `query` over a connected UDP socket and resolves with the first datagram that matches
- * it (id, question); stray and forged datagrams are ignored until the timer runs out. A
- * connected socket also surfaces ICMP port-unreachable as ECONNREFUSED at once.
+ * Sends `query` over UDP and resolves with the first datagram that answers it (id, question,
+ * server address and port); stray and forged datagrams are ignored until the timer runs out,
+ * and an ICMP port-unreachable fails the attempt at once. The socket comes from `pool`, the
+ * process-wide pool unless another is given.
  */
 export function udpExchange(
   server: DnsServer,
   query: Query,
   ms: number,
   signal: AbortSignal,
+  pool: UdpSocketPool = getDefaultUdpSocketPool(),
 ): Promise<DecodedMessage> {
-  return attempt<DecodedMessage>(server.label, ms, signal, (finish) => {
-    const socket = dgram.createSocket({
-      type: server.family === 6 ? 'udp6' : 'udp4',
-      lookup: literalLookup,
-    });
-    let closed = false;
-    socket.on('error', (error) => finish(networkError(server.label, error)));
-    socket.on('message', (message, rinfo) => {
-      if (rinfo.port !== server.port) return;
-      const decoded = matchResponse(message, query);
-      if (decoded) finish(undefined, decoded);
-    });
-    socket.connect(server.port, server.host, () => {
-      if (closed) return;
-      socket.send(query.wire, (error) => {
-        if (error) finish(networkError(server.label, error));
-      });
-    });
-    return () => {
-      closed = true;
-      try {
-        socket.close();
-      } catch {
-        // already closed after an error
-      }
-    };
-  });
-}
-
-/**
- * Servers are IP literals and the socket binds to the wildcard address, so no name is ever
- * resolved: dgram's implicit `dns.lookup` is replaced by a literal check.
- */
-function literalLookup(
-  address: string,
-  _family: unknown,
-  callback: (error: Error | null, address: string, family: number) => void,
-): void {
-  const family = isIP(address);
-  if (family === 0) callback(new Error(`${address} is not an IP address`), address, 0);
-  else callback(null, address, family);
+  return pool.exchange(server, query, ms, signal);
 }
 
 /** Sends `query` over TCP with the two-byte length prefix and reads one matching answer. */

@@ -17,9 +17,16 @@ const server = await startChild(fileURLToPath(new URL('./server.ts', import.meta
 });
 const requests = workloadRequests();
 await load('warm-up', { url: server.url, requests, duration: 3 });
-const result = await load(`mixed workload, ${duration} s, 1 server process`, { url: server.url, requests, duration, connections: 64 });
+const result = await load(`mixed workload, ${duration} s, 1 server process`, {
+  url: server.url,
+  requests,
+  duration,
+  connections: 64,
+});
 await server.stop();
 await dns.close();
 console.log(table([result]));
-console.log(`\nrequests/second per core: ${result.rps}; non-2xx: ${result.non2xx}; errors: ${result.errors}`);
+console.log(
+  `\nrequests/second per core: ${result.rps}; non-2xx: ${result.non2xx}; errors: ${result.errors}`,
+);
 if (result.non2xx > 0 || result.errors > 0) process.exitCode = 1;

@@ -20,13 +20,24 @@ const server = await startChild(fileURLToPath(new URL('./server.ts', import.meta
 const samples: { t: number; rssMb: number; heapMb: number }[] = [];
 const sample = async (t: number) => {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  const read = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
-  samples.push({ t, rssMb: read('netdiag_process_resident_memory_bytes'), heapMb: read('netdiag_nodejs_heap_size_used_bytes') });
+  const read = (name: string) =>
+    Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
+  samples.push({
+    t,
+    rssMb: read('netdiag_process_resident_memory_bytes'),
+    heapMb: read('netdiag_nodejs_heap_size_used_bytes'),
+  });
 };
 const started = Date.now();
 await sample(0);
 const timer = setInterval(() => void sample(Math.round((Date.now() - started) / 1000)), 10_000);
-const result = await autocannon({ url: server.url, requests: workloadRequests(), duration, connections: 20, overallRate: rate });
+const result = await autocannon({
+  url: server.url,
+  requests: workloadRequests(),
+  duration,
+  connections: 20,
+  overallRate: rate,
+});
 clearInterval(timer);
 await sample(Math.round((Date.now() - started) / 1000));
 await server.stop();
@@ -40,6 +51,10 @@ for (const s of samples.filter((_, i) => i % 6 === 0 || i === samples.length - 1
   console.log(`| ${s.t} | ${s.rssMb.toFixed(1)} | ${s.heapMb.toFixed(1)} |`);
 }
 if (first && last) {
-  console.log(`\nafter warm-up (t=${first.t}s → ${last.t}s): RSS ${(last.rssMb - first.rssMb).toFixed(1)} MiB, heap ${(last.heapMb - first.heapMb).toFixed(1)} MiB`);
+  console.log(
+    `\nafter warm-up (t=${first.t}s → ${last.t}s): RSS ${(last.rssMb - first.rssMb).toFixed(1)} MiB, heap ${(last.heapMb - first.heapMb).toFixed(1)} MiB`,
+  );
 }
-console.log(`requests: ${result.requests.total}, average ${Math.round(result.requests.average)}/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+console.log(
+  `requests: ${result.requests.total}, average ${Math.round(result.requests.average)}/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+);

@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { callerIp } from './caller.js';
 import { type AppConfig, resolveConfig } from './config.js';
 import { type AppContext, createContext } from './context.js';
-import { sendData, sendError } from './envelope.js';
+import { sendError } from './envelope.js';
 import { toErrorReply } from './errors.js';
 import { ClusterLimitStore, RedisLimitStore } from './limit-stores.js';
 import { getMetrics, type Metrics, metricsMiddleware } from './metrics.js';
@@ -166,7 +166,8 @@ function readBody(req: Request, res: Response, next: NextFunction): void {
     req.headers['transfer-encoding'] === undefined
   ) {
     req.body = Buffer.alloc(0);
-    return next();
+    next();
+    return;
   }
   rawBody(req, res, next);
 }

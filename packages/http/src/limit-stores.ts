@@ -137,9 +137,12 @@ export function serveClusterLimits(worker: Worker): void {
 }
 
 const clusterCounters = new Map<string, { hits: number; reset: number }>();
-let sweeper: NodeJS.Timeout | undefined;
+let sweeping = false;
+/** Drops expired windows once a minute so the table holds only active clients. */
 function sweepClusterCounters(): void {
-  sweeper ??= setInterval(() => {
+  if (sweeping) return;
+  sweeping = true;
+  setInterval(() => {
     const now = Date.now();
     for (const [key, entry] of clusterCounters) if (entry.reset <= now) clusterCounters.delete(key);
   }, 60_000).unref();

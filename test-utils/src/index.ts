@@ -7,6 +7,7 @@ export {
   type Zone,
   type ZoneRecords,
 } from './dns-server.js';
+export { type FilteredPort, startFilteredPort } from './filtered-port.js';
 export { installNetworkGuard, isLoopback, takeViolations } from './guard.js';
 export {
   freePort,
@@ -15,4 +16,37 @@ export {
   type RouteHandler,
   startHttpTarget,
 } from './http-server.js';
+export {
+  type HttpsTarget,
+  type HttpsTargetOptions,
+  makeSelfSignedCert,
+  opensslAvailable,
+  startHttpsTarget,
+} from './https-target.js';
+export {
+  bootstrapFile,
+  bootstrapRoute,
+  type RdapReply,
+  type RdapRequestLog,
+  type RdapRoute,
+  type RdapServerOptions,
+  type RdapTestServer,
+  startRdapServer,
+} from './rdap-server.js';
 export { type RedisTestServer, redisAvailable, startRedis } from './redis-server.js';
+export {
+  startWhoisServer,
+  type WhoisReply,
+  type WhoisServerOptions,
+  type WhoisTestServer,
+} from './whois-server.js';
+export {
+  breachAnalyticsBody,
+  startXposedOrNotServer,
+  XON_CATALOG,
+  type XonAccount,
+  type XonAction,
+  type XonCatalogEntry,
+  type XonFakeServer,
+  type XonServerOptions,
+} from './xposedornot-server.js';

@@ -366,7 +366,7 @@ export const SCORE_TABLE: Readonly<Record<string, ScoreEntry>> = {
   ),
 };
 
-/** Result ids of the netdiag additions (left out of `observatory.score`). */
+/** Tests that are netdiag additions (left out of `observatory`). */
 export const NETDIAG_TESTS = ['permissions-policy', 'information-disclosure'] as const;
 
 /**

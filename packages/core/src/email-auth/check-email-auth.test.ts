@@ -35,7 +35,7 @@ beforeAll(async () => {
   });
   resolver = createResolver({
     servers: [server.address],
-    attemptTimeout: 200,
+    attemptTimeout: 1000,
     tries: 1,
     cache: false,
   });

@@ -118,7 +118,7 @@ beforeAll(async () => {
   });
   resolver = createResolver({
     servers: [server.address],
-    attemptTimeout: 300,
+    attemptTimeout: 1000,
     tries: 1,
     cache: false,
   });

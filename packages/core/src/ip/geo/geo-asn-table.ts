@@ -1,0 +1,351 @@
+/**
+ * Geolocation and origin AS in ONE search: the flattened geolocation tree (`range-table.ts`)
+ * with its ranges split wherever an AS range starts or ends, so that every range carries a
+ * record id AND an AS entry. A lookup then costs one bucket read and one short binary search
+ * instead of two independent searches (each a handful of cache misses).
+ *
+ * Built in memory at load (a linear merge of two sorted lists). Per range, two codes:
+ * - geolocation: record id + 1, `NO_DATA`, or `ESCAPE` (walk the tree, see range-table.ts);
+ * - AS: entry + 1, 0 (no AS), or `ASN_SEARCH`: an AS range boundary falls inside this IPv6
+ *   /64 (the table's IPv6 granularity), so the AS index is searched as before.
+ * Answers equal the separate lookups by construction; tests compare them.
+ * @module
+ */
+import type { AsnIndex } from '../asn/asn-index.js';
+import {
+  ESCAPE,
+  Growable,
+  type MmdbRangeTable,
+  NO_DATA,
+  type RecordIds,
+} from '../mmdb/range-table.js';
+
+/** AS code: search the AS index (a boundary inside the /64). */
+export const ASN_SEARCH = 0xffffffff;
+/** Most IPv6 bucket bits: 2^22 + 1 bucket starts are 16 MiB (DB-IP: 8 search steps on average). */
+const V6_MAX_BUCKET_BITS = 22;
+const TWO_32 = 2 ** 32;
+
+/** Sorted, coalesced ranges: first address (hi, lo words), geolocation code, AS code. */
+class Ranges {
+  readonly hi = new Growable(1 << 16);
+  readonly lo = new Growable(1 << 16);
+  readonly geo = new Growable(1 << 16);
+  readonly asn = new Growable(1 << 16);
+
+  push(hi: number, lo: number, geo: number, asn: number): void {
+    if (this.geo.last === geo && this.asn.last === asn) return;
+    this.hi.push(hi);
+    this.lo.push(lo);
+    this.geo.push(geo);
+    this.asn.push(asn);
+  }
+}
+
+/**
+ * Merges two piecewise-constant functions of a 64-bit key, each given as sorted starts
+ * (the first at 0) with values, into `out`.
+ */
+function merge(
+  aHi: Uint32Array,
+  aLo: Uint32Array,
+  aValue: Uint32Array,
+  bHi: Uint32Array,
+  bLo: Uint32Array,
+  bValue: Uint32Array,
+  out: Ranges,
+): void {
+  let i = 0;
+  let j = 0;
+  let hi = 0;
+  let lo = 0;
+  const na = aValue.length;
+  const nb = bValue.length;
+  for (;;) {
+    out.push(hi, lo, aValue[i] as number, bValue[j] as number);
+    // The next start in either list.
+    const a = i + 1 < na;
+    const b = j + 1 < nb;
+    if (!a && !b) return;
+    let useA = a;
+    if (a && b) {
+      const ah = aHi[i + 1] as number;
+      const bh = bHi[j + 1] as number;
+      useA = ah < bh || (ah === bh && (aLo[i + 1] as number) <= (bLo[j + 1] as number));
+    }
+    if (useA) {
+      hi = aHi[i + 1] as number;
+      lo = aLo[i + 1] as number;
+    } else {
+      hi = bHi[j + 1] as number;
+      lo = bLo[j + 1] as number;
+    }
+    if (a && aHi[i + 1] === hi && aLo[i + 1] === lo) i++;
+    if (b && bHi[j + 1] === hi && bLo[j + 1] === lo) j++;
+  }
+}
+
+/** IPv4 AS ranges as starts and codes (entry + 1, 0 for gaps), first start 0. */
+function asnSegmentsV4(asn: AsnIndex | undefined): { lo: Uint32Array; value: Uint32Array } {
+  const lo = new Growable();
+  const value = new Growable();
+  const push = (start: number, code: number) => {
+    if (lo.length > 0 && lo.last === start) {
+      value.array[value.length - 1] = code;
+    } else if (value.last !== code) {
+      lo.push(start);
+      value.push(code);
+    }
+  };
+  push(0, 0);
+  if (asn) {
+    const { v4Start, v4End, v4Entry } = asn.data;
+    // The AS index answers with the row of the greatest start at or before the address, if
+    // that row reaches it: a gap follows a row only when it ends before the next one starts
+    // (the data has a few overlapping rows, and those must answer the same).
+    for (let row = 0; row < asn.v4Rows; row++) {
+      push(v4Start[row] as number, (v4Entry[row] as number) + 1);
+      const after = (v4End[row] as number) + 1;
+      const next = row + 1 < asn.v4Rows ? (v4Start[row + 1] as number) : TWO_32;
+      if (after < next) push(after, 0);
+    }
+  }
+  return { lo: lo.done(), value: value.done() };
+}
+
+/**
+ * IPv6 AS ranges at /64 granularity: the starts of every /64 where the AS changes, and a
+ * /64 holding a range boundary that is not on a /64 edge gets `ASN_SEARCH`.
+ */
+function asnSegmentsV6(asn: AsnIndex | undefined): {
+  hi: Uint32Array;
+  lo: Uint32Array;
+  value: Uint32Array;
+} {
+  const keys: bigint[] = [0n];
+  const dirty = new Set<bigint>();
+  const LAST = (1n << 64n) - 1n;
+  if (asn) {
+    const { v6Start, v6End } = asn.data;
+    const key = (words: Uint32Array, at: number) =>
+      (BigInt(words[at] as number) << 32n) | BigInt(words[at + 1] as number);
+    for (let row = 0; row < asn.v6Rows; row++) {
+      const at = row * 4;
+      const first = key(v6Start, at);
+      const last = key(v6End, at);
+      keys.push(first);
+      if (v6Start[at + 2] !== 0 || v6Start[at + 3] !== 0) {
+        dirty.add(first);
+        if (first < LAST) keys.push(first + 1n);
+      }
+      if (v6End[at + 2] !== 0xffffffff || v6End[at + 3] !== 0xffffffff) {
+        dirty.add(last);
+        keys.push(last);
+      }
+      if (last < LAST) keys.push(last + 1n);
+    }
+  }
+  const sorted = BigUint64Array.from(keys).sort();
+  const hi = new Growable();
+  const lo = new Growable();
+  const value = new Growable();
+  let previous = -1n;
+  for (const k of sorted) {
+    if (k === previous) continue;
+    previous = k;
+    const h = Number(k >> 32n);
+    const l = Number(k & 0xffffffffn);
+    let code = 0;
+    if (dirty.has(k)) code = ASN_SEARCH;
+    else if (asn) {
+      // No boundary inside this /64 nor until the next key: one row (or none) holds it all.
+      const row = asn.findV6(h, l, 0, 0);
+      code = row >= 0 ? asn.entryOfV6Row(row) + 1 : 0;
+    }
+    if (value.last === code) continue;
+    hi.push(h);
+    lo.push(l);
+    value.push(code);
+  }
+  return { hi: hi.done(), lo: lo.done(), value: value.done() };
+}
+
+/** IPv4: one bucket per /16 (every bucket starts with a range at its first address). */
+export class GeoAsnV4 {
+  private readonly bucket: Uint32Array;
+  private readonly low: Uint16Array;
+  /** Geolocation code and AS code of each range, interleaved: one cache line for both. */
+  private readonly codes: Uint32Array;
+
+  constructor(
+    readonly ids: RecordIds,
+    readonly asn: AsnIndex | undefined,
+    table: MmdbRangeTable,
+  ) {
+    const d = table.data;
+    // The geolocation ranges as one sorted list (the table stores them per /16).
+    const geoLo = new Growable(d.v4Value.length);
+    const geoValue = new Growable(d.v4Value.length);
+    for (let b = 0; b < 65_536; b++) {
+      for (let i = d.v4Bucket[b] as number; i < (d.v4Bucket[b + 1] as number); i++) {
+        const code = d.v4Value[i] as number;
+        if (geoValue.last === code) continue;
+        geoLo.push(b * 65_536 + (d.v4Low[i] as number));
+        geoValue.push(code);
+      }
+    }
+    const segments = asnSegmentsV4(asn);
+    const ranges = new Ranges();
+    const zeroA = new Uint32Array(geoLo.length);
+    const zeroB = new Uint32Array(segments.lo.length);
+    merge(zeroA, geoLo.done(), geoValue.done(), zeroB, segments.lo, segments.value, ranges);
+    // Split per /16.
+    const n = ranges.lo.length;
+    const starts = ranges.lo.array;
+    const bucket = new Uint32Array(65_537);
+    const low = new Uint16Array(n + 65_536);
+    const codes = new Uint32Array((n + 65_536) * 2);
+    let out = 0;
+    let j = 0;
+    for (let b = 0; b < 65_536; b++) {
+      const first = b * 65_536;
+      while (j + 1 < n && (starts[j + 1] as number) <= first) j++;
+      bucket[b] = out;
+      low[out] = 0;
+      codes[out * 2] = ranges.geo.array[j] as number;
+      codes[out * 2 + 1] = ranges.asn.array[j] as number;
+      out++;
+      for (let k = j + 1; k < n && (starts[k] as number) < first + 65_536; k++) {
+        low[out] = (starts[k] as number) - first;
+        codes[out * 2] = ranges.geo.array[k] as number;
+        codes[out * 2 + 1] = ranges.asn.array[k] as number;
+        out++;
+      }
+    }
+    bucket[65_536] = out;
+    this.bucket = bucket;
+    this.low = low.slice(0, out);
+    this.codes = codes.slice(0, out * 2);
+  }
+
+  /** Number of ranges. */
+  get size(): number {
+    return this.low.length;
+  }
+
+  /** The range holding `address`. */
+  index(address: number): number {
+    const b = address >>> 16;
+    let lo = this.bucket[b] as number;
+    let hi = (this.bucket[b + 1] as number) - 1;
+    const key = address & 0xffff;
+    const low = this.low;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((low[mid] as number) <= key) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Record id + 1 (0: no data) of `address` in range `i`. */
+  geo(i: number, address: number): number {
+    const code = this.codes[i * 2] as number;
+    return code === ESCAPE ? this.ids.walkV4(address) : code;
+  }
+
+  /** AS entry (-1: none) of `address` in range `i`. */
+  entry(i: number, address: number): number {
+    const code = this.codes[i * 2 + 1] as number;
+    if (code !== ASN_SEARCH) return code - 1;
+    const row = this.asn ? this.asn.findV4(address) : -1;
+    return row >= 0 ? (this.asn as AsnIndex).entryOfV4Row(row) : -1;
+  }
+}
+
+/** IPv6: ranges of the top 64 bits, bucketed on the top bits of the first word. */
+export class GeoAsnV6 {
+  private readonly shift: number;
+  private readonly bucket: Uint32Array;
+  /** First address (top 64 bits) of each range, as interleaved (hi, lo) words. */
+  private readonly keys: Uint32Array;
+  private readonly codes: Uint32Array;
+
+  /** `table` undefined: no IPv6 geolocation (the AS part still answers). */
+  constructor(
+    readonly ids: RecordIds | undefined,
+    readonly asn: AsnIndex | undefined,
+    table: MmdbRangeTable | undefined,
+  ) {
+    const d = table?.data;
+    const none = new Uint32Array(1);
+    const geoHi = d && d.v6Value.length > 0 ? d.v6Hi : none;
+    const geoLo = d && d.v6Value.length > 0 ? d.v6Lo : none;
+    const geoValue = d && d.v6Value.length > 0 ? d.v6Value : Uint32Array.of(NO_DATA);
+    const segments = asnSegmentsV6(asn);
+    const ranges = new Ranges();
+    merge(geoHi, geoLo, geoValue, segments.hi, segments.lo, segments.value, ranges);
+    const n = ranges.hi.length;
+    const keys = new Uint32Array(n * 2);
+    const codes = new Uint32Array(n * 2);
+    for (let i = 0; i < n; i++) {
+      keys[i * 2] = ranges.hi.array[i] as number;
+      keys[i * 2 + 1] = ranges.lo.array[i] as number;
+      codes[i * 2] = ranges.geo.array[i] as number;
+      codes[i * 2 + 1] = ranges.asn.array[i] as number;
+    }
+    // About one bucket per range.
+    const bits = Math.max(1, Math.min(V6_MAX_BUCKET_BITS, Math.ceil(Math.log2(n))));
+    const buckets = 2 ** bits;
+    const bucket = new Uint32Array(buckets + 1);
+    let j = 0;
+    for (let b = 0; b < buckets; b++) {
+      const first = b * 2 ** (32 - bits);
+      // The last range starting at or before (first, 0); range 0 starts at ::.
+      while (
+        j + 1 < n &&
+        ((keys[(j + 1) * 2] as number) < first ||
+          (keys[(j + 1) * 2] === first && keys[(j + 1) * 2 + 1] === 0))
+      ) {
+        j++;
+      }
+      bucket[b] = j;
+    }
+    bucket[buckets] = n - 1;
+    this.shift = 32 - bits;
+    this.bucket = bucket;
+    this.keys = keys;
+    this.codes = codes;
+  }
+
+  get size(): number {
+    return this.codes.length / 2;
+  }
+
+  /** The range holding an address with these top 64 bits. */
+  index(w0: number, w1: number): number {
+    const b = w0 >>> this.shift;
+    let lo = this.bucket[b] as number;
+    let hi = this.bucket[b + 1] as number;
+    const keys = this.keys;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      const h = keys[mid * 2] as number;
+      if (h < w0 || (h === w0 && (keys[mid * 2 + 1] as number) <= w1)) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  geo(i: number, w0: number, w1: number, w2: number, w3: number): number {
+    const code = this.codes[i * 2] as number;
+    return code === ESCAPE ? (this.ids as RecordIds).walkV6(w0, w1, w2, w3) : code;
+  }
+
+  entry(i: number, w0: number, w1: number, w2: number, w3: number): number {
+    const code = this.codes[i * 2 + 1] as number;
+    if (code !== ASN_SEARCH) return code - 1;
+    const row = this.asn ? this.asn.findV6(w0, w1, w2, w3) : -1;
+    return row >= 0 ? (this.asn as AsnIndex).entryOfV6Row(row) : -1;
+  }
+}

@@ -30,7 +30,7 @@ const sample = async (t: number) => {
 };
 const started = Date.now();
 await sample(0);
-const timer = setInterval(() => void sample(Math.round((Date.now() - started) / 1000)), 10_000);
+const timer = setInterval(() => void sample(Math.round((Date.now() - started) / 1000)), 2_000);
 const result = await autocannon({
   url: server.url,
   requests: workloadRequests(),
@@ -43,16 +43,29 @@ await sample(Math.round((Date.now() - started) / 1000));
 await server.stop();
 await dns.close();
 
-const afterWarmup = samples.filter((s) => s.t >= 60);
-const first = afterWarmup[0] ?? samples[0];
-const last = samples[samples.length - 1];
-console.log('| t (s) | RSS MiB | heap used MiB |\n|---:|---:|---:|');
-for (const s of samples.filter((_, i) => i % 6 === 0 || i === samples.length - 1)) {
-  console.log(`| ${s.t} | ${s.rssMb.toFixed(1)} | ${s.heapMb.toFixed(1)} |`);
+// Heap used swings with every GC; the lowest sample of each minute is the post-GC baseline,
+// which is what grows when something leaks.
+const minutes = new Map<number, { rss: number; heap: number }>();
+for (const s of samples) {
+  const minute = Math.floor(s.t / 60);
+  const m = minutes.get(minute) ?? {
+    rss: Number.POSITIVE_INFINITY,
+    heap: Number.POSITIVE_INFINITY,
+  };
+  minutes.set(minute, { rss: Math.min(m.rss, s.rssMb), heap: Math.min(m.heap, s.heapMb) });
 }
+console.log(
+  '| minute | lowest RSS MiB | lowest heap used MiB (post-GC baseline) |\n|---:|---:|---:|',
+);
+for (const [minute, m] of [...minutes].sort((a, b) => a[0] - b[0])) {
+  console.log(`| ${minute} | ${m.rss.toFixed(1)} | ${m.heap.toFixed(1)} |`);
+}
+const settled = [...minutes].filter(([minute]) => minute >= 1).sort((a, b) => a[0] - b[0]);
+const first = settled[0]?.[1];
+const last = settled[settled.length - 1]?.[1];
 if (first && last) {
   console.log(
-    `\nafter warm-up (t=${first.t}s → ${last.t}s): RSS ${(last.rssMb - first.rssMb).toFixed(1)} MiB, heap ${(last.heapMb - first.heapMb).toFixed(1)} MiB`,
+    `\nafter warm-up (minute 1 → minute ${settled[settled.length - 1]?.[0]}): baseline RSS ${(last.rss - first.rss).toFixed(1)} MiB, baseline heap ${(last.heap - first.heap).toFixed(1)} MiB`,
   );
 }
 console.log(

@@ -1,22 +1,35 @@
 /**
  * DNS resolver and DNSBL check, loopback only (the DNS fixture runs in a child process).
- *  1. Queries per second of netdiag's resolver (dns-packet, a fresh UDP socket per query) and of
- *     Node's built-in `dns.promises.Resolver` (c-ares) with `setServers` on the same fixture,
- *     same names, same run: A and MX, 50 in flight and 1 in flight; plus netdiag's warm cache.
+ *  1. Queries per second of netdiag's resolver (dns-packet over the pooled, rotating UDP sockets
+ *     of resolver-socket-pool.ts) and of Node's built-in `dns.promises.Resolver` (c-ares) with
+ *     `setServers` on the same fixture, same names, same run: A and MX, 50 in flight and 1 in
+ *     flight; plus netdiag's warm cache. Then the UDP transport alone, pooled vs a fresh socket
+ *     per query (a pool with `maxQueriesPerSocket: 1`, i.e. the design before the pool).
+ *     The cases are run BENCH_ROUNDS times, interleaved, and the median of each is printed: the
+ *     benchmark machine is shared, so one round says little.
  *  2. `checkBlacklist` when every list answers after 50 ms: one round trip, not twelve.
  *  3. `checkBlacklist` when one list never answers: bounded by the deadline.
- * Run: npx tsx bench/dns/resolver.bench.ts   (BENCH_QUERIES to change the size)
+ * Run: npx tsx bench/dns/resolver.bench.ts   (BENCH_QUERIES to change the size, BENCH_ROUNDS the
+ * number of rounds, default 3)
  */
 import dns from 'node:dns';
 import { fileURLToPath } from 'node:url';
 import { installNetworkGuard } from '@netdiag/test-utils/guard';
 import { checkBlacklist, createResolver } from '../../packages/core/src/index.js';
+import { parseDnsServer } from '../../packages/core/src/net/resolver-servers.js';
+import {
+  createUdpSocketPool,
+  type UdpSocketPool,
+} from '../../packages/core/src/net/resolver-socket-pool.js';
+import { udpExchange } from '../../packages/core/src/net/resolver-transport.js';
+import { buildQuery } from '../../packages/core/src/net/resolver-wire.js';
 import { startChild } from '../lib.js';
 import { HOSTS, hostName } from './zone.js';
 
 installNetworkGuard();
 
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 20_000);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const fixture = fileURLToPath(new URL('./dns-fixture.ts', import.meta.url));
 
 function percentile(sorted: number[], p: number): number {
@@ -75,6 +88,26 @@ function print(title: string, rows: Row[]): void {
   }
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/** The median of each case over the rounds (per second, p50 and p99 separately). */
+function medians(rounds: Row[][]): Row[] {
+  return (rounds[0] ?? []).map((first, i) => {
+    const runs = rounds.map((round) => round[i] as Row);
+    return {
+      name: first.name,
+      perSecond: Math.round(median(runs.map((r) => r.perSecond))),
+      p50: Number(median(runs.map((r) => r.p50)).toFixed(2)),
+      p99: Number(median(runs.map((r) => r.p99)).toFixed(2)),
+      errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    };
+  });
+}
+
 // --- 1. Resolver throughput ---
 {
   const server = await startChild(fixture);
@@ -84,31 +117,62 @@ function print(title: string, rows: Row[]): void {
   const node = new dns.promises.Resolver({ timeout: 2000, tries: 2 });
   node.setServers([address]);
   const name = (i: number) => hostName(i % HOSTS);
-  const rows: Row[] = [];
-  for (const concurrency of [50, 1]) {
-    const count = concurrency === 1 ? Math.min(QUERIES, 5_000) : QUERIES;
+  const target = parseDnsServer(address);
+  if (!target) throw new Error(`bad fixture address ${address}`);
+  const pooled = createUdpSocketPool();
+  const socketPerQuery = createUdpSocketPool({ maxQueriesPerSocket: 1, maxSocketsPerServer: 1 });
+  const transport = (pool: UdpSocketPool) => (i: number) =>
+    udpExchange(target, buildQuery(name(i), 'A', { edns: true }), 2000, never, pool);
+  const resolverRounds: Row[][] = [];
+  const transportRounds: Row[][] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const rows: Row[] = [];
+    for (const concurrency of [50, 1]) {
+      const count = concurrency === 1 ? Math.min(QUERIES, 5_000) : QUERIES;
+      rows.push(
+        await measure(`netdiag A, ${concurrency} in flight`, count, concurrency, (i) =>
+          netdiag.query(name(i), 'A'),
+        ),
+        await measure(`node:dns Resolver A, ${concurrency} in flight`, count, concurrency, (i) =>
+          node.resolve4(name(i), { ttl: true }),
+        ),
+        await measure(`netdiag MX, ${concurrency} in flight`, count, concurrency, (i) =>
+          netdiag.query(name(i), 'MX'),
+        ),
+        await measure(`node:dns Resolver MX, ${concurrency} in flight`, count, concurrency, (i) =>
+          node.resolveMx(name(i)),
+        ),
+      );
+    }
+    for (let i = 0; i < HOSTS; i++) await cachedResolver.query(name(i), 'A');
     rows.push(
-      await measure(`netdiag A, ${concurrency} in flight`, count, concurrency, (i) =>
-        netdiag.query(name(i), 'A'),
-      ),
-      await measure(`node:dns Resolver A, ${concurrency} in flight`, count, concurrency, (i) =>
-        node.resolve4(name(i), { ttl: true }),
-      ),
-      await measure(`netdiag MX, ${concurrency} in flight`, count, concurrency, (i) =>
-        netdiag.query(name(i), 'MX'),
-      ),
-      await measure(`node:dns Resolver MX, ${concurrency} in flight`, count, concurrency, (i) =>
-        node.resolveMx(name(i)),
+      await measure('netdiag A, warm cache, 50 in flight', QUERIES * 5, 50, (i) =>
+        cachedResolver.query(name(i), 'A'),
       ),
     );
+    resolverRounds.push(rows);
+    transportRounds.push([
+      await measure('UDP transport, pooled sockets, 50 in flight', QUERIES, 50, transport(pooled)),
+      await measure(
+        'UDP transport, a fresh socket per query, 50 in flight',
+        QUERIES,
+        50,
+        transport(socketPerQuery),
+      ),
+    ]);
   }
-  for (let i = 0; i < HOSTS; i++) await cachedResolver.query(name(i), 'A');
-  rows.push(
-    await measure('netdiag A, warm cache, 50 in flight', QUERIES * 5, 50, (i) =>
-      cachedResolver.query(name(i), 'A'),
-    ),
+  const rounds = `median of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}`;
+  print(
+    `Resolver, ${QUERIES} queries over ${HOSTS} names (fixture in a child process; ${rounds})`,
+    medians(resolverRounds),
   );
-  print(`Resolver, ${QUERIES} queries over ${HOSTS} names (fixture in a child process)`, rows);
+  print(`UDP transport alone, A queries (${rounds})`, medians(transportRounds));
+  const stats = pooled.stats();
+  console.log(
+    `\npooled transport: ${stats.opened} sockets opened for ${ROUNDS * (QUERIES + 200)} queries`,
+  );
+  pooled.close();
+  socketPerQuery.close();
   await server.stop();
 }
 

@@ -124,6 +124,34 @@ describe('canonical input is kept as it is, anything else is reformatted', () =>
 });
 
 describe('specialRangeOf agrees with classifyAddress', () => {
+  test('every first IPv4 octet and every first IPv6 16 bits in 2000::/3 (the fast paths)', () => {
+    let seed = 7;
+    const random32 = () => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return seed >>> 0;
+    };
+    const mismatches: string[] = [];
+    for (let octet = 0; octet < 256; octet++) {
+      for (const low of [0, 0xffffff, random32() & 0xffffff]) {
+        const ip = formatV4(((octet << 24) | low) >>> 0);
+        parseAddressInto(ip, parts);
+        if ((specialRangeOf(parts) === undefined) !== classifyAddress(ip).public)
+          mismatches.push(ip);
+      }
+    }
+    for (let top = 0x2000; top <= 0x3fff; top++) {
+      for (const rest of [0, 0xffff, random32() & 0xffff]) {
+        const ip = formatV6(((top << 16) | rest) >>> 0, random32(), random32(), random32());
+        parseAddressInto(ip, parts);
+        if ((specialRangeOf(parts) === undefined) !== classifyAddress(ip).public)
+          mismatches.push(ip);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
   test('random IPv4 and IPv6 addresses, and addresses inside every special range', () => {
     const word = fc.integer({ min: 0, max: 0xffffffff });
     const prefixes = [0, 0x0a000000, 0x7f000000, 0xa9fe0000, 0xc0a80000, 0x64400000, 0xe0000000];

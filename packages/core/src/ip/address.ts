@@ -86,6 +86,8 @@ export function parseAddressInto(input: string, out: AddressParts): boolean {
 }
 
 function isBlank(c: number): boolean {
+  // Printable ASCII is never blank: the common case answers in one comparison.
+  if (c > 32 && c < 127) return false;
   // Exactly what String.prototype.trim() removes (ECMA-262 WhiteSpace and LineTerminator).
   return (
     c === 32 ||
@@ -158,19 +160,23 @@ function parseV6(s: string, start: number, end: number): boolean {
   while (i < end) {
     if (count === 8) return false;
     // A group: 1-4 hex digits, or a trailing dotted quad in the last 32 bits.
-    let value = 0;
-    let digits = 0;
     const groupStart = i;
-    while (i < end) {
-      const c = s.charCodeAt(i);
-      const h = c < 128 ? (HEX[c] as number) : -1;
-      if (h < 0) break;
-      if (h > 15) nonCanonical = true;
+    let c = s.charCodeAt(i);
+    let h = c < 128 ? (HEX[c] as number) : -1;
+    if (h < 0) return false;
+    let value = h & 15;
+    let flags = h;
+    let digits = 1;
+    c = ++i < end ? s.charCodeAt(i) : 58;
+    h = c < 128 ? (HEX[c] as number) : -1;
+    while (h >= 0) {
+      flags |= h;
       value = (value << 4) | (h & 15);
       if (++digits > 4) return false;
-      i++;
+      c = ++i < end ? s.charCodeAt(i) : 58;
+      h = c < 128 ? (HEX[c] as number) : -1;
     }
-    if (i < end && s.charCodeAt(i) === 46) {
+    if (c === 46) {
       if (count > 6) return false;
       const v4 = parseV4(s, groupStart, end);
       if (v4 < 0) return false;
@@ -180,11 +186,11 @@ function parseV6(s: string, start: number, end: number): boolean {
       i = end;
       break;
     }
-    if (digits === 0) return false;
-    if (digits > 1 && s.charCodeAt(groupStart) === 48) nonCanonical = true;
+    // Upper-case digits carry bit 16; a leading zero is a first digit of value 0.
+    if (flags > 15 || (digits > 1 && s.charCodeAt(groupStart) === 48)) nonCanonical = true;
     groups[count++] = value;
     if (i === end) break;
-    if (s.charCodeAt(i) !== 58) return false;
+    if (c !== 58) return false;
     i++;
     if (s.charCodeAt(i) === 58) {
       if (gap >= 0) return false;

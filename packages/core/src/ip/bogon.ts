@@ -59,6 +59,21 @@ function compileV6(range: SpecialRange): V6Mask {
 const V4_MASKS: readonly V4Mask[] = IPV4_SPECIAL_RANGES.map(compileV4);
 const V6_MASKS: readonly V6Mask[] = IPV6_SPECIAL_RANGES.map(compileV6);
 
+/**
+ * First octets (IPv4) and first 16 bits (IPv6) that some special range overlaps: any other
+ * address is answered "public" without scanning the range list (most lookups).
+ */
+const V4_OCTET_SPECIAL = new Uint8Array(256);
+for (const { base, mask } of V4_MASKS) {
+  for (let o = base >>> 24; o <= (base | ~mask) >>> 24; o++) V4_OCTET_SPECIAL[o] = 1;
+}
+const V6_TOP_SPECIAL = new Uint8Array(65_536);
+for (const { words, masks } of V6_MASKS) {
+  const first = words[0] >>> 16;
+  const last = (words[0] | ~masks[0]) >>> 16;
+  for (let t = first; t <= last; t++) V6_TOP_SPECIAL[t] = 1;
+}
+
 const OUTSIDE_GLOBAL_UNICAST: SpecialRange = {
   cidr: '',
   name: 'reserved by the IETF (outside global unicast 2000::/3)',
@@ -66,6 +81,7 @@ const OUTSIDE_GLOBAL_UNICAST: SpecialRange = {
 
 /** The special range holding an IPv4 address, or undefined when it is public. */
 export function specialRangeV4(value: number): SpecialRange | undefined {
+  if (V4_OCTET_SPECIAL[value >>> 24] === 0) return undefined;
   for (let i = 0; i < V4_MASKS.length; i++) {
     const entry = V4_MASKS[i] as V4Mask;
     if ((value & entry.mask) >>> 0 === entry.base) return entry.range;
@@ -93,6 +109,8 @@ export function specialRangeV6(
 ): SpecialRange | undefined {
   const v4 = embeddedV4(w0, w1, w2, w3);
   if (v4 >= 0) return specialRangeV4(v4);
+  // Global unicast 2000::/3 outside every listed range: the usual answer, found at once.
+  if (w0 >>> 29 === 1 && V6_TOP_SPECIAL[w0 >>> 16] === 0) return undefined;
   for (let i = 0; i < V6_MASKS.length; i++) {
     const e = V6_MASKS[i] as V6Mask;
     if (

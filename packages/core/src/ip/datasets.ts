@@ -250,16 +250,20 @@ export function createIpDatasets(
   info: DatasetInfo,
 ): IpDatasets {
   const parts = createAddressParts();
-  const networks: (Readonly<IpNetwork> | undefined)[] = [];
-  const privacies: (Readonly<IpPrivacy> | undefined)[] = [];
-  const torPrivacies: (Readonly<IpPrivacy> | undefined)[] = [];
+  // Per AS entry, its network (slot 2e) and privacy (slot 2e + 1), made on first use. One
+  // preallocated array: neighbouring slots share a cache line, and an array filled at random
+  // indices from empty would turn into a slow dictionary.
+  const perEntry: (Readonly<IpNetwork> | Readonly<IpPrivacy> | undefined)[] = new Array(
+    asn.entries * 2,
+  ).fill(undefined);
+  const torPrivacies: (Readonly<IpPrivacy> | undefined)[] = new Array(asn.entries).fill(undefined);
   let tor: TorExitList | undefined;
   const torOfNoAs = withTorExit(EMPTY_PRIVACY);
   // The geolocation source's fused table answers the AS too, when it was built from `asn`.
   const fused = geo.fused?.asn === asn ? geo.fused : undefined;
 
   const networkOf = (entry: number): Readonly<IpNetwork> => {
-    let network = networks[entry];
+    let network = perEntry[entry * 2] as Readonly<IpNetwork> | undefined;
     if (network === undefined) {
       network = Object.freeze({
         asn: asn.asnOf(entry),
@@ -267,15 +271,15 @@ export function createIpDatasets(
         org: asn.orgOf(entry),
         isp: asn.ispOf(entry),
       });
-      networks[entry] = network;
+      perEntry[entry * 2] = network;
     }
     return network;
   };
   const privacyOf = (entry: number): Readonly<IpPrivacy> => {
-    let privacy = privacies[entry];
+    let privacy = perEntry[entry * 2 + 1] as Readonly<IpPrivacy> | undefined;
     if (privacy === undefined) {
       privacy = classifyAs(asn.asnOf(entry), asn.nameOf(entry), lists);
-      privacies[entry] = privacy;
+      perEntry[entry * 2 + 1] = privacy;
     }
     return privacy;
   };

@@ -151,6 +151,28 @@ describe('embedded data: fused = separate searches', async () => {
     expect(diffV6(t6, asn, f6, randomV6(300_000))).toEqual([]);
     expect(diffV6(t6, asn, f6, asnEdgesV6(asn))).toEqual([]);
   });
+
+  test('IPv6: every 4th geolocation range edge, and the densest allocations', () => {
+    const { v6Hi, v6Lo } = t6.data;
+    function* edges(): Generator<Words> {
+      for (let i = 0; i < v6Hi.length; i += 4) {
+        const hi = v6Hi[i] as number;
+        const lo = v6Lo[i] as number;
+        yield [hi, lo, 0, 0];
+        if (lo > 0) yield [hi, lo - 1, random32(), random32()];
+        else if (hi > 0) yield [hi - 1, 0xffffffff, 0, 0];
+      }
+    }
+    expect(diffV6(t6, asn, f6, edges())).toEqual([]);
+    function* dense(): Generator<Words> {
+      for (let i = 0; i < 200_000; i++) {
+        // 2a00::/12 (RIPE) and 2400::/12 (APNIC): the radix index's deepest nodes.
+        const top = i % 2 ? 0x2a000000 : 0x24000000;
+        yield [(top | (random32() & 0x000fffff)) >>> 0, (random32() & 0xffff0000) >>> 0, 0, 1];
+      }
+    }
+    expect(diffV6(t6, asn, f6, dense())).toEqual([]);
+  });
 });
 
 describe('hand-made AS indexes', () => {

@@ -126,6 +126,18 @@ export function specialRangeV6(
   return w0 >>> 29 === 1 ? undefined : OUTSIDE_GLOBAL_UNICAST;
 }
 
+const REASONS = new Map<SpecialRange, string>(
+  [...IPV4_SPECIAL_RANGES, ...IPV6_SPECIAL_RANGES, OUTSIDE_GLOBAL_UNICAST].map((r) => [
+    r,
+    r.cidr ? `${r.cidr}: ${r.name}` : r.name,
+  ]),
+);
+
+/** `bogon_reason` text of a special range ("10.0.0.0/8: private-use (RFC 1918)"), built once. */
+export function bogonReason(range: SpecialRange): string {
+  return REASONS.get(range) ?? (range.cidr ? `${range.cidr}: ${range.name}` : range.name);
+}
+
 /** The special range of a parsed address, or undefined when it is globally reachable. */
 export function specialRangeOf(parts: AddressParts): SpecialRange | undefined {
   return parts.version === 4

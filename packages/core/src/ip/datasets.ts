@@ -19,7 +19,7 @@ import { buildAsnIndexFromCsv } from './asn/asn-csv.js';
 import { asnCacheFile, readAsnCache, writeAsnCache } from './asn/asn-disk-cache.js';
 import type { AsnIndex } from './asn/asn-index.js';
 import { buildAsnIndexFromMmdb } from './asn/asn-mmdb.js';
-import { embeddedV4, specialRangeOf } from './bogon.js';
+import { bogonReason, embeddedV4, specialRangeOf } from './bogon.js';
 import {
   createMmdbGeoSource,
   EMPTY_LOCATION,
@@ -316,7 +316,7 @@ export function createIpDatasets(
           ip: text,
           version,
           bogon: true,
-          bogon_reason: special.cidr ? `${special.cidr}: ${special.name}` : special.name,
+          bogon_reason: bogonReason(special),
           location: EMPTY_LOCATION,
           network: EMPTY_NETWORK,
           privacy: EMPTY_PRIVACY,

@@ -27,7 +27,10 @@ const selected = files.filter((file) => {
 let failed = 0;
 for (const file of selected) {
   console.log(`\n### ${relative(join(here, '..'), file)}\n`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: here, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', file], {
+    cwd: here,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) failed++;
 }
 process.exitCode = failed > 0 ? 1 : 0;

@@ -5,29 +5,16 @@
  */
 import { type BreachResult, requireIp } from '@netdiag/core';
 import {
-  type AppContext,
-  closeContext,
-  createContext,
   discoverPublicIp,
   inspectAddress,
   ipData,
-  loadConfig,
   myIpMethods,
   runBreachCheck,
   scoreData,
 } from '@netdiag/http';
+import { withContext } from '../context.js';
 import { type CliIO, output } from '../io.js';
 import type { RegisterCommand } from './types.js';
-
-/** Builds the app context from the environment, runs `task`, and always cleans up. */
-async function withContext<T>(io: CliIO, task: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = createContext(loadConfig(io.env));
-  try {
-    return await task(ctx);
-  } finally {
-    await closeContext(ctx);
-  }
-}
 
 /** No HTTP connection in the CLI: SPEC 2.2's connection fields are "" (CONTRACT §2). */
 const NO_CONNECTION = { connection_type: '', tls_version: '' };

@@ -11,27 +11,10 @@ import type {
   DnsLookupV1Result,
   ReverseDnsResult,
 } from '@netdiag/core';
-import {
-  type AppContext,
-  closeContext,
-  createContext,
-  loadConfig,
-  runBlacklist,
-  runDnsLookup,
-  runDnsLookupV1,
-  runReverseDns,
-} from '@netdiag/http';
-import { type CliIO, output } from '../io.js';
+import { runBlacklist, runDnsLookup, runDnsLookupV1, runReverseDns } from '@netdiag/http';
+import { withContext } from '../context.js';
+import { output } from '../io.js';
 import type { RegisterCommand } from './types.js';
-
-async function withContext<T>(io: CliIO, task: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = createContext(loadConfig(io.env));
-  try {
-    return await task(ctx);
-  } finally {
-    await closeContext(ctx);
-  }
-}
 
 export const registerDns: RegisterCommand = (program, { io }) => {
   program

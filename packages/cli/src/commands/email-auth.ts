@@ -5,25 +5,10 @@
  * @module
  */
 import type { EmailAuthReport, Finding, SpfEvaluation } from '@netdiag/core';
-import {
-  type AppContext,
-  closeContext,
-  createContext,
-  loadConfig,
-  runEmailAuth,
-  runSpfEvaluation,
-} from '@netdiag/http';
-import { type CliIO, output } from '../io.js';
+import { runEmailAuth, runSpfEvaluation } from '@netdiag/http';
+import { withContext } from '../context.js';
+import { output } from '../io.js';
 import type { RegisterCommand } from './types.js';
-
-async function withContext<T>(io: CliIO, task: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = createContext(loadConfig(io.env));
-  try {
-    return await task(ctx);
-  } finally {
-    await closeContext(ctx);
-  }
-}
 
 interface EmailAuthFlags {
   ip?: string;

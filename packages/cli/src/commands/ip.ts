@@ -15,29 +15,13 @@ import {
   requireIp,
   searchAsn,
 } from '@netdiag/core';
-import {
-  type AppContext,
-  bulkItem,
-  closeContext,
-  createContext,
-  ipDataService,
-  loadConfig,
-  lookupData,
-} from '@netdiag/http';
+import { bulkItem, ipDataService, lookupData } from '@netdiag/http';
+import { withContext } from '../context.js';
 import { type CliIO, output } from '../io.js';
 import type { RegisterCommand } from './types.js';
 
 /** Addresses looked up per `bulkLookup` call: bounds memory, not the input size. */
 export const CLI_BULK_BATCH = 1000;
-
-async function withContext<T>(io: CliIO, task: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = createContext(loadConfig(io.env));
-  try {
-    return await task(ctx);
-  } finally {
-    await closeContext(ctx);
-  }
-}
 
 type LookupData = ReturnType<typeof lookupData>;
 type BulkData = { total: number; results: ReturnType<typeof bulkItem>[]; errors: BulkEntryError[] };

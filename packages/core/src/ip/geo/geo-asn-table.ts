@@ -168,62 +168,104 @@ function asnSegmentsV6(asn: AsnIndex | undefined): {
   return { hi: hi.done(), lo: lo.done(), value: value.done() };
 }
 
+/** The arrays of an IPv4 fused table (what the disk cache stores). */
+export interface GeoAsnV4Data {
+  /** Index of the first range of each /16, plus the total at the end (65,537 values). */
+  bucket: Uint32Array;
+  /** Low 16 bits of each range's first address (every bucket starts with one at 0). */
+  low: Uint16Array;
+  /** Geolocation code and AS code of each range, interleaved: one cache line for both. */
+  codes: Uint32Array;
+}
+
+/** Merges the AS ranges into the IPv4 part of a flattened tree. */
+export function buildGeoAsnV4(table: MmdbRangeTable, asn: AsnIndex | undefined): GeoAsnV4Data {
+  const d = table.data;
+  // The geolocation ranges as one sorted list (the table stores them per /16).
+  const geoLo = new Growable(d.v4Value.length);
+  const geoValue = new Growable(d.v4Value.length);
+  for (let b = 0; b < 65_536; b++) {
+    for (let i = d.v4Bucket[b] as number; i < (d.v4Bucket[b + 1] as number); i++) {
+      const code = d.v4Value[i] as number;
+      if (geoValue.last === code) continue;
+      geoLo.push(b * 65_536 + (d.v4Low[i] as number));
+      geoValue.push(code);
+    }
+  }
+  const segments = asnSegmentsV4(asn);
+  const ranges = new Ranges();
+  const zeroA = new Uint32Array(geoLo.length);
+  const zeroB = new Uint32Array(segments.lo.length);
+  merge(zeroA, geoLo.done(), geoValue.done(), zeroB, segments.lo, segments.value, ranges);
+  // Split per /16.
+  const n = ranges.lo.length;
+  const starts = ranges.lo.array;
+  const bucket = new Uint32Array(65_537);
+  const low = new Uint16Array(n + 65_536);
+  const codes = new Uint32Array((n + 65_536) * 2);
+  let out = 0;
+  let j = 0;
+  for (let b = 0; b < 65_536; b++) {
+    const first = b * 65_536;
+    while (j + 1 < n && (starts[j + 1] as number) <= first) j++;
+    bucket[b] = out;
+    low[out] = 0;
+    codes[out * 2] = ranges.geo.array[j] as number;
+    codes[out * 2 + 1] = ranges.asn.array[j] as number;
+    out++;
+    for (let k = j + 1; k < n && (starts[k] as number) < first + 65_536; k++) {
+      low[out] = (starts[k] as number) - first;
+      codes[out * 2] = ranges.geo.array[k] as number;
+      codes[out * 2 + 1] = ranges.asn.array[k] as number;
+      out++;
+    }
+  }
+  bucket[65_536] = out;
+  return { bucket, low: low.slice(0, out), codes: codes.slice(0, out * 2) };
+}
+
+/** Checks of table data read from disk: a damaged file must be rejected, not misanswer. */
+export class TableError extends Error {
+  override name = 'TableError';
+}
+function fail(what: string): never {
+  throw new TableError(`IP table: ${what}`);
+}
+
+function checkCodes(codes: Uint32Array, records: number, entries: number): void {
+  for (let i = 0; i < codes.length; i += 2) {
+    const geo = codes[i] as number;
+    const as = codes[i + 1] as number;
+    if (geo !== ESCAPE && geo > records) fail('record id out of range');
+    if (as !== ASN_SEARCH && as > entries) fail('AS entry out of range');
+  }
+}
+
 /** IPv4: one bucket per /16 (every bucket starts with a range at its first address). */
 export class GeoAsnV4 {
   private readonly bucket: Uint32Array;
   private readonly low: Uint16Array;
-  /** Geolocation code and AS code of each range, interleaved: one cache line for both. */
   private readonly codes: Uint32Array;
 
+  /** Throws when `data` is inconsistent (with `ids` and `asn` too). */
   constructor(
     readonly ids: RecordIds,
     readonly asn: AsnIndex | undefined,
-    table: MmdbRangeTable,
+    readonly data: GeoAsnV4Data,
   ) {
-    const d = table.data;
-    // The geolocation ranges as one sorted list (the table stores them per /16).
-    const geoLo = new Growable(d.v4Value.length);
-    const geoValue = new Growable(d.v4Value.length);
-    for (let b = 0; b < 65_536; b++) {
-      for (let i = d.v4Bucket[b] as number; i < (d.v4Bucket[b + 1] as number); i++) {
-        const code = d.v4Value[i] as number;
-        if (geoValue.last === code) continue;
-        geoLo.push(b * 65_536 + (d.v4Low[i] as number));
-        geoValue.push(code);
-      }
+    const { bucket, low, codes } = data;
+    if (bucket.length !== 65_537 || bucket[0] !== 0 || bucket[65_536] !== low.length) {
+      fail('IPv4 buckets');
     }
-    const segments = asnSegmentsV4(asn);
-    const ranges = new Ranges();
-    const zeroA = new Uint32Array(geoLo.length);
-    const zeroB = new Uint32Array(segments.lo.length);
-    merge(zeroA, geoLo.done(), geoValue.done(), zeroB, segments.lo, segments.value, ranges);
-    // Split per /16.
-    const n = ranges.lo.length;
-    const starts = ranges.lo.array;
-    const bucket = new Uint32Array(65_537);
-    const low = new Uint16Array(n + 65_536);
-    const codes = new Uint32Array((n + 65_536) * 2);
-    let out = 0;
-    let j = 0;
+    if (codes.length !== low.length * 2) fail('IPv4 sizes');
     for (let b = 0; b < 65_536; b++) {
-      const first = b * 65_536;
-      while (j + 1 < n && (starts[j + 1] as number) <= first) j++;
-      bucket[b] = out;
-      low[out] = 0;
-      codes[out * 2] = ranges.geo.array[j] as number;
-      codes[out * 2 + 1] = ranges.asn.array[j] as number;
-      out++;
-      for (let k = j + 1; k < n && (starts[k] as number) < first + 65_536; k++) {
-        low[out] = (starts[k] as number) - first;
-        codes[out * 2] = ranges.geo.array[k] as number;
-        codes[out * 2 + 1] = ranges.asn.array[k] as number;
-        out++;
-      }
+      const start = bucket[b] as number;
+      if ((bucket[b + 1] as number) <= start || low[start] !== 0) fail('IPv4 bucket order');
     }
-    bucket[65_536] = out;
+    checkCodes(codes, ids.count, asn?.entries ?? 0);
     this.bucket = bucket;
-    this.low = low.slice(0, out);
-    this.codes = codes.slice(0, out * 2);
+    this.low = low;
+    this.codes = codes;
   }
 
   /** Number of ranges. */
@@ -282,106 +324,164 @@ function bitsAt(w0: number, w1: number, depth: number, stride: number): number {
   return ((w0 & ((1 << (32 - depth)) - 1)) << fromW1) | (w1 >>> (32 - fromW1));
 }
 
+/** The arrays of an IPv6 fused table (what the disk cache stores). */
+export interface GeoAsnV6Data {
+  /** Per slot: (the range holding the slot's first key, child node or 0). */
+  slots: Uint32Array;
+  /** Per radix node: first slot, bits consumed above it, bits it indexes. */
+  nodeBase: Uint32Array;
+  nodeDepth: Uint8Array;
+  nodeStride: Uint8Array;
+  /** First address (top 64 bits) of each range, as interleaved (hi, lo) words. */
+  keys: Uint32Array;
+  codes: Uint32Array;
+}
+
+/**
+ * Merges the AS ranges into the IPv6 part of a flattened tree (`table` undefined: no IPv6
+ * geolocation, the AS part still answers) and builds the radix index.
+ */
+export function buildGeoAsnV6(
+  table: MmdbRangeTable | undefined,
+  asn: AsnIndex | undefined,
+): GeoAsnV6Data {
+  const d = table?.data;
+  const none = new Uint32Array(1);
+  const geoHi = d && d.v6Value.length > 0 ? d.v6Hi : none;
+  const geoLo = d && d.v6Value.length > 0 ? d.v6Lo : none;
+  const geoValue = d && d.v6Value.length > 0 ? d.v6Value : Uint32Array.of(NO_DATA);
+  const segments = asnSegmentsV6(asn);
+  const ranges = new Ranges();
+  merge(geoHi, geoLo, geoValue, segments.hi, segments.lo, segments.value, ranges);
+  const n = ranges.hi.length;
+  const keys = new Uint32Array(n * 2);
+  const codes = new Uint32Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    keys[i * 2] = ranges.hi.array[i] as number;
+    keys[i * 2 + 1] = ranges.lo.array[i] as number;
+    codes[i * 2] = ranges.geo.array[i] as number;
+    codes[i * 2 + 1] = ranges.asn.array[i] as number;
+  }
+
+  const slots = new Growable(1 << 17);
+  const base = new Growable();
+  const depths = new Growable();
+  const strides = new Growable();
+  /** Range k's first key <= (h, l). */
+  const startsAtOrBefore = (k: number, h: number, l: number) => {
+    const kh = keys[k * 2] as number;
+    return kh < h || (kh === h && (keys[k * 2 + 1] as number) <= l);
+  };
+  // Node `id` covers the keys with the `depth`-bit prefix (ph, pl) and the ranges [lo, hi].
+  const build = (id: number, ph: number, pl: number, depth: number, lo: number, hi: number) => {
+    const count = hi - lo + 1;
+    const stride =
+      id === 0
+        ? ROOT_STRIDE
+        : Math.max(1, Math.min(16, 64 - depth, Math.ceil(Math.log2(count / RANGES_PER_SLOT))));
+    const first = slots.length / 2;
+    base.array[id] = first;
+    depths.array[id] = depth;
+    strides.array[id] = stride;
+    const width = 2 ** stride;
+    // Bit position (from the least significant end of the 64-bit key) of the slot field.
+    const at = 64 - depth - stride;
+    const slotHi = new Uint32Array(width);
+    const slotLo = new Uint32Array(width);
+    let j = lo;
+    for (let s = 0; s < width; s++) {
+      let h = ph;
+      let l = pl;
+      if (at >= 32) h = (ph + s * 2 ** (at - 32)) >>> 0;
+      else if (at + stride <= 32) l = (pl + s * 2 ** at) >>> 0;
+      else {
+        h = (ph + Math.floor(s / 2 ** (32 - at))) >>> 0;
+        l = (pl + ((s * 2 ** at) % TWO_32)) >>> 0;
+      }
+      slotHi[s] = h;
+      slotLo[s] = l;
+      while (j + 1 <= hi && startsAtOrBefore(j + 1, h, l)) j++;
+      slots.push(j);
+      slots.push(0);
+    }
+    slots.push(hi);
+    slots.push(0);
+    for (let s = 0; s < width; s++) {
+      const a = slots.array[(first + s) * 2] as number;
+      const b = slots.array[(first + s + 1) * 2] as number;
+      if (b - a + 1 <= LEAF_MAX || depth + stride >= 64) continue;
+      const child = base.length;
+      base.push(0);
+      depths.push(0);
+      strides.push(0);
+      slots.array[(first + s) * 2 + 1] = child;
+      build(child, slotHi[s] as number, slotLo[s] as number, depth + stride, a, b);
+    }
+  };
+  base.push(0);
+  depths.push(0);
+  strides.push(0);
+  build(0, 0, 0, 0, 0, n - 1);
+  return {
+    slots: slots.done(),
+    nodeBase: base.done(),
+    nodeDepth: Uint8Array.from(depths.done()),
+    nodeStride: Uint8Array.from(strides.done()),
+    keys,
+    codes,
+  };
+}
+
 /** IPv6: ranges of the top 64 bits, found through the radix index above. */
 export class GeoAsnV6 {
-  /** Per slot: (the range holding the slot's first key, child node or 0). */
   private readonly slots: Uint32Array;
   private readonly nodeBase: Uint32Array;
   private readonly nodeDepth: Uint8Array;
   private readonly nodeStride: Uint8Array;
-  /** First address (top 64 bits) of each range, as interleaved (hi, lo) words. */
   private readonly keys: Uint32Array;
   private readonly codes: Uint32Array;
 
-  /** `table` undefined: no IPv6 geolocation (the AS part still answers). */
+  /** `ids` undefined: no IPv6 geolocation. Throws when `data` is inconsistent. */
   constructor(
     readonly ids: RecordIds | undefined,
     readonly asn: AsnIndex | undefined,
-    table: MmdbRangeTable | undefined,
+    readonly data: GeoAsnV6Data,
   ) {
-    const d = table?.data;
-    const none = new Uint32Array(1);
-    const geoHi = d && d.v6Value.length > 0 ? d.v6Hi : none;
-    const geoLo = d && d.v6Value.length > 0 ? d.v6Lo : none;
-    const geoValue = d && d.v6Value.length > 0 ? d.v6Value : Uint32Array.of(NO_DATA);
-    const segments = asnSegmentsV6(asn);
-    const ranges = new Ranges();
-    merge(geoHi, geoLo, geoValue, segments.hi, segments.lo, segments.value, ranges);
-    const n = ranges.hi.length;
-    const keys = new Uint32Array(n * 2);
-    const codes = new Uint32Array(n * 2);
-    for (let i = 0; i < n; i++) {
-      keys[i * 2] = ranges.hi.array[i] as number;
-      keys[i * 2 + 1] = ranges.lo.array[i] as number;
-      codes[i * 2] = ranges.geo.array[i] as number;
-      codes[i * 2 + 1] = ranges.asn.array[i] as number;
+    const { slots, nodeBase, nodeDepth, nodeStride, keys, codes } = data;
+    const ranges = keys.length / 2;
+    const nodes = nodeBase.length;
+    if (codes.length !== keys.length || ranges < 1 || keys[0] !== 0 || keys[1] !== 0) {
+      fail('IPv6 ranges');
     }
+    if (nodeDepth.length !== nodes || nodeStride.length !== nodes || nodes < 1) {
+      fail('IPv6 nodes');
+    }
+    if (nodeBase[0] !== 0 || nodeDepth[0] !== 0 || nodeStride[0] !== ROOT_STRIDE) fail('IPv6 root');
+    for (let node = 0; node < nodes; node++) {
+      const first = nodeBase[node] as number;
+      const depth = nodeDepth[node] as number;
+      const stride = nodeStride[node] as number;
+      if (stride < 1 || stride > 16 || depth + stride > 64) fail('IPv6 node shape');
+      const last = first + 2 ** stride;
+      if (last * 2 + 1 >= slots.length) fail('IPv6 slots');
+      for (let k = first; k <= last; k++) {
+        const range = slots[k * 2] as number;
+        const child = slots[k * 2 + 1] as number;
+        if (range >= ranges || (k > first && range < (slots[(k - 1) * 2] as number))) {
+          fail('IPv6 slot ranges');
+        }
+        // Children come after their parent (so a lookup always ends) one level deeper.
+        if (child !== 0 && (k === last || child <= node || child >= nodes)) fail('IPv6 child');
+        if (child !== 0 && nodeDepth[child] !== depth + stride) fail('IPv6 child depth');
+      }
+    }
+    checkCodes(codes, ids?.count ?? 0, asn?.entries ?? 0);
+    this.slots = slots;
+    this.nodeBase = nodeBase;
+    this.nodeDepth = nodeDepth;
+    this.nodeStride = nodeStride;
     this.keys = keys;
     this.codes = codes;
-
-    const slots = new Growable(1 << 17);
-    const base = new Growable();
-    const depths = new Growable();
-    const strides = new Growable();
-    /** (hi, lo) <= (h, l) for range k's first key. */
-    const startsAtOrBefore = (k: number, h: number, l: number) => {
-      const kh = keys[k * 2] as number;
-      return kh < h || (kh === h && (keys[k * 2 + 1] as number) <= l);
-    };
-    // Node `id` covers the keys with the `depth`-bit prefix (ph, pl) and the ranges [lo, hi].
-    const build = (id: number, ph: number, pl: number, depth: number, lo: number, hi: number) => {
-      const count = hi - lo + 1;
-      const stride =
-        id === 0
-          ? ROOT_STRIDE
-          : Math.max(1, Math.min(16, 64 - depth, Math.ceil(Math.log2(count / RANGES_PER_SLOT))));
-      const first = slots.length / 2;
-      base.array[id] = first;
-      depths.array[id] = depth;
-      strides.array[id] = stride;
-      const width = 2 ** stride;
-      // Bit position (from the least significant end of the 64-bit key) of the slot field.
-      const at = 64 - depth - stride;
-      const slotHi = new Uint32Array(width);
-      const slotLo = new Uint32Array(width);
-      let j = lo;
-      for (let s = 0; s < width; s++) {
-        let h = ph;
-        let l = pl;
-        if (at >= 32) h = (ph + s * 2 ** (at - 32)) >>> 0;
-        else if (at + stride <= 32) l = (pl + s * 2 ** at) >>> 0;
-        else {
-          h = (ph + Math.floor(s / 2 ** (32 - at))) >>> 0;
-          l = (pl + ((s * 2 ** at) % TWO_32)) >>> 0;
-        }
-        slotHi[s] = h;
-        slotLo[s] = l;
-        while (j + 1 <= hi && startsAtOrBefore(j + 1, h, l)) j++;
-        slots.push(j);
-        slots.push(0);
-      }
-      slots.push(hi);
-      slots.push(0);
-      for (let s = 0; s < width; s++) {
-        const a = slots.array[(first + s) * 2] as number;
-        const b = slots.array[(first + s + 1) * 2] as number;
-        if (b - a + 1 <= LEAF_MAX || depth + stride >= 64) continue;
-        const child = base.length;
-        base.push(0);
-        depths.push(0);
-        strides.push(0);
-        slots.array[(first + s) * 2 + 1] = child;
-        build(child, slotHi[s] as number, slotLo[s] as number, depth + stride, a, b);
-      }
-    };
-    base.push(0);
-    depths.push(0);
-    strides.push(0);
-    build(0, 0, 0, 0, 0, n - 1);
-    this.slots = slots.done();
-    this.nodeBase = base.done();
-    this.nodeDepth = Uint8Array.from(depths.done());
-    this.nodeStride = Uint8Array.from(strides.done());
   }
 
   get size(): number {

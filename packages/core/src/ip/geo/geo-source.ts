@@ -8,10 +8,11 @@
 import { formatV4 } from '../address.js';
 import type { AsnIndex } from '../asn/asn-index.js';
 import type { MmdbDatabase } from '../mmdb/database.js';
-import { MmdbRangeTable, type RecordIds } from '../mmdb/range-table.js';
+import { RecordIds } from '../mmdb/range-table.js';
 import type { IpLocation } from '../types.js';
 import { continentOf, countryName, isEuCountry, tidyCoordinate, timezoneAt } from './derive.js';
-import { GeoAsnV4, GeoAsnV6 } from './geo-asn-table.js';
+import { GeoAsnV4, GeoAsnV6, TableError } from './geo-asn-table.js';
+import { buildGeoTables, type GeoTables } from './table-cache.js';
 
 export interface GeoSource {
   /** What the data is, for `/healthz`-style reporting (`DB-IP City Lite 2026-06`, a path, …). */
@@ -79,11 +80,14 @@ export interface MmdbGeoSourceOptions {
   /** Database for IPv6 lookups (the same one when it holds both). */
   v6?: MmdbDatabase;
   description: string;
-  /** Flattened trees (`loadIpDatasets` reads them from its disk cache). @default built here */
-  v4Table?: MmdbRangeTable;
-  v6Table?: MmdbRangeTable;
   /** The AS index to fuse into the tables: one search then answers location and AS. */
   asn?: AsnIndex;
+  /**
+   * The lookup tables of these databases and this AS index (`loadIpDatasets` reads them from
+   * its disk cache); checked, and a `TableError` thrown when inconsistent.
+   * @default built here (seconds for DB-IP, instant for small databases)
+   */
+  tables?: GeoTables;
   /**
    * Most shaped records kept per database; when full, the cache starts over. About 250 bytes
    * each. @default 262144 (DB-IP City Lite has 425,234 IPv4 and 278,090 IPv6 records)
@@ -93,26 +97,20 @@ export interface MmdbGeoSourceOptions {
 
 export function createMmdbGeoSource(options: MmdbGeoSourceOptions): GeoSource {
   const limit = options.cacheSize ?? 262_144;
-  const tableOf = (db: MmdbDatabase, given: MmdbRangeTable | undefined) =>
-    given?.db === db ? given : MmdbRangeTable.build(db);
-  const table4 = tableOf(options.v4, options.v4Table);
-  const table6 =
-    options.v6 === undefined
-      ? undefined
-      : options.v6 === options.v4
-        ? table4
-        : tableOf(options.v6, options.v6Table);
   const asn = options.asn;
-  // The fused tables replace the plain ones (which are then garbage): one copy in memory.
-  const t4 = new GeoAsnV4(table4.ids, asn, table4);
-  const t6 = new GeoAsnV6(table6?.ids, asn, table6);
-  const c4 = new LocationCache(table4.ids, limit);
-  const c6 =
-    table6 === undefined
+  const db6 = options.v6;
+  const tables = options.tables ?? buildGeoTables(options.v4, db6, asn);
+  const ids4 = new RecordIds(options.v4, tables.pointers4);
+  const ids6 =
+    db6 === undefined
       ? undefined
-      : table6 === table4
-        ? c4
-        : new LocationCache(table6.ids, limit);
+      : db6 === options.v4
+        ? ids4
+        : new RecordIds(db6, tables.pointers6 ?? fail('IPv6 record ids missing'));
+  const t4 = new GeoAsnV4(ids4, asn, tables.v4);
+  const t6 = new GeoAsnV6(ids6, asn, tables.v6);
+  const c4 = new LocationCache(ids4, limit);
+  const c6 = ids6 === undefined ? undefined : ids6 === ids4 ? c4 : new LocationCache(ids6, limit);
 
   const fused: FusedLookup | undefined = asn && {
     asn,
@@ -143,6 +141,10 @@ export function createMmdbGeoSource(options: MmdbGeoSourceOptions): GeoSource {
     },
     ...(fused ? { fused } : {}),
   };
+}
+
+function fail(what: string): never {
+  throw new TableError(`IP table: ${what}`);
 }
 
 type Json = Record<string, unknown>;

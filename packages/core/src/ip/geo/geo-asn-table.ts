@@ -13,11 +13,13 @@
  */
 import type { AsnIndex } from '../asn/asn-index.js';
 import {
+  DEEP,
   ESCAPE,
   Growable,
   type MmdbRangeTable,
   NO_DATA,
   type RecordIds,
+  searchDeep,
 } from '../mmdb/range-table.js';
 
 /** AS code: search the AS index (a boundary inside the /64). */
@@ -232,11 +234,14 @@ function fail(what: string): never {
   throw new TableError(`IP table: ${what}`);
 }
 
-function checkCodes(codes: Uint32Array, records: number, entries: number): void {
+/** Geolocation and AS codes (interleaved) within bounds; `segments`: deep segments allowed. */
+function checkCodes(codes: Uint32Array, records: number, entries: number, segments = 0): void {
   for (let i = 0; i < codes.length; i += 2) {
     const geo = codes[i] as number;
     const as = codes[i + 1] as number;
-    if (geo !== ESCAPE && geo > records) fail('record id out of range');
+    if (geo !== ESCAPE && (geo >= DEEP ? geo - DEEP >= segments : geo > records)) {
+      fail('record id out of range');
+    }
     if (as !== ASN_SEARCH && as > entries) fail('AS entry out of range');
   }
 }
@@ -335,6 +340,11 @@ export interface GeoAsnV6Data {
   /** First address (top 64 bits) of each range, as interleaved (hi, lo) words. */
   keys: Uint32Array;
   codes: Uint32Array;
+  /** The flattened tree's deep segments (see range-table.ts), for geolocation codes `DEEP | k`. */
+  deepStart: Uint32Array;
+  deepHi: Uint32Array;
+  deepLo: Uint32Array;
+  deepCodes: Uint32Array;
 }
 
 /**
@@ -429,6 +439,10 @@ export function buildGeoAsnV6(
     nodeStride: Uint8Array.from(strides.done()),
     keys,
     codes,
+    deepStart: d?.deepStart ?? Uint32Array.of(0),
+    deepHi: d?.deepHi ?? new Uint32Array(0),
+    deepLo: d?.deepLo ?? new Uint32Array(0),
+    deepCodes: d?.deepValue ?? new Uint32Array(0),
   };
 }
 
@@ -440,6 +454,10 @@ export class GeoAsnV6 {
   private readonly nodeStride: Uint8Array;
   private readonly keys: Uint32Array;
   private readonly codes: Uint32Array;
+  private readonly deepStart: Uint32Array;
+  private readonly deepHi: Uint32Array;
+  private readonly deepLo: Uint32Array;
+  private readonly deepCodes: Uint32Array;
 
   /** `ids` undefined: no IPv6 geolocation. Throws when `data` is inconsistent. */
   constructor(
@@ -475,7 +493,28 @@ export class GeoAsnV6 {
         if (child !== 0 && nodeDepth[child] !== depth + stride) fail('IPv6 child depth');
       }
     }
-    checkCodes(codes, ids?.count ?? 0, asn?.entries ?? 0);
+    const { deepStart, deepHi, deepLo, deepCodes } = data;
+    const segments = deepStart.length - 1;
+    if (segments < 0 || deepStart[0] !== 0 || deepStart[segments] !== deepCodes.length) {
+      fail('IPv6 deep segments');
+    }
+    if (deepHi.length !== deepCodes.length || deepLo.length !== deepCodes.length) {
+      fail('IPv6 deep sizes');
+    }
+    for (let k = 0; k < segments; k++) {
+      const first = deepStart[k] as number;
+      if ((deepStart[k + 1] as number) <= first || deepHi[first] !== 0 || deepLo[first] !== 0) {
+        fail('IPv6 deep segment order');
+      }
+    }
+    for (const code of deepCodes) {
+      if (code !== ESCAPE && code > (ids?.count ?? 0)) fail('deep record id out of range');
+    }
+    checkCodes(codes, ids?.count ?? 0, asn?.entries ?? 0, segments);
+    this.deepStart = deepStart;
+    this.deepHi = deepHi;
+    this.deepLo = deepLo;
+    this.deepCodes = deepCodes;
     this.slots = slots;
     this.nodeBase = nodeBase;
     this.nodeDepth = nodeDepth;
@@ -512,8 +551,14 @@ export class GeoAsnV6 {
   }
 
   geo(i: number, w0: number, w1: number, w2: number, w3: number): number {
-    const code = this.codes[i * 2] as number;
-    return code === ESCAPE ? (this.ids as RecordIds).walkV6(w0, w1, w2, w3) : code;
+    let code = this.codes[i * 2] as number;
+    if (code < DEEP) return code;
+    if (code !== ESCAPE) {
+      const k = code - DEEP;
+      code = searchDeep(this.deepHi, this.deepLo, this.deepCodes, this.deepStart, k, w2, w3);
+      if (code !== ESCAPE) return code;
+    }
+    return (this.ids as RecordIds).walkV6(w0, w1, w2, w3);
   }
 
   entry(i: number, w0: number, w1: number, w2: number, w3: number): number {

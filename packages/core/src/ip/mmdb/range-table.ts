@@ -289,11 +289,35 @@ function startsAtOrBefore(hi: number, lo: number, first: number): boolean {
 export class RecordIds {
   private readonly extra: number[] = [];
   private idByPointer: Map<number, number> | undefined;
+  /** The database, for tree walks; undefined once released. */
+  private tree: MmdbDatabase | undefined;
+  private decode: (pointer: number, address: string) => Record<string, unknown> | null;
 
   constructor(
-    readonly db: MmdbDatabase,
+    db: MmdbDatabase,
     private readonly pointers: Uint32Array,
-  ) {}
+  ) {
+    this.tree = db;
+    this.decode = (pointer, address) => db.record(pointer, address);
+  }
+
+  /**
+   * Lets go of the database and its search tree, keeping a copy of its data section to decode
+   * records: for tables that never walk the tree (no ESCAPE value). Returns false, keeping
+   * everything, when the database cannot decode that way (see `dataSectionDecoder`).
+   */
+  releaseTree(): boolean {
+    const decode = this.tree?.dataSectionDecoder();
+    if (!decode) return false;
+    this.decode = (pointer) => decode(pointer);
+    this.tree = undefined;
+    return true;
+  }
+
+  /** The decoded record of id `id` (`address`: the address looked up, for mmdb-lib's API). */
+  record(id: number, address: string): Record<string, unknown> | null {
+    return this.decode(this.pointerOf(id), address);
+  }
 
   /** Record ids known so far. */
   get count(): number {
@@ -308,12 +332,17 @@ export class RecordIds {
 
   /** Record id + 1 of an IPv4 address found by walking the tree (0: no data). */
   walkV4(address: number): number {
-    return this.idOf(this.db.findV4(address));
+    return this.idOf(this.walker().findV4(address));
   }
 
   /** Record id + 1 of an IPv6 address found by walking the tree (0: no data). */
   walkV6(w0: number, w1: number, w2: number, w3: number): number {
-    return this.idOf(this.db.findV6(w0, w1, w2, w3));
+    return this.idOf(this.walker().findV6(w0, w1, w2, w3));
+  }
+
+  private walker(): MmdbDatabase {
+    if (this.tree === undefined) throw new Error('search tree released: this table cannot walk');
+    return this.tree;
   }
 
   /** Record id + 1 of a pointer from a tree walk (0 stays 0). */

@@ -1,14 +1,18 @@
 /**
  * Geolocation and origin AS in ONE search: the flattened geolocation tree (`range-table.ts`)
  * with its ranges split wherever an AS range starts or ends, so that every range carries a
- * record id AND an AS entry. A lookup then costs one bucket read and one short binary search
+ * record id AND an AS entry. A lookup then costs one index read and one short binary search
  * instead of two independent searches (each a handful of cache misses).
  *
- * Built in memory at load (a linear merge of two sorted lists). Per range, two codes:
- * - geolocation: record id + 1, `NO_DATA`, or `ESCAPE` (walk the tree, see range-table.ts);
+ * Built by a linear merge of two sorted lists, then kept on disk (`table-cache.ts`). Per
+ * range, two codes, interleaved so that one cache line holds both:
+ * - geolocation: record id + 1, `NO_DATA`, `DEEP | k` (IPv6: deep segment k of the flattened
+ *   tree) or `ESCAPE` (walk the tree, see range-table.ts);
  * - AS: entry + 1, 0 (no AS), or `ASN_SEARCH`: an AS range boundary falls inside this IPv6
  *   /64 (the table's IPv6 granularity), so the AS index is searched as before.
- * Answers equal the separate lookups by construction; tests compare them.
+ * Answers equal the separate lookups by construction; tests compare them. On DB-IP City Lite
+ * with @ip-location-db/asn: 3,778,758 IPv4 ranges (38 MB) and 4,431,149 IPv6 ranges with
+ * 9,829 deep segments (76 MB).
  * @module
  */
 import type { AsnIndex } from '../asn/asn-index.js';
@@ -319,8 +323,9 @@ export class GeoAsnV4 {
  * of at most 64 (found by binary search). IPv6 allocations are very uneven (one /16 of the
  * DB-IP data holds 760,000 ranges, most hold none), so a fixed bucket table either wastes
  * memory or leaves long searches; here each node gets as many slots as its ranges need
- * (one per 32), so dense regions get deeper nodes and empty ones none. On DB-IP: 630,000
- * slots (5 MB), about 2 node reads and 6 search steps per lookup.
+ * (one per 32), so dense regions get deeper nodes and empty ones none. On DB-IP: 634,180
+ * slots in 29,984 nodes (5 MB). Leaf size and slots per range were chosen by measurement
+ * (64/32 beat 8/4, 16/8, 16/16 and 32/16 on random announced addresses).
  */
 const LEAF_MAX = 64;
 const RANGES_PER_SLOT = 32;

@@ -19,6 +19,8 @@ describe.skipIf(!built)('netdiag serve --workers', () => {
       {
         env: { ...process.env, NETDIAG_RATE_LIMIT: '5', NETDIAG_LOG_LEVEL: 'silent' },
         stdio: ['ignore', 'ignore', 'pipe'],
+        // Its own process group, so the workers die with it if shutdown ever hangs.
+        detached: true,
       },
     );
     let stderr = '';
@@ -45,7 +47,10 @@ describe.skipIf(!built)('netdiag serve --workers', () => {
         child.once('exit', (code) => resolve(code)),
       );
       child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      const hung = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), 8_000);
+      const code = await exited;
+      clearTimeout(hung);
+      expect(code).toBe(0);
     }
   });
 });

@@ -143,6 +143,23 @@ describe('embedded data: fused = separate searches', () => {
     expect(f4.size).toBeGreaterThan(t4.data.v4Value.length);
   });
 
+  test('IPv4: every geolocation range edge and every /16 edge', () => {
+    const { v4Bucket, v4Low } = t4.data;
+    function* edges(): Generator<number> {
+      for (let b = 0; b < 65_536; b++) {
+        const first = b * 65_536;
+        yield first;
+        yield first + 65_535;
+        for (let i = v4Bucket[b] as number; i < (v4Bucket[b + 1] as number); i++) {
+          const start = first + (v4Low[i] as number);
+          yield start;
+          if (start > 0) yield start - 1;
+        }
+      }
+    }
+    expect(diffV4(t4, asn, f4, edges())).toEqual([]);
+  });
+
   test('IPv6: 300,000 random addresses and every AS range edge', () => {
     expect(diffV6(t6, asn, f6, randomV6(300_000))).toEqual([]);
     expect(diffV6(t6, asn, f6, asnEdgesV6(asn))).toEqual([]);

@@ -122,58 +122,73 @@ function medians(rounds: Row[][]): Row[] {
   const pooled = createUdpSocketPool();
   const socketPerQuery = createUdpSocketPool({ maxQueriesPerSocket: 1, maxSocketsPerServer: 1 });
   const transport = (pool: UdpSocketPool) => (i: number) =>
-    udpExchange(target, buildQuery(name(i), 'A', { edns: true }), 2000, never, pool);
-  const resolverRounds: Row[][] = [];
-  const transportRounds: Row[][] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const rows: Row[] = [];
-    for (const concurrency of [50, 1]) {
-      const count = concurrency === 1 ? Math.min(QUERIES, 5_000) : QUERIES;
+    udpExchange(
+      target,
+      buildQuery(name(i), 'A', { edns: true }),
+      2000,
+      new AbortController().signal,
+      pool,
+    );
+  // A crash must not leave the fixture child running (it holds the terminal's stderr).
+  try {
+    const resolverRounds: Row[][] = [];
+    const transportRounds: Row[][] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const rows: Row[] = [];
+      for (const concurrency of [50, 1]) {
+        const count = concurrency === 1 ? Math.min(QUERIES, 5_000) : QUERIES;
+        rows.push(
+          await measure(`netdiag A, ${concurrency} in flight`, count, concurrency, (i) =>
+            netdiag.query(name(i), 'A'),
+          ),
+          await measure(`node:dns Resolver A, ${concurrency} in flight`, count, concurrency, (i) =>
+            node.resolve4(name(i), { ttl: true }),
+          ),
+          await measure(`netdiag MX, ${concurrency} in flight`, count, concurrency, (i) =>
+            netdiag.query(name(i), 'MX'),
+          ),
+          await measure(`node:dns Resolver MX, ${concurrency} in flight`, count, concurrency, (i) =>
+            node.resolveMx(name(i)),
+          ),
+        );
+      }
+      for (let i = 0; i < HOSTS; i++) await cachedResolver.query(name(i), 'A');
       rows.push(
-        await measure(`netdiag A, ${concurrency} in flight`, count, concurrency, (i) =>
-          netdiag.query(name(i), 'A'),
-        ),
-        await measure(`node:dns Resolver A, ${concurrency} in flight`, count, concurrency, (i) =>
-          node.resolve4(name(i), { ttl: true }),
-        ),
-        await measure(`netdiag MX, ${concurrency} in flight`, count, concurrency, (i) =>
-          netdiag.query(name(i), 'MX'),
-        ),
-        await measure(`node:dns Resolver MX, ${concurrency} in flight`, count, concurrency, (i) =>
-          node.resolveMx(name(i)),
+        await measure('netdiag A, warm cache, 50 in flight', QUERIES * 5, 50, (i) =>
+          cachedResolver.query(name(i), 'A'),
         ),
       );
+      resolverRounds.push(rows);
+      transportRounds.push([
+        await measure(
+          'UDP transport, pooled sockets, 50 in flight',
+          QUERIES,
+          50,
+          transport(pooled),
+        ),
+        await measure(
+          'UDP transport, a fresh socket per query, 50 in flight',
+          QUERIES,
+          50,
+          transport(socketPerQuery),
+        ),
+      ]);
     }
-    for (let i = 0; i < HOSTS; i++) await cachedResolver.query(name(i), 'A');
-    rows.push(
-      await measure('netdiag A, warm cache, 50 in flight', QUERIES * 5, 50, (i) =>
-        cachedResolver.query(name(i), 'A'),
-      ),
+    const rounds = `median of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}`;
+    print(
+      `Resolver, ${QUERIES} queries over ${HOSTS} names (fixture in a child process; ${rounds})`,
+      medians(resolverRounds),
     );
-    resolverRounds.push(rows);
-    transportRounds.push([
-      await measure('UDP transport, pooled sockets, 50 in flight', QUERIES, 50, transport(pooled)),
-      await measure(
-        'UDP transport, a fresh socket per query, 50 in flight',
-        QUERIES,
-        50,
-        transport(socketPerQuery),
-      ),
-    ]);
+    print(`UDP transport alone, A queries (${rounds})`, medians(transportRounds));
+    const stats = pooled.stats();
+    console.log(
+      `\npooled transport: ${stats.opened} sockets opened for ${ROUNDS * (QUERIES + 200)} queries`,
+    );
+  } finally {
+    pooled.close();
+    socketPerQuery.close();
+    await server.stop();
   }
-  const rounds = `median of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}`;
-  print(
-    `Resolver, ${QUERIES} queries over ${HOSTS} names (fixture in a child process; ${rounds})`,
-    medians(resolverRounds),
-  );
-  print(`UDP transport alone, A queries (${rounds})`, medians(transportRounds));
-  const stats = pooled.stats();
-  console.log(
-    `\npooled transport: ${stats.opened} sockets opened for ${ROUNDS * (QUERIES + 200)} queries`,
-  );
-  pooled.close();
-  socketPerQuery.close();
-  await server.stop();
 }
 
 // --- 2 and 3. DNSBL check ---
@@ -185,30 +200,33 @@ async function blacklistRuns(
 ): Promise<void> {
   const server = await startChild(fixture, env);
   const resolver = createResolver({ servers: [server.url], cache: false });
-  const rows: Row[] = [];
-  for (const c of cases) {
-    const latencies: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const t = performance.now();
-      await checkBlacklist({
-        ip: c.ip,
-        resolver,
-        cache: false,
-        ...(c.timeout ? { timeout: c.timeout } : {}),
+  try {
+    const rows: Row[] = [];
+    for (const c of cases) {
+      const latencies: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const t = performance.now();
+        await checkBlacklist({
+          ip: c.ip,
+          resolver,
+          cache: false,
+          ...(c.timeout ? { timeout: c.timeout } : {}),
+        });
+        latencies.push(performance.now() - t);
+      }
+      latencies.sort((a, b) => a - b);
+      rows.push({
+        name: c.name,
+        perSecond: Number((1000 / percentile(latencies, 50)).toFixed(2)),
+        p50: Number(percentile(latencies, 50).toFixed(1)),
+        p99: Number(percentile(latencies, 99).toFixed(1)),
+        errors: 0,
       });
-      latencies.push(performance.now() - t);
     }
-    latencies.sort((a, b) => a - b);
-    rows.push({
-      name: c.name,
-      perSecond: Number((1000 / percentile(latencies, 50)).toFixed(2)),
-      p50: Number(percentile(latencies, 50).toFixed(1)),
-      p99: Number(percentile(latencies, 99).toFixed(1)),
-      errors: 0,
-    });
+    print(title, rows);
+  } finally {
+    await server.stop();
   }
-  print(title, rows);
-  await server.stop();
 }
 
 await blacklistRuns(

@@ -7,7 +7,8 @@
  */
 import { formatV4 } from '../address.js';
 import type { AsnIndex } from '../asn/asn-index.js';
-import type { MmdbDatabase } from '../mmdb/database.js';
+import type { MmdbDataSection } from '../mmdb/data-section.js';
+import { MmdbDatabase } from '../mmdb/database.js';
 import { RecordIds } from '../mmdb/range-table.js';
 import type { IpLocation } from '../types.js';
 import { continentOf, countryName, isEuCountry, tidyCoordinate, timezoneAt } from './derive.js';
@@ -75,10 +76,13 @@ class LocationCache {
 }
 
 export interface MmdbGeoSourceOptions {
-  /** Database for IPv4 lookups. */
-  v4: MmdbDatabase;
+  /**
+   * Database for IPv4 lookups, or only its data section (`readMmdbDataSection`) when `tables`
+   * never need a tree walk.
+   */
+  v4: MmdbDatabase | MmdbDataSection;
   /** Database for IPv6 lookups (the same one when it holds both). */
-  v6?: MmdbDatabase;
+  v6?: MmdbDatabase | MmdbDataSection;
   description: string;
   /** The AS index to fuse into the tables: one search then answers location and AS. */
   asn?: AsnIndex;
@@ -99,7 +103,13 @@ export function createMmdbGeoSource(options: MmdbGeoSourceOptions): GeoSource {
   const limit = options.cacheSize ?? 262_144;
   const asn = options.asn;
   const db6 = options.v6;
-  const tables = options.tables ?? buildGeoTables(options.v4, db6, asn);
+  let tables = options.tables;
+  if (tables === undefined) {
+    if (!(options.v4 instanceof MmdbDatabase) || (db6 && !(db6 instanceof MmdbDatabase))) {
+      fail('a database read without its search tree needs its lookup tables');
+    }
+    tables = buildGeoTables(options.v4, db6 as MmdbDatabase | undefined, asn);
+  }
   const ids4 = new RecordIds(options.v4, tables.pointers4);
   const ids6 =
     db6 === undefined
@@ -109,6 +119,9 @@ export function createMmdbGeoSource(options: MmdbGeoSourceOptions): GeoSource {
         : new RecordIds(db6, tables.pointers6 ?? fail('IPv6 record ids missing'));
   const t4 = new GeoAsnV4(ids4, asn, tables.v4);
   const t6 = new GeoAsnV6(ids6, asn, tables.v6);
+  if ((t4.walks && !ids4.canWalk) || (t6.walks && !ids6?.canWalk)) {
+    fail('these tables need tree walks: the whole database is needed');
+  }
   // Tables that never walk their tree let go of it (44 and 59 MB for DB-IP's two files).
   if (!t4.walks && (ids6 !== ids4 || !t6.walks)) ids4.releaseTree();
   if (ids6 !== undefined && ids6 !== ids4 && !t6.walks) ids6.releaseTree();

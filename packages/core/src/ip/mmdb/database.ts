@@ -12,11 +12,11 @@ import { CheckedDecoder, MmdbFormatError } from './checked-decoder.js';
 export { MmdbFormatError } from './checked-decoder.js';
 
 /** "\xAB\xCD\xEFMaxMind.com": the metadata start marker (spec, "Database Metadata"). */
-const METADATA_MARKER = Buffer.from('abcdef4d61784d696e642e636f6d', 'hex');
+export const METADATA_MARKER = Buffer.from('abcdef4d61784d696e642e636f6d', 'hex');
 /** The metadata section, marker included, is at most 128 KiB (spec). */
-const METADATA_MAX_BYTES = 128 * 1024;
+export const METADATA_MAX_BYTES = 128 * 1024;
 /** 16 NUL bytes separate the search tree from the data section (spec). */
-const SEPARATOR_BYTES = 16;
+export const SEPARATOR_BYTES = 16;
 
 /**
  * How much of the file is proven sound before use.
@@ -365,7 +365,10 @@ interface MmdbLibDecoder {
  * mmdb-lib's record decoder (lib/decoder.js, the class `Reader` uses internally), so a record
  * is decoded by its offset. Falls back to `Reader.get()` if a future mmdb-lib moves the file.
  */
-function mmdbLibDecoder(db: Buffer, dataStart: number): ((offset: number) => unknown) | undefined {
+export function mmdbLibDecoder(
+  db: Buffer,
+  dataStart: number,
+): ((offset: number) => unknown) | undefined {
   try {
     const { default: Decoder } = createRequire(import.meta.url)('mmdb-lib/lib/decoder.js') as {
       default: new (db: Buffer, baseOffset: number) => MmdbLibDecoder;
@@ -377,12 +380,12 @@ function mmdbLibDecoder(db: Buffer, dataStart: number): ((offset: number) => unk
   }
 }
 
-function findMetadataMarker(db: Buffer): number {
+export function findMetadataMarker(db: Buffer): number {
   const at = db.lastIndexOf(METADATA_MARKER);
   return at >= 0 && at >= db.length - METADATA_MAX_BYTES ? at : -1;
 }
 
-function checkMetadata(value: unknown): MmdbMetadata {
+export function checkMetadata(value: unknown): MmdbMetadata {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new MmdbFormatError('metadata is not a map');
   }

@@ -23,7 +23,8 @@
  * the buckets here serve this class's own `findV4`/`findV6` (the reference in tests).
  * @module
  */
-import type { MmdbDatabase } from './database.js';
+import type { MmdbRecordSource } from './data-section.js';
+import { MmdbDatabase } from './database.js';
 
 /** A table value meaning "the table cannot answer: walk the tree". */
 export const ESCAPE = 0xffffffff;
@@ -291,16 +292,22 @@ function startsAtOrBefore(hi: number, lo: number, first: number): boolean {
 export class RecordIds {
   private readonly extra: number[] = [];
   private idByPointer: Map<number, number> | undefined;
-  /** The database, for tree walks; undefined once released. */
+  /** The database, for tree walks; undefined once released or when read without its tree. */
   private tree: MmdbDatabase | undefined;
   private decode: (pointer: number, address: string) => Record<string, unknown> | null;
 
+  /** `source`: the database, or only its data section (then no walks: see `readMmdbDataSection`). */
   constructor(
-    db: MmdbDatabase,
+    source: MmdbDatabase | MmdbRecordSource,
     private readonly pointers: Uint32Array,
   ) {
-    this.tree = db;
-    this.decode = (pointer, address) => db.record(pointer, address);
+    this.tree = source instanceof MmdbDatabase ? source : undefined;
+    this.decode = (pointer, address) => source.record(pointer, address);
+  }
+
+  /** True when tree walks are possible. */
+  get canWalk(): boolean {
+    return this.tree !== undefined;
   }
 
   /**
@@ -309,7 +316,8 @@ export class RecordIds {
    * everything, when the database cannot decode that way (see `dataSectionDecoder`).
    */
   releaseTree(): boolean {
-    const decode = this.tree?.dataSectionDecoder();
+    if (this.tree === undefined) return true;
+    const decode = this.tree.dataSectionDecoder();
     if (!decode) return false;
     this.decode = (pointer) => decode(pointer);
     this.tree = undefined;

@@ -192,12 +192,19 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
       const decoded = matchResponse(message, entry.query);
       if (decoded) entry.finish(undefined, decoded);
     });
-    // connect() binds first: port 0, i.e. a random ephemeral port chosen by the OS.
-    socket.connect(server.port, server.host, () => {
-      if (pooled.closed) return;
-      pooled.connected = true;
-      for (const item of pooled.queue.splice(0)) send(pooled, item.wire, item.onError);
-    });
+    try {
+      // connect() binds first: port 0, i.e. a random ephemeral port chosen by the OS.
+      socket.connect(server.port, server.host, () => {
+        if (pooled.closed) return;
+        pooled.connected = true;
+        for (const item of pooled.queue.splice(0)) send(pooled, item.wire, item.onError);
+      });
+    } catch (error) {
+      // A synchronous refusal (bad port, the test network guard) must not leave a socket
+      // behind that would never connect.
+      destroy(pooled);
+      throw error;
+    }
     return pooled;
   }
 

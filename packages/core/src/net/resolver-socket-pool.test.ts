@@ -384,6 +384,17 @@ describe('lifecycle', () => {
     });
   });
 
+  test('close() while a socket is still connecting', async () => {
+    const fixture = await server();
+    const p = createUdpSocketPool();
+    const query = ask(p, fixture.server, nameOf(1));
+    p.close();
+    await expect(query).rejects.toMatchObject({ code: 'UPSTREAM_ERROR' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(p.stats()).toMatchObject({ open: 0, inFlight: 0, opened: 1, closed: 1 });
+    expect(fixture.seen).toHaveLength(0);
+  });
+
   test('a socket that cannot connect is not left in the pool', async () => {
     const p = pool();
     const bad: DnsServer = { host: '127.0.0.1', port: 0, family: 4, label: '127.0.0.1:0' };

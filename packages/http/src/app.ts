@@ -20,7 +20,7 @@ import { type AppContext, createContext } from './context.js';
 import { sendError } from './envelope.js';
 import { toErrorReply } from './errors.js';
 import { ClusterLimitStore, RedisLimitStore } from './limit-stores.js';
-import { getMetrics, type Metrics, metricsMiddleware } from './metrics.js';
+import { getMetrics, isProbeRoute, type Metrics, metricsRecorder } from './metrics.js';
 import { buildOpenApi } from './openapi/document.js';
 import { createLimiter, rateHeaders, TOOL_LIMITED_PATHS, UNLIMITED_PATHS } from './rate-limit.js';
 import { buildRouter } from './router.js';
@@ -59,10 +59,7 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
   app.set('json spaces', 0);
   ctx.services.set('readiness', { ready: true });
 
-  app.use(requestLog(ctx));
-  if (config.metrics) {
-    app.use(metricsMiddleware(ctx, new Set(routes.map((r) => r.path))));
-  }
+  app.use(observeRequests(ctx, config.metrics, new Set(routes.map((r) => r.path))));
   app.use(corsEverywhere);
 
   const mounted = config.metrics ? routes : routes.filter((route) => route.path !== '/metrics');
@@ -206,25 +203,46 @@ function nextRequestId(): string {
   return `${ID_PREFIX}-${requestCounter.toString(36)}`;
 }
 
-/** One access-log line per request with a request id, echoed in `X-Request-Id`. */
-function requestLog(ctx: AppContext) {
+/**
+ * One observer per request, with one `close` listener: the request id (echoed in
+ * `X-Request-Id`), the access-log line and the metrics. Metric labels are route patterns, never
+ * raw URLs: a request that matched no route (404, or stopped by a limiter before routing) is
+ * labelled by its path only when that path is a known static route, else `other`.
+ */
+function observeRequests(ctx: AppContext, withMetrics: boolean, knownPaths: ReadonlySet<string>) {
+  const metrics = withMetrics ? getMetrics(ctx) : undefined;
+  const record = metrics ? metricsRecorder(metrics) : undefined;
+  const log = ctx.logger;
   return (req: Request, res: Response, next: NextFunction) => {
     const id = nextRequestId();
     res.setHeader('X-Request-Id', id);
+    const logging = log.isLevelEnabled('info');
+    if (!record && !logging) return next();
     const start = process.hrtime.bigint();
-    res.on('finish', () => {
-      if (!ctx.logger.isLevelEnabled('info')) return;
-      ctx.logger.info(
-        {
-          req_id: id,
-          method: req.method,
-          url: req.originalUrl.replace(SECRET_PARAMS, '$1[redacted]'),
-          status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - start) / 1e6,
-          ip: callerIp(req),
-        },
-        'request',
-      );
+    const probe = metrics && isProbeRoute(req.path) ? req.path : undefined;
+    if (probe) metrics?.probesInFlight.inc({ route: probe });
+    res.once('close', () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (record) {
+        if (probe) metrics?.probesInFlight.dec({ route: probe });
+        const path = req.originalUrl.split('?')[0] ?? '';
+        const route =
+          (req.route?.path as string | undefined) ?? (knownPaths.has(path) ? path : 'other');
+        record(req.method, route, res.statusCode, ms / 1000);
+      }
+      if (logging) {
+        log.info(
+          {
+            req_id: id,
+            method: req.method,
+            url: req.originalUrl.replace(SECRET_PARAMS, '$1[redacted]'),
+            status: res.statusCode,
+            ms,
+            ip: callerIp(req),
+          },
+          'request',
+        );
+      }
     });
     next();
   };

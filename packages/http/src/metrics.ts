@@ -4,7 +4,6 @@
  * Served at `GET /metrics` unless `NETDIAG_METRICS=off`.
  * @module
  */
-import type { NextFunction, Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { type AppContext, service } from './context.js';
 
@@ -70,25 +69,31 @@ export function getMetrics(ctx: AppContext): Metrics {
 }
 
 /**
- * Counts and times every request by its route pattern. Never the raw URL: labels must stay a
- * bounded set, so a request that matched no route (404, or stopped by a limiter before routing)
- * is labelled by its path only when that path is a known static route, else `other`.
+ * Prometheus label lookups hash their label object on every call; a request path touches the
+ * same few (method, route, status) combinations over and over, so their children are kept.
  */
-export function metricsMiddleware(ctx: AppContext, knownPaths: ReadonlySet<string>) {
-  const metrics = getMetrics(ctx);
-  return (req: Request, res: Response, next: NextFunction) => {
-    const start = process.hrtime.bigint();
-    const probe = PROBE_ROUTES.has(req.path) ? req.path : undefined;
-    if (probe) metrics.probesInFlight.inc({ route: probe });
-    res.once('close', () => {
-      if (probe) metrics.probesInFlight.dec({ route: probe });
-      const path = req.originalUrl.split('?')[0] ?? '';
-      const route =
-        (req.route?.path as string | undefined) ?? (knownPaths.has(path) ? path : 'other');
-      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      metrics.requests.inc({ method: req.method, route, status: String(res.statusCode) });
-      metrics.duration.observe({ method: req.method, route }, seconds);
-    });
-    next();
+export function metricsRecorder(metrics: Metrics) {
+  const requestChildren = new Map<string, { inc(): void }>();
+  const durationChildren = new Map<string, { observe(value: number): void }>();
+  return (method: string, route: string, status: number, seconds: number) => {
+    const key = `${method} ${route}`;
+    let duration = durationChildren.get(key);
+    if (!duration) {
+      duration = metrics.duration.labels(method, route);
+      durationChildren.set(key, duration);
+    }
+    duration.observe(seconds);
+    const statusKey = `${key} ${status}`;
+    let requests = requestChildren.get(statusKey);
+    if (!requests) {
+      requests = metrics.requests.labels(method, route, String(status));
+      requestChildren.set(statusKey, requests);
+    }
+    requests.inc();
   };
+}
+
+/** Routes that make the server connect to a caller-chosen target (probes in flight). */
+export function isProbeRoute(path: string): boolean {
+  return PROBE_ROUTES.has(path);
 }

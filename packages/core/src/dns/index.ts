@@ -12,6 +12,13 @@ export {
 } from '../net/resolver.js';
 export { type DnsServer, parseDnsServer } from '../net/resolver-servers.js';
 export {
+  closeDefaultUdpSocketPool,
+  createUdpSocketPool,
+  type UdpSocketPool,
+  type UdpSocketPoolOptions,
+  type UdpSocketPoolStats,
+} from '../net/resolver-socket-pool.js';
+export {
   type DnsLookupResult,
   type DnsLookupV1Result,
   type DnsRecordV0,

@@ -8,6 +8,15 @@ import autocannon from 'autocannon';
 
 installNetworkGuard();
 
+/** Upstream URLs for child servers: a closed loopback port, so nothing leaves the machine. */
+const LOOPBACK_UPSTREAMS = {
+  NETDIAG_TOR_EXIT_LIST_URL: 'http://127.0.0.1:9/torbulkexitlist',
+  NETDIAG_BREACH_API_URL: 'http://127.0.0.1:9',
+  NETDIAG_RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/dns.json',
+  NETDIAG_WHOIS_SERVER: '127.0.0.1:9',
+  NETDIAG_DNS_SERVERS: '127.0.0.1:9',
+};
+
 export interface ChildServer {
   url: string;
   child: ChildProcess;
@@ -20,8 +29,15 @@ export async function startChild(
   env: Record<string, string> = {},
 ): Promise<ChildServer> {
   const child = fork(script, [], {
-    env: { ...process.env, ...env },
-    execArgv: script.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : [],
+    // Every default upstream points at a closed loopback port unless the caller says otherwise.
+    env: { ...LOOPBACK_UPSTREAMS, ...process.env, ...env },
+    // tsx for TypeScript, then the network guard before the script's own imports.
+    execArgv: [
+      '--import',
+      import.meta.resolve('tsx'),
+      '--import',
+      import.meta.resolve('./child-guard.ts'),
+    ],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const url = await new Promise<string>((resolve, reject) => {

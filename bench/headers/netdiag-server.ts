@@ -1,7 +1,8 @@
 /** The netdiag API with limits raised out of the way, for load tests. */
-import { startServer } from '@netdiag/http';
+import { loadConfig, startServer } from '@netdiag/http';
 
 const started = await startServer({
+  ...loadConfig(process.env),
   port: 0,
   host: '127.0.0.1',
   logLevel: 'silent',

@@ -85,3 +85,57 @@ export function table(rows: LoadResult[]): string {
     lines.push(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
   return lines.join('\n');
 }
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+export interface MeasureRow {
+  name: string;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  /** Calls that threw (counted, timed, not retried). */
+  errors: number;
+}
+
+/**
+ * Runs `task` `count` times with `concurrency` calls in flight (after `warmup` sequential calls
+ * for the JIT and sockets) and reports calls/second and latency percentiles in ms.
+ */
+export async function measure(
+  name: string,
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<unknown>,
+  { warmup = 20 }: { warmup?: number } = {},
+): Promise<MeasureRow> {
+  for (let i = 0; i < warmup; i++) await task(i);
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        const t = performance.now();
+        try {
+          await task(i);
+        } catch {
+          errors++;
+        }
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    name,
+    perSecond: Math.round(count / elapsed),
+    p50: Number(percentile(latencies, 50).toFixed(2)),
+    p99: Number(percentile(latencies, 99).toFixed(2)),
+    errors,
+  };
+}

@@ -23,61 +23,18 @@ import {
 } from '../../packages/core/src/net/resolver-socket-pool.js';
 import { udpExchange } from '../../packages/core/src/net/resolver-transport.js';
 import { buildQuery } from '../../packages/core/src/net/resolver-wire.js';
-import { startChild } from '../lib.js';
+import { measure, percentile, type MeasureRow as Row, startChild } from '../lib.js';
 import { HOSTS, hostName } from './zone.js';
+
+/** This bench's warm-up: 200 sequential calls before measuring. */
+const measureWith = (...args: Parameters<typeof measure>) =>
+  measure(args[0], args[1], args[2], args[3], { warmup: 200 });
 
 installNetworkGuard();
 
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 20_000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const fixture = fileURLToPath(new URL('./dns-fixture.ts', import.meta.url));
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-interface Row {
-  name: string;
-  perSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function measure(
-  name: string,
-  count: number,
-  concurrency: number,
-  task: (i: number) => Promise<unknown>,
-): Promise<Row> {
-  for (let i = 0; i < 200; i++) await task(i); // warm-up (JIT, sockets)
-  const latencies: number[] = [];
-  let next = 0;
-  let errors = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (let i = next++; i < count; i = next++) {
-        const t = performance.now();
-        try {
-          await task(i);
-        } catch {
-          errors++;
-        }
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    name,
-    perSecond: Math.round(count / elapsed),
-    p50: Number(percentile(latencies, 50).toFixed(2)),
-    p99: Number(percentile(latencies, 99).toFixed(2)),
-    errors,
-  };
-}
 
 function print(title: string, rows: Row[]): void {
   console.log(`\n${title}`);
@@ -138,35 +95,41 @@ function medians(rounds: Row[][]): Row[] {
       for (const concurrency of [50, 1]) {
         const count = concurrency === 1 ? Math.min(QUERIES, 5_000) : QUERIES;
         rows.push(
-          await measure(`netdiag A, ${concurrency} in flight`, count, concurrency, (i) =>
+          await measureWith(`netdiag A, ${concurrency} in flight`, count, concurrency, (i) =>
             netdiag.query(name(i), 'A'),
           ),
-          await measure(`node:dns Resolver A, ${concurrency} in flight`, count, concurrency, (i) =>
-            node.resolve4(name(i), { ttl: true }),
+          await measureWith(
+            `node:dns Resolver A, ${concurrency} in flight`,
+            count,
+            concurrency,
+            (i) => node.resolve4(name(i), { ttl: true }),
           ),
-          await measure(`netdiag MX, ${concurrency} in flight`, count, concurrency, (i) =>
+          await measureWith(`netdiag MX, ${concurrency} in flight`, count, concurrency, (i) =>
             netdiag.query(name(i), 'MX'),
           ),
-          await measure(`node:dns Resolver MX, ${concurrency} in flight`, count, concurrency, (i) =>
-            node.resolveMx(name(i)),
+          await measureWith(
+            `node:dns Resolver MX, ${concurrency} in flight`,
+            count,
+            concurrency,
+            (i) => node.resolveMx(name(i)),
           ),
         );
       }
       for (let i = 0; i < HOSTS; i++) await cachedResolver.query(name(i), 'A');
       rows.push(
-        await measure('netdiag A, warm cache, 50 in flight', QUERIES * 5, 50, (i) =>
+        await measureWith('netdiag A, warm cache, 50 in flight', QUERIES * 5, 50, (i) =>
           cachedResolver.query(name(i), 'A'),
         ),
       );
       resolverRounds.push(rows);
       transportRounds.push([
-        await measure(
+        await measureWith(
           'UDP transport, pooled sockets, 50 in flight',
           QUERIES,
           50,
           transport(pooled),
         ),
-        await measure(
+        await measureWith(
           'UDP transport, a fresh socket per query, 50 in flight',
           QUERIES,
           50,

@@ -10,52 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { startDnsServer } from '@netdiag/test-utils';
 import { installNetworkGuard } from '@netdiag/test-utils/guard';
 import { checkEmailAuth, createResolver, evaluateSpf } from '../../packages/core/src/index.js';
-import { startChild } from '../lib.js';
+import { measure, type MeasureRow as Row, startChild } from '../lib.js';
 import { BENCH_DOMAIN, zone } from './zone.js';
 
 installNetworkGuard();
 
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 300);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-interface Row {
-  name: string;
-  perSecond: number;
-  p50: number;
-  p99: number;
-}
-
-async function measure(
-  name: string,
-  count: number,
-  concurrency: number,
-  task: () => Promise<unknown>,
-): Promise<Row> {
-  for (let i = 0; i < 20; i++) await task(); // warm-up (JIT, sockets)
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next++ < count) {
-        const t = performance.now();
-        await task();
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    name,
-    perSecond: Math.round(count / elapsed),
-    p50: Number(percentile(latencies, 50).toFixed(2)),
-    p99: Number(percentile(latencies, 99).toFixed(2)),
-  };
-}
 
 // How many questions one cold check asks (counted on an in-process copy of the fixture).
 const counter = await startDnsServer({ zone });

@@ -24,52 +24,17 @@ import {
   startRdapServer,
 } from '../../test-utils/src/rdap-server.js';
 import { startWhoisServer } from '../../test-utils/src/whois-server.js';
+import { measure, type MeasureRow as Row } from '../lib.js';
+
+/** This bench's warm-up: 50 sequential calls before measuring. */
+const measureWith = (...args: Parameters<typeof measure>) =>
+  measure(args[0], args[1], args[2], args[3], { warmup: 50 });
 
 installNetworkGuard();
 
 const LOOKUPS = Number(process.env.BENCH_LOOKUPS ?? 2_000);
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const corpus = join(process.env.NETDIAG_CORPORA ?? join(repo, '..', 'shared', 'corpora'), 'whois');
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-interface Row {
-  name: string;
-  perSecond: number;
-  p50: number;
-  p99: number;
-}
-
-async function measure(
-  name: string,
-  count: number,
-  concurrency: number,
-  task: () => Promise<unknown>,
-): Promise<Row> {
-  for (let i = 0; i < 50; i++) await task(); // warm-up
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next++ < count) {
-        const t = performance.now();
-        await task();
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    name,
-    perSecond: Math.round(count / elapsed),
-    p50: Number(percentile(latencies, 50).toFixed(2)),
-    p99: Number(percentile(latencies, 99).toFixed(2)),
-  };
-}
 
 // --- 1. Parser throughput over the corpus ---
 if (existsSync(corpus)) {
@@ -141,17 +106,17 @@ const bootstrap = createBootstrapLoader({
 });
 const rows: Row[] = [];
 rows.push(
-  await measure('rdapLookup, bootstrap cached, 1 at a time', LOOKUPS, 1, () =>
+  await measureWith('rdapLookup, bootstrap cached, 1 at a time', LOOKUPS, 1, () =>
     rdapLookup({ domain: 'example.com', bootstrap }),
   ),
 );
 rows.push(
-  await measure('rdapLookup, bootstrap cached, 50 concurrent', LOOKUPS * 2, 50, () =>
+  await measureWith('rdapLookup, bootstrap cached, 50 concurrent', LOOKUPS * 2, 50, () =>
     rdapLookup({ domain: 'example.com', bootstrap }),
   ),
 );
 rows.push(
-  await measure('rdapLookup, cold bootstrap every call, 1 at a time', LOOKUPS / 4, 1, () =>
+  await measureWith('rdapLookup, cold bootstrap every call, 1 at a time', LOOKUPS / 4, 1, () =>
     rdapLookup({
       domain: 'example.com',
       bootstrap: createBootstrapLoader({ url: `${rdap.url}/dns.json`, cache: createMemoryCache() }),
@@ -159,13 +124,16 @@ rows.push(
   ),
 );
 rows.push(
-  await measure('whois() via WHOIS (IANA → registry, TCP), 1 at a time', LOOKUPS, 1, () =>
+  await measureWith('whois() via WHOIS (IANA → registry, TCP), 1 at a time', LOOKUPS, 1, () =>
     whois({ domain: 'example.org', bootstrap, whoisServer: iana.address }),
   ),
 );
 rows.push(
-  await measure('whois() via WHOIS (IANA → registry, TCP), 50 concurrent', LOOKUPS * 2, 50, () =>
-    whois({ domain: 'example.org', bootstrap, whoisServer: iana.address }),
+  await measureWith(
+    'whois() via WHOIS (IANA → registry, TCP), 50 concurrent',
+    LOOKUPS * 2,
+    50,
+    () => whois({ domain: 'example.org', bootstrap, whoisServer: iana.address }),
   ),
 );
 

@@ -4,7 +4,6 @@
  * error (or a documented partial success), never hang and never 500. Redis being killed is
  * covered in redis.test.ts.
  */
-import type { AddressInfo } from 'node:net';
 import {
   type DnsTestServer,
   type HttpTarget,
@@ -12,8 +11,7 @@ import {
   startHttpTarget,
 } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../src/app.js';
-import { closeContext } from '../src/context.js';
+import { startLoopbackApp } from './loopback-app.js';
 
 let dns: DnsTestServer;
 let slow: HttpTarget;
@@ -32,25 +30,15 @@ beforeAll(async () => {
       '*': (_req, res) => void res.writeHead(200).end('garbage'),
     },
   });
-  const app = createApp({
-    logLevel: 'silent',
+  const started = await startLoopbackApp({
+    dnsAddress: dns.address,
+    upstreamUrl: slow.url,
     rateLimit: 1000,
     toolRateLimit: 1000,
-    dnsServers: [dns.address],
-    rdapBootstrapUrl: `${slow.url}/dns.json`,
-    whoisServer: '127.0.0.1:1',
-    breachApiUrl: slow.url,
-    torExitListUrl: `${slow.url}/tor`,
     allowedTargets: ['127.0.0.0/8'],
   });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-    await closeContext(app.locals.netdiag);
-  };
+  base = started.base;
+  close = started.close;
 });
 afterAll(async () => {
   await close?.();

@@ -8,7 +8,6 @@
  * form) are filtered out for the probe endpoints, because a probe would then legitimately try to
  * connect to it, and tests never leave loopback.
  */
-import type { AddressInfo } from 'node:net';
 import { parseIpLiteral } from '@netdiag/core';
 import {
   type DnsTestServer,
@@ -18,9 +17,8 @@ import {
 } from '@netdiag/test-utils';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { closeContext } from '../../src/context.js';
 import { ROUTES } from '../../src/routes/index.js';
+import { startLoopbackApp } from '../loopback-app.js';
 
 const RUNS = Number(process.env.NETDIAG_FUZZ_RUNS ?? 60);
 const tried = { requests: 0, byRoute: new Map<string, number>() };
@@ -39,24 +37,14 @@ beforeAll(async () => {
       },
     },
   });
-  const app = createApp({
-    logLevel: 'silent',
+  const started = await startLoopbackApp({
+    dnsAddress: dns.address,
+    upstreamUrl: upstream.url,
     rateLimit: 1_000_000,
     toolRateLimit: 1_000_000,
-    dnsServers: [dns.address],
-    rdapBootstrapUrl: `${upstream.url}/dns.json`,
-    whoisServer: '127.0.0.1:1',
-    breachApiUrl: upstream.url,
-    torExitListUrl: `${upstream.url}/tor`,
   });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-    await closeContext(app.locals.netdiag);
-  };
+  base = started.base;
+  close = started.close;
 });
 
 afterAll(async () => {

@@ -22,10 +22,11 @@ import { toErrorReply } from './errors.js';
 import { ClusterLimitStore, RedisLimitStore } from './limit-stores.js';
 import { getMetrics, isProbeRoute, type Metrics, metricsRecorder } from './metrics.js';
 import { buildOpenApi } from './openapi/document.js';
-import { createLimiter, rateHeaders, TOOL_LIMITED_PATHS, UNLIMITED_PATHS } from './rate-limit.js';
-import { buildRouter } from './router.js';
+import { createLimits } from './rate-limit.js';
+import { buildRouter, routeDispatcher } from './router.js';
 import { ROUTES } from './routes/index.js';
 import type { RouteDef } from './routes/types.js';
+import { series } from './series.js';
 import { getRedis } from './services/redis.js';
 import { VERSION } from './version.js';
 
@@ -59,33 +60,28 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
   app.set('json spaces', 0);
   ctx.services.set('readiness', { ready: true });
 
-  app.use(observeRequests(ctx, config.metrics, new Set(routes.map((r) => r.path))));
-  app.use(corsEverywhere);
-
   const mounted = config.metrics ? routes : routes.filter((route) => route.path !== '/metrics');
   ctx.services.set('openapi', buildOpenApi(mounted, { version: VERSION }));
 
   const metrics = getMetrics(ctx);
-  // One store per limiter: express-rate-limit refuses a store shared by two limiters.
-  const limiter = (prefix: 'all' | 'tool', limit: number) =>
-    createLimiter({
-      limit,
-      windowS: config.rateWindowS,
-      prefix,
-      store: limitStore(ctx),
-      onLimited: () => metrics.rateLimited.inc({ limiter: prefix }),
-    });
-  const globalLimiter = limiter('all', config.rateLimit);
-  const toolLimiter = limiter('tool', config.toolRateLimit);
-  app.use('/api', (req, res, next) => {
-    if (UNLIMITED_PATHS.includes(req.originalUrl.split('?')[0] ?? '')) return next('route');
-    return globalLimiter(req, res, next);
+  const limits = createLimits({
+    limit: config.rateLimit,
+    toolLimit: config.toolRateLimit,
+    windowS: config.rateWindowS,
+    store: () => limitStore(ctx),
+    onLimited: (limiter) => metrics.rateLimited.inc({ limiter }),
   });
-  app.use(TOOL_LIMITED_PATHS, toolLimiter);
-  app.use('/api', rateHeaders(config.rateWindowS));
-
-  app.use(readBody);
-  app.use(buildRouter(ctx, mounted));
+  // One Express layer for the whole request path: Express matches every layer's path in turn
+  // and allocates for each, which cost more than the steps themselves (bench/ip/http.bench.ts).
+  app.use(
+    series(
+      observeRequests(ctx, config.metrics, new Set(routes.map((r) => r.path))),
+      corsEverywhere,
+      limits,
+      readBody,
+      routeDispatcher(ctx, mounted),
+    ),
+  );
 
   app.use((req: Request, res: Response) => {
     sendError(
@@ -157,12 +153,14 @@ function countUpstreamError(metrics: Metrics, error: unknown): void {
  * Requests without a body (RFC 9112 §6.3: no Content-Length, no Transfer-Encoding) skip the reader.
  */
 const rawBody = express.raw({ type: () => true, limit: BODY_LIMIT_BYTES });
+/** Shared by every request without a body: a zero-length Buffer cannot be changed. */
+const NO_BODY = Buffer.alloc(0);
 function readBody(req: Request, res: Response, next: NextFunction): void {
   if (
     req.headers['content-length'] === undefined &&
     req.headers['transfer-encoding'] === undefined
   ) {
-    req.body = Buffer.alloc(0);
+    req.body = NO_BODY;
     next();
     return;
   }
@@ -218,11 +216,11 @@ function observeRequests(ctx: AppContext, withMetrics: boolean, knownPaths: Read
     res.setHeader('X-Request-Id', id);
     const logging = log.isLevelEnabled('info');
     if (!record && !logging) return next();
-    const start = process.hrtime.bigint();
+    const start = performance.now();
     const probe = metrics && isProbeRoute(req.path) ? req.path : undefined;
     if (probe) metrics?.probesInFlight.inc({ route: probe });
     res.once('close', () => {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const ms = performance.now() - start;
       if (record) {
         if (probe) metrics?.probesInFlight.dec({ route: probe });
         const path = req.originalUrl.split('?')[0] ?? '';

@@ -3,9 +3,23 @@ import type { Response } from 'express';
 
 /** Sends data with the status the handler set (200 unless it chose another). */
 export function sendData(res: Response, data: unknown): void {
-  res.json({ success: true, data });
+  sendJson(res, { success: true, data });
 }
 
 export function sendError(res: Response, status: number, message: string): void {
-  res.status(status).json({ success: false, error: message });
+  res.statusCode = status;
+  sendJson(res, { success: false, error: message });
+}
+
+/**
+ * What `res.json` does for these bodies, written directly: the same headers, but the body
+ * stays a string, so Node sends headers and body in one write instead of two (Express turns
+ * the string into a Buffer first, which makes Node write them separately). A `HEAD` response
+ * gets the headers only (Node drops the body of a HEAD response by itself).
+ */
+function sendJson(res: Response, payload: unknown): void {
+  const body = JSON.stringify(payload);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }

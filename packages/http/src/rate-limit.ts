@@ -5,7 +5,13 @@
  * @module
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import {
+  type ClientRateLimitInfo,
+  ipKeyGenerator,
+  MemoryStore,
+  type Options,
+  type Store,
+} from 'express-rate-limit';
 import { callerIp } from './caller.js';
 import { sendError } from './envelope.js';
 
@@ -35,39 +41,97 @@ export interface RateLimitOptions {
 type LimitedRequest = Request & { rateLimitInfo?: LimitInfo };
 
 /**
- * Creates one limiter. Clients are keyed by address; IPv6 clients by their /56, because one
- * subscriber usually holds a whole prefix (express-rate-limit's `ipKeyGenerator` default).
+ * Creates one fixed-window limiter over an express-rate-limit `Store` (its `MemoryStore` by
+ * default, or ours for Redis and worker processes). Clients are keyed by address; IPv6 clients
+ * by their /56, because one subscriber usually holds a whole prefix (express-rate-limit's
+ * `ipKeyGenerator`).
+ *
+ * The middleware itself is these few lines rather than express-rate-limit's `rateLimit()`:
+ * that one reads `req.ip` (Express's proxy walk) for a debug line, awaits five times and
+ * validates its options on every request, which cost 10-15 % of the throughput of a fast
+ * endpoint (bench/ip/http.bench.ts). The counting, the key and the store protocol are still
+ * express-rate-limit's, so its stores work here unchanged.
  */
 export function createLimiter(options: RateLimitOptions): RequestHandler {
   const perWhat = options.windowS === 60 ? 'minute' : `${options.windowS} seconds`;
-  return rateLimit({
-    windowMs: options.windowS * 1000,
-    limit: options.limit,
-    standardHeaders: false,
-    legacyHeaders: false,
-    requestPropertyName: 'rateLimitInfo',
-    keyGenerator: (req) => `${options.prefix}:${ipKeyGenerator(callerIp(req))}`,
-    // We ignore X-Forwarded-For unless trust proxy is set, on purpose (CONTRACT §3).
-    validate: { xForwardedForHeader: false, trustProxy: false, ip: false, singleCount: false },
-    ...(options.store ? { store: options.store } : {}),
-    handler: (req: Request, res: Response) => {
+  const message = `Rate limit exceeded: maximum ${options.limit} requests per ${perWhat}`;
+  const store = options.store ?? new MemoryStore();
+  // Stores only read `windowMs` from the options (the Store interface takes them all).
+  store.init?.({ windowMs: options.windowS * 1000 } as Options);
+  const limit = options.limit;
+  return (req: Request, res: Response, next: NextFunction) => {
+    let counted: Promise<ClientRateLimitInfo> | ClientRateLimitInfo;
+    try {
+      counted = store.increment(`${options.prefix}:${ipKeyGenerator(callerIp(req))}`);
+    } catch (error) {
+      return next(error);
+    }
+    const decide = (hits: ClientRateLimitInfo) => {
+      (req as LimitedRequest).rateLimitInfo = {
+        limit,
+        used: hits.totalHits,
+        remaining: Math.max(0, limit - hits.totalHits),
+        resetTime: hits.resetTime,
+      };
+      if (hits.totalHits <= limit) return next();
       options.onLimited?.();
       setRateHeaders(req as LimitedRequest, res, options.windowS);
-      const info = (req as LimitedRequest).rateLimitInfo;
-      const seconds = info?.resetTime
-        ? Math.ceil((info.resetTime.getTime() - Date.now()) / 1000)
+      const seconds = hits.resetTime
+        ? Math.ceil((hits.resetTime.getTime() - Date.now()) / 1000)
         : options.windowS;
       res.setHeader('Retry-After', String(Math.max(1, seconds)));
-      sendError(res, 429, `Rate limit exceeded: maximum ${options.limit} requests per ${perWhat}`);
-    },
-  });
+      sendError(res, 429, message);
+    };
+    if (counted instanceof Promise) counted.then(decide, next);
+    else decide(counted);
+  };
 }
 
-/** Writes the X-RateLimit-* headers from the innermost limiter that ran. */
-export function rateHeaders(windowS: number) {
+export interface LimitsOptions {
+  /** Requests per window over all `/api` routes. */
+  limit: number;
+  /** Requests per window on the tool endpoints (`TOOL_LIMITED_PATHS`), counted as well. */
+  toolLimit: number;
+  windowS: number;
+  /** A new store per limiter: the two limiters count separately. */
+  store: () => Store | undefined;
+  onLimited?: (limiter: 'all' | 'tool') => void;
+}
+
+/**
+ * Both limits as one middleware: the global limiter on `/api` paths (not `UNLIMITED_PATHS`),
+ * then the tool limiter on the tool paths, then the X-RateLimit-* headers of the innermost
+ * limiter that ran. Paths compare as the route dispatcher matches them: case-insensitive, one
+ * trailing slash ignored.
+ */
+export function createLimits(options: LimitsOptions): RequestHandler {
+  const make = (prefix: 'all' | 'tool', limit: number) =>
+    createLimiter({
+      limit,
+      windowS: options.windowS,
+      prefix,
+      store: options.store(),
+      onLimited: () => options.onLimited?.(prefix),
+    });
+  const all = make('all', options.limit);
+  const tool = make('tool', options.toolLimit);
+  const unlimited = new Set(UNLIMITED_PATHS);
+  const isTool = (path: string) =>
+    TOOL_LIMITED_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
   return (req: Request, res: Response, next: NextFunction) => {
-    setRateHeaders(req as LimitedRequest, res, windowS);
-    next();
+    const raw = req.path.toLowerCase();
+    const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
+    if (!(path === '/api' || path.startsWith('/api/')) || unlimited.has(path)) return next();
+    const done = (error?: unknown) => {
+      if (error) return next(error);
+      setRateHeaders(req as LimitedRequest, res, options.windowS);
+      next();
+    };
+    all(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      if (isTool(path)) tool(req, res, done);
+      else done();
+    });
   };
 }
 

@@ -8,7 +8,6 @@ import {
   BULK_MAX_IPS,
   bulkLookup,
   InvalidInputError,
-  requireIp,
   searchAsn,
 } from '@netdiag/core';
 import type { Request } from 'express';
@@ -275,11 +274,10 @@ export const ipRoutes: RouteDef[] = [
     data: lookupSchema,
     example: EXAMPLE_LOOKUP,
     errors: [400],
-    async handle({ req, ctx }) {
+    handle({ req, ctx }) {
       const ip = queryParam(req, 'ip', 'an IPv4 or IPv6 address', true);
-      requireIp(ip, 'ip');
-      const datasets = await ipDataService(ctx).datasets();
-      return lookupData(datasets.lookup(ip));
+      // `lookup` rejects a bad address itself (the same SPEC §7 message).
+      return ipDataService(ctx).withDatasets((datasets) => lookupData(datasets.lookup(ip)));
     },
   },
   {
@@ -301,11 +299,9 @@ export const ipRoutes: RouteDef[] = [
     data: v1Schema,
     example: (({ privacy: _, ...rest }) => rest)(EXAMPLE_LOOKUP),
     errors: [400],
-    async handle({ req, ctx }) {
+    handle({ req, ctx }) {
       const address = pathParam(req, 'address');
-      requireIp(address, 'address');
-      const datasets = await ipDataService(ctx).datasets();
-      return v1IpData(datasets.lookup(address));
+      return ipDataService(ctx).withDatasets((datasets) => v1IpData(datasets.lookup(address)));
     },
   },
   {

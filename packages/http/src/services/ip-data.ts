@@ -31,6 +31,11 @@ const TOR_FILE = 'netdiag-tor-exit-list.txt';
 export interface IpDataService {
   /** The loaded datasets; rejects with a `ConfigError` when a configured database is unusable. */
   datasets(): Promise<IpDatasets>;
+  /**
+   * Answers from the datasets: synchronously once they are loaded (the usual case, and no
+   * promise per request), else after the load. `answer` throws for bad input.
+   */
+  withDatasets<T>(answer: (datasets: IpDatasets) => T): T | Promise<T>;
   /** Fetches the Tor list now; resolves true when a new list was installed. Never rejects. */
   refreshTor(): Promise<boolean>;
   /** The Tor list in use, if any. */
@@ -50,6 +55,7 @@ function createIpDataService(ctx: AppContext): IpDataService {
   let tor: TorExitList | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  let loaded: IpDatasets | undefined;
 
   const loading = loadIpDatasets({
     geoipDb: config.geoipDb,
@@ -60,6 +66,7 @@ function createIpDataService(ctx: AppContext): IpDataService {
   // A load failure is reported to whoever awaits `datasets()`; do not crash on it here.
   loading.then(
     (datasets) => {
+      loaded = datasets;
       logger.info({ component: 'ip-data', ...datasets.info }, 'IP datasets loaded');
       if (tor) datasets.setTorExitList(tor);
     },
@@ -134,6 +141,7 @@ function createIpDataService(ctx: AppContext): IpDataService {
 
   return {
     datasets: () => loading,
+    withDatasets: (answer) => (loaded ? answer(loaded) : loading.then(answer)),
     refreshTor,
     torExitList: () => tor,
   };

@@ -3,6 +3,8 @@
  * loop), autocannon runs, and table formatting. Everything stays on loopback.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { installNetworkGuard } from '@netdiag/test-utils/guard';
 import autocannon from 'autocannon';
 
@@ -23,14 +25,33 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Child servers import the BUILT packages (each package's dist folder, as `netdiag serve` runs
+ * them), not the TypeScript sources through tsx: tsx compiles with `keepNames`, which adds a
+ * naming call to every closure the server creates per request (visible in CPU profiles).
+ */
+const BUILT = {
+  TSX_TSCONFIG_PATH: fileURLToPath(new URL('./tsconfig.built.json', import.meta.url)),
+};
+
+function requireBuild(): void {
+  for (const pkg of ['core', 'http']) {
+    const entry = new URL(`../packages/${pkg}/dist/index.js`, import.meta.url);
+    if (!existsSync(entry)) {
+      throw new Error(`packages/${pkg} is not built: run "npx pnpm@10 build" first`);
+    }
+  }
+}
+
 /** Forks `script` (which must send `{ url }` over IPC once listening). */
 export async function startChild(
   script: string,
   env: Record<string, string> = {},
 ): Promise<ChildServer> {
+  requireBuild();
   const child = fork(script, [], {
     // Every default upstream points at a closed loopback port unless the caller says otherwise.
-    env: { ...LOOPBACK_UPSTREAMS, ...process.env, ...env },
+    env: { ...LOOPBACK_UPSTREAMS, ...process.env, ...BUILT, ...env },
     // tsx for TypeScript, then the network guard before the script's own imports.
     execArgv: [
       '--import',
@@ -55,6 +76,16 @@ export async function startChild(
   };
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in microseconds. */
+export async function cpuMicros(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1e6) / 100; // USER_HZ is 100 on Linux.
+}
+
 export interface LoadResult {
   name: string;
   rps: number;
@@ -62,6 +93,8 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Requests completed in the run. */
+  total: number;
 }
 
 export async function load(name: string, options: autocannon.Options): Promise<LoadResult> {
@@ -73,6 +106,7 @@ export async function load(name: string, options: autocannon.Options): Promise<L
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    total: result.requests.total,
   };
 }
 

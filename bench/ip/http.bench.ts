@@ -2,15 +2,23 @@
  * GET /api/lookup throughput against (a) a bare Express 5 route returning a constant JSON body
  * of the same size (the framework's floor) and (b) bare node:http calling the same lookup;
  * POST /api/bulk latency with 50 addresses; cold start to first answer and RSS with all IP
- * data loaded. Servers run in child processes; everything stays on loopback.
- * Run: npx tsx bench/ip/http.bench.ts   (BENCH_DURATION_S, default 10)
+ * data loaded. Servers run in child processes on the built packages; everything stays on
+ * loopback.
+ *
+ * The three servers run side by side and are loaded in interleaved rounds (the order rotating),
+ * so that the load of other processes on a shared machine falls on each alike. Besides req/s,
+ * each run records the server's CPU time per request (from /proc): the load generator shares
+ * the machine, and CPU per request is the steadier measure of what a request costs.
+ * Run: npx pnpm@10 build && npx tsx bench/ip/http.bench.ts   (BENCH_DURATION_S per run,
+ * default 5; BENCH_ROUNDS, default 5)
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type LoadResult, load, startChild, table } from '../lib.js';
+import { type ChildServer, cpuMicros, type LoadResult, load, startChild, table } from '../lib.js';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
-const duration = Number(process.env.BENCH_DURATION_S ?? 10);
+const duration = Number(process.env.BENCH_DURATION_S ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const env = { NETDIAG_CACHE_DIR: join(process.cwd(), '.netdiag-cache') };
 const ips = ['8.8.8.8', '1.1.1.1', '81.2.69.160', '2a00:1450:4001:80b::200e', '185.199.108.153'];
 const requests = ips.map((ip) => ({
@@ -30,15 +38,83 @@ for (;;) {
 const coldMs = performance.now() - spawnAt;
 const rssMb = await rssOf(ours.child.pid as number);
 
-const rows: LoadResult[] = [];
-await load('warm-up', { url: ours.url, requests, duration: 2 });
-rows.push(
-  await load('netdiag GET /api/lookup (Express 5 + all middleware)', {
-    url: ours.url,
-    requests,
-    duration,
-  }),
+const floor = await startChild(here('./servers/express-constant.ts'), { BENCH_BODY: firstBody });
+const bare = await startChild(here('./servers/bare-lookup.ts'), env);
+
+interface Contestant {
+  name: string;
+  server: ChildServer;
+  options: { url: string; requests?: typeof requests };
+  runs: { rps: number; cpuPerRequest: number; p50: number; p99: number; errors: number }[];
+}
+const contestants: Contestant[] = [
+  {
+    name: 'netdiag GET /api/lookup (Express 5 + all middleware)',
+    server: ours,
+    options: { url: ours.url, requests },
+    runs: [],
+  },
+  {
+    name: 'Express 5 constant body, same size',
+    server: floor,
+    options: { url: `${floor.url}/api/lookup` },
+    runs: [],
+  },
+  {
+    name: 'bare node:http + same lookup',
+    server: bare,
+    options: { url: bare.url, requests },
+    runs: [],
+  },
+];
+
+for (const c of contestants) await load('warm-up', { ...c.options, duration: 2 });
+for (let round = 0; round < rounds; round++) {
+  for (let k = 0; k < contestants.length; k++) {
+    const c = contestants[(round + k) % contestants.length] as Contestant;
+    const pid = c.server.child.pid as number;
+    const before = await cpuMicros(pid);
+    const result = await load(c.name, { ...c.options, duration });
+    const used = (await cpuMicros(pid)) - before;
+    c.runs.push({
+      rps: result.rps,
+      cpuPerRequest: used / Math.max(1, result.total),
+      p50: result.p50,
+      p99: result.p99,
+      errors: result.errors + result.non2xx,
+    });
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+const [api, expressFloor, bareNode] = contestants as [Contestant, Contestant, Contestant];
+console.log(`${rounds} interleaved rounds of ${duration} s, 50 connections; medians\n`);
+console.log('| server | req/s | server CPU µs per request | p50 ms | p99 ms | errors |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const c of contestants) {
+  console.log(
+    `| ${c.name} | ${median(c.runs.map((r) => r.rps))} | ${median(c.runs.map((r) => r.cpuPerRequest)).toFixed(0)} | ${median(c.runs.map((r) => r.p50))} | ${median(c.runs.map((r) => r.p99))} | ${c.runs.reduce((n, r) => n + r.errors, 0)} |`,
+  );
+}
+const perRound = (a: Contestant, b: Contestant, key: 'rps' | 'cpuPerRequest') =>
+  a.runs.map((run, i) => {
+    const other = b.runs[i]?.[key] ?? 1;
+    return key === 'rps' ? run.rps / other : other / run.cpuPerRequest;
+  });
+const show = (values: number[]) =>
+  `${median(values).toFixed(2)} (rounds: ${values.map((v) => v.toFixed(2)).join(', ')})`;
+console.log(
+  `\n/api/lookup ÷ Express constant route, req/s: ${show(perRound(api, expressFloor, 'rps'))} (target ≥ 0.8)`,
 );
+console.log(
+  `/api/lookup ÷ Express constant route, by CPU per request: ${show(perRound(api, expressFloor, 'cpuPerRequest'))}`,
+);
+console.log(
+  `/api/lookup ÷ bare node:http + lookup, req/s: ${show(perRound(api, bareNode, 'rps'))} (reported)`,
+);
+await floor.stop();
+await bare.stop();
+
 const bulkBody = JSON.stringify({
   ips: Array.from({ length: 50 }, (_, i) => `${((i * 37) % 223) + 1}.${i}.${i * 3}.1`),
 });
@@ -50,31 +126,11 @@ const bulk = await load('netdiag POST /api/bulk (50 IPs)', {
   duration,
   connections: 10,
 });
-rows.push(bulk);
 // Again after the load: the buffers used while loading have been collected by then.
 const rssAfterMb = await rssOf(ours.child.pid as number);
 await ours.stop();
 
-const floor = await startChild(here('./servers/express-constant.ts'), { BENCH_BODY: firstBody });
-await load('warm-up', { url: `${floor.url}/api/lookup`, duration: 2 });
-rows.push(
-  await load('Express 5 constant body, same size', { url: `${floor.url}/api/lookup`, duration }),
-);
-await floor.stop();
-
-const bare = await startChild(here('./servers/bare-lookup.ts'), env);
-await load('warm-up', { url: bare.url, requests, duration: 2 });
-rows.push(await load('bare node:http + same lookup', { url: bare.url, requests, duration }));
-await bare.stop();
-
-console.log(table(rows));
-const [api, , expressFloor, bareNode] = rows;
-console.log(
-  `\n/api/lookup ÷ Express constant route: ${((api?.rps ?? 0) / (expressFloor?.rps ?? 1)).toFixed(2)} (target ≥ 0.8)`,
-);
-console.log(
-  `/api/lookup ÷ bare node:http + lookup: ${((api?.rps ?? 0) / (bareNode?.rps ?? 1)).toFixed(2)} (reported)`,
-);
+console.log(`\n${table([bulk] satisfies LoadResult[])}`);
 console.log(`POST /api/bulk 50 IPs: p50 ${bulk.p50} ms, p99 ${bulk.p99} ms (10 connections)`);
 console.log(
   `cold start to first /api/lookup answer: ${Math.round(coldMs)} ms; RSS with data loaded: ${rssMb} MB at the first answer, ${rssAfterMb} MB after the load tests`,

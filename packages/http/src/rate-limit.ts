@@ -14,6 +14,7 @@ import {
 } from 'express-rate-limit';
 import { callerIp } from './caller.js';
 import { sendError } from './envelope.js';
+import { withoutTrailingSlash } from './router.js';
 
 /** Paths with their own, stricter limit (SPEC §8). */
 export const TOOL_LIMITED_PATHS = ['/api/ports', '/api/security-headers'];
@@ -119,8 +120,7 @@ export function createLimits(options: LimitsOptions): RequestHandler {
   const isTool = (path: string) =>
     TOOL_LIMITED_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
   return (req: Request, res: Response, next: NextFunction) => {
-    const raw = req.path.toLowerCase();
-    const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
+    const path = withoutTrailingSlash(req.path).toLowerCase();
     if (!(path === '/api' || path.startsWith('/api/')) || unlimited.has(path)) return next();
     const done = (error?: unknown) => {
       if (error) return next(error);

@@ -37,6 +37,11 @@ interface ParamPath extends PathRoutes {
   name: string;
 }
 
+/** A path as routes match it: one trailing slash is ignored, as by Express's router. */
+export function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
 /**
  * The route table as one Express middleware (`next()` when no route has the path, for the
  * app's 404). Throws at start-up on a path shape it cannot match, so a new route cannot be
@@ -71,8 +76,7 @@ export function routeDispatcher(
   }
 
   const find = (req: Request): PathRoutes | undefined => {
-    const raw = req.path;
-    const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
+    const path = withoutTrailingSlash(req.path);
     const known = exact.get(path.toLowerCase());
     if (known !== undefined) return known;
     for (const candidate of withParam) {

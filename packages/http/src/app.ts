@@ -23,7 +23,7 @@ import { ClusterLimitStore, RedisLimitStore } from './limit-stores.js';
 import { getMetrics, isProbeRoute, type Metrics, metricsRecorder } from './metrics.js';
 import { buildOpenApi } from './openapi/document.js';
 import { createLimits } from './rate-limit.js';
-import { buildRouter, routeDispatcher } from './router.js';
+import { buildRouter, RouteTable, routeDispatcher } from './router.js';
 import { ROUTES } from './routes/index.js';
 import type { RouteDef } from './routes/types.js';
 import { series } from './series.js';
@@ -73,13 +73,14 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
   });
   // One Express layer for the whole request path: Express matches every layer's path in turn
   // and allocates for each, which cost more than the steps themselves (bench/ip/http.bench.ts).
+  const table = new RouteTable(mounted);
   app.use(
     series(
-      observeRequests(ctx, config.metrics, new Set(routes.map((r) => r.path))),
+      observeRequests(ctx, config.metrics, table),
       corsEverywhere,
       limits,
       readBody,
-      routeDispatcher(ctx, mounted),
+      routeDispatcher(ctx, table),
     ),
   );
 
@@ -149,18 +150,17 @@ function countUpstreamError(metrics: Metrics, error: unknown): void {
 }
 
 /**
- * Bodies of any type are read up to the limit so that 413 is uniform; routes parse them.
- * Requests without a body (RFC 9112 §6.3: no Content-Length, no Transfer-Encoding) skip the reader.
+ * Bodies of any type are read up to the limit so that 413 is uniform; routes parse them
+ * (`req.body`, a Buffer). Requests without a body (RFC 9112 §6.3: no Content-Length, no
+ * Transfer-Encoding) skip the reader and keep `req.body` undefined, as in Express 5 without a
+ * parser: setting it on every GET measurably slowed the request path (bench/ip/http.bench.ts).
  */
 const rawBody = express.raw({ type: () => true, limit: BODY_LIMIT_BYTES });
-/** Shared by every request without a body: a zero-length Buffer cannot be changed. */
-const NO_BODY = Buffer.alloc(0);
 function readBody(req: Request, res: Response, next: NextFunction): void {
   if (
     req.headers['content-length'] === undefined &&
     req.headers['transfer-encoding'] === undefined
   ) {
-    req.body = NO_BODY;
     next();
     return;
   }
@@ -201,47 +201,51 @@ function nextRequestId(): string {
   return `${ID_PREFIX}-${requestCounter.toString(36)}`;
 }
 
+/** When the request arrived (`performance.now()`), kept on the response for its `close`. */
+const STARTED = Symbol('netdiag.started');
+type ObservedResponse = Response & { [STARTED]?: number };
+
 /**
- * One observer per request, with one `close` listener: the request id (echoed in
- * `X-Request-Id`), the access-log line and the metrics. Metric labels are route patterns, never
- * raw URLs: a request that matched no route (404, or stopped by a limiter before routing) is
- * labelled by its path only when that path is a known static route, else `other`.
+ * The request id (echoed in `X-Request-Id`), the access-log line and the metrics of every
+ * request. One `close` listener per response, and the same function for all of them: it reads
+ * what it needs from the response, so a request allocates no closure for it. Metric labels
+ * are route patterns, never raw URLs (`RouteTable.labelOf`).
  */
-function observeRequests(ctx: AppContext, withMetrics: boolean, knownPaths: ReadonlySet<string>) {
+function observeRequests(ctx: AppContext, withMetrics: boolean, table: RouteTable) {
   const metrics = withMetrics ? getMetrics(ctx) : undefined;
   const record = metrics ? metricsRecorder(metrics) : undefined;
   const log = ctx.logger;
+  // Emitters call listeners with the emitter as `this`.
+  const closed = function (this: ObservedResponse): void {
+    onClose(this);
+  };
+  function onClose(res: ObservedResponse): void {
+    const req = res.req;
+    const ms = performance.now() - (res[STARTED] ?? 0);
+    if (record) {
+      if (metrics && isProbeRoute(req.path)) metrics.probesInFlight.dec({ route: req.path });
+      record(req.method, table.labelOf(req), res.statusCode, ms / 1000);
+    }
+    if (log.isLevelEnabled('info')) {
+      log.info(
+        {
+          req_id: res.getHeader('X-Request-Id'),
+          method: req.method,
+          url: req.originalUrl.replace(SECRET_PARAMS, '$1[redacted]'),
+          status: res.statusCode,
+          ms,
+          ip: callerIp(req),
+        },
+        'request',
+      );
+    }
+  }
   return (req: Request, res: Response, next: NextFunction) => {
-    const id = nextRequestId();
-    res.setHeader('X-Request-Id', id);
-    const logging = log.isLevelEnabled('info');
-    if (!record && !logging) return next();
-    const start = performance.now();
-    const probe = metrics && isProbeRoute(req.path) ? req.path : undefined;
-    if (probe) metrics?.probesInFlight.inc({ route: probe });
-    res.once('close', () => {
-      const ms = performance.now() - start;
-      if (record) {
-        if (probe) metrics?.probesInFlight.dec({ route: probe });
-        const path = req.originalUrl.split('?')[0] ?? '';
-        const route =
-          (req.route?.path as string | undefined) ?? (knownPaths.has(path) ? path : 'other');
-        record(req.method, route, res.statusCode, ms / 1000);
-      }
-      if (logging) {
-        log.info(
-          {
-            req_id: id,
-            method: req.method,
-            url: req.originalUrl.replace(SECRET_PARAMS, '$1[redacted]'),
-            status: res.statusCode,
-            ms,
-            ip: callerIp(req),
-          },
-          'request',
-        );
-      }
-    });
+    res.setHeader('X-Request-Id', nextRequestId());
+    if (!record && !log.isLevelEnabled('info')) return next();
+    (res as ObservedResponse)[STARTED] = performance.now();
+    if (metrics && isProbeRoute(req.path)) metrics.probesInFlight.inc({ route: req.path });
+    res.on('close', closed);
     next();
   };
 }

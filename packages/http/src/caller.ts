@@ -1,11 +1,21 @@
-/** The caller's address (CONTRACT §3). */
+/** The caller's address (CONTRACT §3) and the key the rate limits count it under. */
 import type { Socket } from 'node:net';
 import { normaliseSocketAddress } from '@netdiag/core';
 import type { Request } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
 
-/** The normalised peer address, kept on the socket: a keep-alive connection asks once. */
+/**
+ * Without trust proxy both depend on the connection only, so they are kept on the socket and
+ * a keep-alive connection works them out once.
+ */
 const PEER = Symbol('netdiag.peer');
-type PeerSocket = Socket & { [PEER]?: string };
+const PEER_KEY = Symbol('netdiag.peerKey');
+type PeerSocket = Socket & { [PEER]?: string; [PEER_KEY]?: string };
+/** With trust proxy they depend on the request's X-Forwarded-For: kept on the request. */
+type MemoRequest = Request & { netdiagCallerIp?: string; netdiagClientKey?: string };
+
+/** `app.get('trust proxy')`, read from the settings directly (the getter is measurably slower). */
+const trustsProxy = (req: Request): boolean => Boolean(req.app?.settings['trust proxy']);
 
 /**
  * `req.ip` is the socket address unless `trust proxy` is configured, in which case Express
@@ -13,18 +23,30 @@ type PeerSocket = Socket & { [PEER]?: string };
  * reported as IPv4.
  */
 export function callerIp(req: Request): string {
-  // Memoised: the limiter key, the route and the access log all ask, and req.ip walks the
-  // X-Forwarded-For chain each time when trust proxy is on.
-  const memo = req as Request & { netdiagCallerIp?: string };
-  if (memo.netdiagCallerIp !== undefined) return memo.netdiagCallerIp;
-  let ip: string;
-  if (req.app?.get('trust proxy')) {
-    ip = normaliseSocketAddress(req.ip ?? req.socket.remoteAddress);
-  } else {
+  if (!trustsProxy(req)) {
     // Without trust proxy, `req.ip` is the socket address: skip Express's proxy walk.
     const socket = req.socket as PeerSocket;
-    ip = socket[PEER] ??= normaliseSocketAddress(socket.remoteAddress);
+    socket[PEER] ??= normaliseSocketAddress(socket.remoteAddress);
+    return socket[PEER];
   }
-  memo.netdiagCallerIp = ip;
-  return ip;
+  // Memoised: the limiter key, the route and the access log all ask, and req.ip walks the
+  // X-Forwarded-For chain each time.
+  const memo = req as MemoRequest;
+  memo.netdiagCallerIp ??= normaliseSocketAddress(req.ip ?? req.socket.remoteAddress);
+  return memo.netdiagCallerIp;
+}
+
+/**
+ * The rate-limit key of the caller: its address, or its /56 for IPv6, because one subscriber
+ * usually holds a whole prefix (express-rate-limit's `ipKeyGenerator`).
+ */
+export function clientKey(req: Request): string {
+  if (!trustsProxy(req)) {
+    const socket = req.socket as PeerSocket;
+    socket[PEER_KEY] ??= ipKeyGenerator(callerIp(req));
+    return socket[PEER_KEY];
+  }
+  const memo = req as MemoRequest;
+  memo.netdiagClientKey ??= ipKeyGenerator(callerIp(req));
+  return memo.netdiagClientKey;
 }

@@ -1,14 +1,28 @@
 /** The response envelope (SPEC 2.1): `{success, data}` or `{success, error}`. */
 import type { Response } from 'express';
 
+/**
+ * `data` already serialised: the envelope embeds the text as it is. For answers assembled from
+ * cached JSON fragments (services/ip-data.ts). Anything that serialises it the usual way gets
+ * the same value back (`toJSON`).
+ */
+export class JsonText {
+  constructor(readonly json: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.json);
+  }
+}
+
 /** Sends data with the status the handler set (200 unless it chose another). */
 export function sendData(res: Response, data: unknown): void {
-  sendJson(res, { success: true, data });
+  if (data instanceof JsonText) writeJson(res, `{"success":true,"data":${data.json}}`);
+  else writeJson(res, JSON.stringify({ success: true, data }));
 }
 
 export function sendError(res: Response, status: number, message: string): void {
   res.statusCode = status;
-  sendJson(res, { success: false, error: message });
+  writeJson(res, JSON.stringify({ success: false, error: message }));
 }
 
 /**
@@ -17,8 +31,7 @@ export function sendError(res: Response, status: number, message: string): void 
  * the string into a Buffer first, which makes Node write them separately). A `HEAD` response
  * gets the headers only (Node drops the body of a HEAD response by itself).
  */
-function sendJson(res: Response, payload: unknown): void {
-  const body = JSON.stringify(payload);
+function writeJson(res: Response, body: string): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);

@@ -1,20 +1,81 @@
 /**
  * Counter stores for express-rate-limit (CONTRACT §3: a fixed window per client).
+ * - `MemoryLimitStore`: this process only (the default).
  * - `RedisLimitStore`: shared by every instance behind a load balancer; when Redis is
- *   unreachable it counts in a local MemoryStore so the API keeps serving with per-instance limits.
+ *   unreachable it counts in a local MemoryLimitStore so the API keeps serving with per-instance limits.
  * - `ClusterLimitStore` / `serveClusterLimits`: `netdiag serve --workers N` without Redis; the
  *   workers ask the primary process, which holds the only counters, so one client gets one limit.
  * @module
  */
 import type { Worker } from 'node:cluster';
-import {
-  type ClientRateLimitInfo,
-  type IncrementResponse,
-  MemoryStore,
-  type Options,
-  type Store,
-} from 'express-rate-limit';
+import type { ClientRateLimitInfo, IncrementResponse, Options, Store } from 'express-rate-limit';
 import type { RedisHandle } from './redis.js';
+
+/**
+ * Fixed-window counters in this process, one entry per client seen in the current window.
+ * `increment` answers synchronously: express-rate-limit's own `MemoryStore` is async, which
+ * put a promise and a microtask hop in front of every request (bench/ip/http.bench.ts).
+ * Expired entries are swept once per window, so memory follows the active clients.
+ */
+export class MemoryLimitStore implements Store {
+  readonly localKeys = true;
+  private windowMs = 60_000;
+  private readonly clients = new Map<string, ClientRateLimitInfo & { resetTime: Date }>();
+  private sweeper: NodeJS.Timeout | undefined;
+
+  init(options: Pick<Options, 'windowMs'>): void {
+    this.windowMs = options.windowMs;
+    clearInterval(this.sweeper);
+    this.sweeper = setInterval(() => this.sweep(Date.now()), this.windowMs);
+    this.sweeper.unref();
+  }
+
+  /** Clients counted in their current window (or expired and not yet swept). */
+  get size(): number {
+    return this.clients.size;
+  }
+
+  increment(key: string): ClientRateLimitInfo {
+    const now = Date.now();
+    let client = this.clients.get(key);
+    if (client === undefined || client.resetTime.getTime() <= now) {
+      // A new window starts with the client's first request in it.
+      client = { totalHits: 0, resetTime: new Date(now + this.windowMs) };
+      this.clients.set(key, client);
+    }
+    client.totalHits++;
+    return client;
+  }
+
+  decrement(key: string): void {
+    const client = this.clients.get(key);
+    if (client && client.totalHits > 0) client.totalHits--;
+  }
+
+  get(key: string): ClientRateLimitInfo | undefined {
+    const client = this.clients.get(key);
+    return client && client.resetTime.getTime() > Date.now() ? client : undefined;
+  }
+
+  resetKey(key: string): void {
+    this.clients.delete(key);
+  }
+
+  resetAll(): void {
+    this.clients.clear();
+  }
+
+  shutdown(): void {
+    clearInterval(this.sweeper);
+    this.clients.clear();
+  }
+
+  private sweep(now: number): void {
+    for (const [key, client] of this.clients) {
+      if (client.resetTime.getTime() <= now) this.clients.delete(key);
+    }
+  }
+}
 
 /**
  * INCR the key; the first hit starts the window (PEXPIRE), so every client has a fixed window
@@ -31,7 +92,7 @@ return {hits, ttl}`;
 
 export class RedisLimitStore implements Store {
   private windowMs = 60_000;
-  private readonly fallback = new MemoryStore();
+  private readonly fallback = new MemoryLimitStore();
   readonly prefix: string;
 
   constructor(

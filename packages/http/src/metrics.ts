@@ -70,24 +70,31 @@ export function getMetrics(ctx: AppContext): Metrics {
 
 /**
  * Prometheus label lookups hash their label object on every call; a request path touches the
- * same few (method, route, status) combinations over and over, so their children are kept.
+ * same few (method, route, status) combinations over and over, so their children are kept,
+ * found through nested maps rather than a key string built per request.
  */
 export function metricsRecorder(metrics: Metrics) {
-  const requestChildren = new Map<string, { inc(): void }>();
-  const durationChildren = new Map<string, { observe(value: number): void }>();
+  interface Children {
+    duration: { observe(value: number): void };
+    byStatus: Map<number, { inc(): void }>;
+  }
+  const byRoute = new Map<string, Map<string, Children>>();
   return (method: string, route: string, status: number, seconds: number) => {
-    const key = `${method} ${route}`;
-    let duration = durationChildren.get(key);
-    if (!duration) {
-      duration = metrics.duration.labels(method, route);
-      durationChildren.set(key, duration);
+    let byMethod = byRoute.get(route);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      byRoute.set(route, byMethod);
     }
-    duration.observe(seconds);
-    const statusKey = `${key} ${status}`;
-    let requests = requestChildren.get(statusKey);
-    if (!requests) {
+    let children = byMethod.get(method);
+    if (children === undefined) {
+      children = { duration: metrics.duration.labels(method, route), byStatus: new Map() };
+      byMethod.set(method, children);
+    }
+    children.duration.observe(seconds);
+    let requests = children.byStatus.get(status);
+    if (requests === undefined) {
       requests = metrics.requests.labels(method, route, String(status));
-      requestChildren.set(statusKey, requests);
+      children.byStatus.set(status, requests);
     }
     requests.inc();
   };

@@ -5,15 +5,10 @@
  * @module
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import {
-  type ClientRateLimitInfo,
-  ipKeyGenerator,
-  MemoryStore,
-  type Options,
-  type Store,
-} from 'express-rate-limit';
-import { callerIp } from './caller.js';
+import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
+import { clientKey } from './caller.js';
 import { sendError } from './envelope.js';
+import { MemoryLimitStore } from './limit-stores.js';
 import { withoutTrailingSlash } from './router.js';
 
 /** Paths with their own, stricter limit (SPEC §8). */
@@ -21,13 +16,6 @@ export const TOOL_LIMITED_PATHS = ['/api/ports', '/api/security-headers'];
 
 /** Paths never limited: health checks and the API description. */
 export const UNLIMITED_PATHS = ['/api/openapi.json'];
-
-interface LimitInfo {
-  limit: number;
-  used: number;
-  remaining: number;
-  resetTime: Date | undefined;
-}
 
 export interface RateLimitOptions {
   limit: number;
@@ -39,52 +27,52 @@ export interface RateLimitOptions {
   onLimited?: () => void;
 }
 
-type LimitedRequest = Request & { rateLimitInfo?: LimitInfo };
+/**
+ * One fixed-window limiter: counts the request and sets the `X-RateLimit-*` headers. Returns
+ * true when the request may go on, false when it was answered with 429, or a promise of either
+ * when the store answers asynchronously (Redis, the cluster primary).
+ */
+export type Limiter = (req: Request, res: Response) => boolean | Promise<boolean>;
 
 /**
- * Creates one fixed-window limiter over an express-rate-limit `Store` (its `MemoryStore` by
+ * Creates one fixed-window limiter over an express-rate-limit `Store` (`MemoryLimitStore` by
  * default, or ours for Redis and worker processes). Clients are keyed by address; IPv6 clients
  * by their /56, because one subscriber usually holds a whole prefix (express-rate-limit's
- * `ipKeyGenerator`).
+ * `ipKeyGenerator`, see caller.ts).
  *
- * The middleware itself is these few lines rather than express-rate-limit's `rateLimit()`:
- * that one reads `req.ip` (Express's proxy walk) for a debug line, awaits five times and
- * validates its options on every request, which cost 10-15 % of the throughput of a fast
- * endpoint (bench/ip/http.bench.ts). The counting, the key and the store protocol are still
- * express-rate-limit's, so its stores work here unchanged.
+ * This is a few lines of our own rather than express-rate-limit's `rateLimit()`: that one reads
+ * `req.ip` (Express's proxy walk) for a debug line, awaits five times and validates its options
+ * on every request, which cost 10-15 % of the throughput of a fast endpoint
+ * (bench/ip/http.bench.ts). The store protocol is still express-rate-limit's, so its stores
+ * work here unchanged.
  */
-export function createLimiter(options: RateLimitOptions): RequestHandler {
+export function createLimiter(options: RateLimitOptions): Limiter {
+  const { limit, prefix, onLimited } = options;
   const perWhat = options.windowS === 60 ? 'minute' : `${options.windowS} seconds`;
-  const message = `Rate limit exceeded: maximum ${options.limit} requests per ${perWhat}`;
-  const store = options.store ?? new MemoryStore();
+  const message = `Rate limit exceeded: maximum ${limit} requests per ${perWhat}`;
+  const store = options.store ?? new MemoryLimitStore();
   // Stores only read `windowMs` from the options (the Store interface takes them all).
   store.init?.({ windowMs: options.windowS * 1000 } as Options);
-  const limit = options.limit;
-  return (req: Request, res: Response, next: NextFunction) => {
-    let counted: Promise<ClientRateLimitInfo> | ClientRateLimitInfo;
-    try {
-      counted = store.increment(`${options.prefix}:${ipKeyGenerator(callerIp(req))}`);
-    } catch (error) {
-      return next(error);
-    }
-    const decide = (hits: ClientRateLimitInfo) => {
-      (req as LimitedRequest).rateLimitInfo = {
-        limit,
-        used: hits.totalHits,
-        remaining: Math.max(0, limit - hits.totalHits),
-        resetTime: hits.resetTime,
-      };
-      if (hits.totalHits <= limit) return next();
-      options.onLimited?.();
-      setRateHeaders(req as LimitedRequest, res, options.windowS);
-      const seconds = hits.resetTime
-        ? Math.ceil((hits.resetTime.getTime() - Date.now()) / 1000)
-        : options.windowS;
-      res.setHeader('Retry-After', String(Math.max(1, seconds)));
-      sendError(res, 429, message);
-    };
-    if (counted instanceof Promise) counted.then(decide, next);
-    else decide(counted);
+  const limitHeader = String(limit);
+  const windowHeader = String(options.windowS);
+  const decide = (hits: ClientRateLimitInfo, res: Response): boolean => {
+    res.setHeader('X-RateLimit-Limit', limitHeader);
+    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - hits.totalHits)));
+    res.setHeader('X-RateLimit-Window', windowHeader);
+    if (hits.totalHits <= limit) return true;
+    onLimited?.();
+    const seconds = hits.resetTime
+      ? Math.ceil((hits.resetTime.getTime() - Date.now()) / 1000)
+      : options.windowS;
+    res.setHeader('Retry-After', String(Math.max(1, seconds)));
+    sendError(res, 429, message);
+    return false;
+  };
+  return (req, res) => {
+    const counted = store.increment(`${prefix}:${clientKey(req)}`);
+    return counted instanceof Promise
+      ? counted.then((hits) => decide(hits, res))
+      : decide(counted, res);
   };
 }
 
@@ -101,7 +89,7 @@ export interface LimitsOptions {
 
 /**
  * Both limits as one middleware: the global limiter on `/api` paths (not `UNLIMITED_PATHS`),
- * then the tool limiter on the tool paths, then the X-RateLimit-* headers of the innermost
+ * then the tool limiter on the tool paths; the `X-RateLimit-*` headers are those of the last
  * limiter that ran. Paths compare as the route dispatcher matches them: case-insensitive, one
  * trailing slash ignored.
  */
@@ -119,26 +107,34 @@ export function createLimits(options: LimitsOptions): RequestHandler {
   const unlimited = new Set(UNLIMITED_PATHS);
   const isTool = (path: string) =>
     TOOL_LIMITED_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
+  /** Runs `limiter` and goes on when it lets the request through. */
+  const run = (
+    limiter: Limiter,
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    then: (req: Request, res: Response, next: NextFunction) => void,
+  ) => {
+    let passed: boolean | Promise<boolean>;
+    try {
+      passed = limiter(req, res);
+    } catch (error) {
+      return next(error);
+    }
+    if (passed === true) then(req, res, next);
+    else if (passed !== false) passed.then((ok) => ok && then(req, res, next), next);
+  };
+  const afterAll = (req: Request, res: Response, next: NextFunction) => {
+    if (isTool(withoutTrailingSlash(req.path).toLowerCase())) run(tool, req, res, next, goOn);
+    else next();
+  };
   return (req: Request, res: Response, next: NextFunction) => {
     const path = withoutTrailingSlash(req.path).toLowerCase();
     if (!(path === '/api' || path.startsWith('/api/')) || unlimited.has(path)) return next();
-    const done = (error?: unknown) => {
-      if (error) return next(error);
-      setRateHeaders(req as LimitedRequest, res, options.windowS);
-      next();
-    };
-    all(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      if (isTool(path)) tool(req, res, done);
-      else done();
-    });
+    run(all, req, res, next, afterAll);
   };
 }
 
-function setRateHeaders(req: LimitedRequest, res: Response, windowS: number): void {
-  const info = req.rateLimitInfo;
-  if (!info) return;
-  res.setHeader('X-RateLimit-Limit', String(info.limit));
-  res.setHeader('X-RateLimit-Remaining', String(Math.max(0, info.limit - info.used)));
-  res.setHeader('X-RateLimit-Window', String(windowS));
+function goOn(_req: Request, _res: Response, next: NextFunction): void {
+  next();
 }

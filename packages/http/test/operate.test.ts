@@ -51,6 +51,24 @@ describe('GET /metrics', () => {
     expect(text).toContain('netdiag_probes_in_flight');
     expect(text).toContain('netdiag_process_resident_memory_bytes');
   });
+  test('labels requests by route pattern, never by raw URL', async () => {
+    const app = createApp({ logLevel: 'silent', rateLimit: 1 });
+    await request(app).get('/API/V1/Headers/'); // case and one trailing slash, as routing
+    await request(app).get('/api/v1/ip/192.0.2.1'); // limited (429) before routing
+    await request(app).post('/api/v1/headers'); // method not allowed: the path's pattern
+    await request(app).get('/no/such/path/4f1c');
+    const text = (await request(app).get('/metrics')).text;
+    const count = (method: string, route: string, status: number) =>
+      new RegExp(
+        `netdiag_http_requests_total\\{method="${method}",route="${route.replace(/\//g, '\\/')}",status="${status}"\\} 1\n`,
+      );
+    expect(text).toMatch(count('GET', '/api/v1/headers', 200));
+    expect(text).toMatch(count('GET', '/api/v1/ip/:address', 429));
+    expect(text).toMatch(count('POST', '/api/v1/headers', 429));
+    expect(text).toMatch(count('GET', 'other', 404));
+    expect(text).not.toContain('192.0.2.1');
+    expect(text).not.toContain('4f1c');
+  });
   test('can be turned off', async () => {
     const app = createApp({ logLevel: 'silent', metrics: false });
     expect((await request(app).get('/metrics')).status).toBe(404);

@@ -7,7 +7,13 @@ import request from 'supertest';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createApp } from '../app.js';
 import { closeContext } from '../context.js';
-import { ipDataService } from '../services/ip-data.js';
+import {
+  ipDataService,
+  lookupData,
+  lookupDataJson,
+  v1IpData,
+  v1IpDataJson,
+} from '../services/ip-data.js';
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-ip-http-'));
 const torTarget = await startHttpTarget({
@@ -82,6 +88,68 @@ describe('GET /api/lookup', () => {
     const res = await request(app).get('/api/lookup');
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/"ip"/);
+  });
+});
+
+describe('answers assembled from cached JSON fragments', () => {
+  // xorshift32: the same addresses on every run.
+  let seed = 0x9e3779b9;
+  const random32 = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return seed >>> 0;
+  };
+  const hex = () => random32().toString(16).padStart(8, '0');
+  const addresses = [
+    '8.8.8.8',
+    '8.8.4.4', // Tor-listed by the fixture: another privacy object
+    '192.168.1.1',
+    '::1',
+    '2001:4860:4860::8888',
+    ...Array.from({ length: 3_000 }, (_, i) =>
+      i % 3 === 2
+        ? // Inside 2000::/3, where the announced IPv6 space is.
+          `2${hex().slice(1, 4)}:${hex().slice(0, 4)}:${hex().slice(4)}::${hex().slice(0, 4)}`
+        : [random32() >>> 24, random32() & 255, random32() & 255, random32() & 255].join('.'),
+    ),
+  ];
+
+  test('are the text JSON.stringify gives, for 3,000 random addresses (asked twice)', async () => {
+    const datasets = await ipDataService(ctx).datasets();
+    for (const round of [1, 2]) {
+      for (const ip of addresses) {
+        const info = datasets.lookup(ip);
+        expect(lookupDataJson(info).json, `${ip} (round ${round})`).toBe(
+          JSON.stringify(lookupData(info)),
+        );
+        expect(v1IpDataJson(info).json, ip).toBe(JSON.stringify(v1IpData(info)));
+      }
+    }
+  });
+
+  test('is what GET /api/lookup and /api/v1/ip send', async () => {
+    const datasets = await ipDataService(ctx).datasets();
+    for (const ip of ['1.1.1.1', '81.2.69.160', '2a00:1450:4001:80b::200e']) {
+      const info = datasets.lookup(ip);
+      const lookup = await request(app).get(`/api/lookup?ip=${ip}`);
+      expect(lookup.text).toBe(JSON.stringify({ success: true, data: lookupData(info) }));
+      const v1 = await request(app).get(`/api/v1/ip/${ip}`);
+      expect(v1.text).toBe(JSON.stringify({ success: true, data: v1IpData(info) }));
+    }
+  });
+
+  test('parts that are not frozen are serialised anew each time', async () => {
+    const datasets = await ipDataService(ctx).datasets();
+    const base = datasets.lookup('8.8.8.8');
+    const location = { ...base.location };
+    const info = { ...base, location };
+    expect(lookupDataJson(info).json).toBe(JSON.stringify(lookupData(info)));
+    location.city = 'Changed "City"';
+    expect(lookupDataJson(info).json).toContain('"city":"Changed \\"City\\""');
+    expect(JSON.parse(JSON.stringify({ data: lookupDataJson(info) })).data).toEqual(
+      lookupData(info),
+    );
   });
 });
 

@@ -23,7 +23,7 @@ import {
   str,
 } from '../openapi/schema.js';
 import { pathParam, queryParam } from '../params.js';
-import { bulkItem, ipDataService, lookupData, v1IpData } from '../services/ip-data.js';
+import { bulkItem, ipDataService, lookupDataJson, v1IpDataJson } from '../services/ip-data.js';
 import type { RouteDef } from './types.js';
 
 const ATTRIBUTION =
@@ -277,7 +277,7 @@ export const ipRoutes: RouteDef[] = [
     handle({ req, ctx }) {
       const ip = queryParam(req, 'ip', 'an IPv4 or IPv6 address', true);
       // `lookup` rejects a bad address itself (the same SPEC §7 message).
-      return ipDataService(ctx).withDatasets((datasets) => lookupData(datasets.lookup(ip)));
+      return ipDataService(ctx).withDatasets((datasets) => lookupDataJson(datasets.lookup(ip)));
     },
   },
   {
@@ -301,7 +301,7 @@ export const ipRoutes: RouteDef[] = [
     errors: [400],
     handle({ req, ctx }) {
       const address = pathParam(req, 'address');
-      return ipDataService(ctx).withDatasets((datasets) => v1IpData(datasets.lookup(address)));
+      return ipDataService(ctx).withDatasets((datasets) => v1IpDataJson(datasets.lookup(address)));
     },
   },
   {

@@ -12,6 +12,9 @@ import { join } from 'node:path';
 import {
   type IpDatasets,
   type IpInfo,
+  type IpLocation,
+  type IpNetwork,
+  type IpPrivacy,
   loadIpDatasets,
   parseTorExitList,
   type TorExitList,
@@ -20,6 +23,7 @@ import {
 } from '@netdiag/core';
 import { DEFAULT_CONFIG } from '../config.js';
 import { type AppContext, service } from '../context.js';
+import { JsonText } from '../envelope.js';
 
 /** The Tor Project regenerates the bulk exit list about every 30 minutes. */
 export const TOR_REFRESH_MS = 30 * 60 * 1000;
@@ -161,8 +165,7 @@ async function saveCopy(dir: string, file: string, text: string): Promise<void> 
 
 // --- API shapes picked from core's full record (shared by the routes and the CLI) ---
 
-export function lookupLocation(info: IpInfo) {
-  const l = info.location;
+function locationFields(l: Readonly<IpLocation>) {
   return {
     city: l.city,
     region: l.region,
@@ -177,22 +180,25 @@ export function lookupLocation(info: IpInfo) {
   };
 }
 
+function networkFields(n: Readonly<IpNetwork>) {
+  return { asn: n.asn, isp: n.isp, org: n.org, as_name: n.as_name };
+}
+
+function privacyFields(p: Readonly<IpPrivacy>) {
+  return { hosting: p.is_hosting, proxy: p.is_proxy, mobile: p.is_mobile };
+}
+
+export function lookupLocation(info: IpInfo) {
+  return locationFields(info.location);
+}
+
 /** `GET /api/lookup` data (SPEC 2.5). */
 export function lookupData(info: IpInfo) {
   return {
     ip: info.ip,
-    location: lookupLocation(info),
-    network: {
-      asn: info.network.asn,
-      isp: info.network.isp,
-      org: info.network.org,
-      as_name: info.network.as_name,
-    },
-    privacy: {
-      hosting: info.privacy.is_hosting,
-      proxy: info.privacy.is_proxy,
-      mobile: info.privacy.is_mobile,
-    },
+    location: locationFields(info.location),
+    network: networkFields(info.network),
+    privacy: privacyFields(info.privacy),
     bogon: info.bogon,
   };
 }
@@ -201,15 +207,46 @@ export function lookupData(info: IpInfo) {
 export function v1IpData(info: IpInfo) {
   return {
     ip: info.ip,
-    location: lookupLocation(info),
-    network: {
-      asn: info.network.asn,
-      isp: info.network.isp,
-      org: info.network.org,
-      as_name: info.network.as_name,
-    },
+    location: locationFields(info.location),
+    network: networkFields(info.network),
     bogon: info.bogon,
   };
+}
+
+/**
+ * JSON text of the shared parts of an answer: core hands out one frozen `IpLocation` per
+ * geolocation record and one `IpNetwork` and `IpPrivacy` per AS, so their text can be kept
+ * and an answer assembled from three cached pieces instead of serialising ~20 fields per
+ * request (that was the largest cost of GET /api/lookup besides Express and Node's own,
+ * bench/ip/http.bench.ts). Only frozen objects are kept (nothing can change them after);
+ * when full, the cache starts over, so it never holds more than `FRAGMENTS_MAX` texts
+ * (about 200 bytes each).
+ */
+const FRAGMENTS_MAX = 65_536;
+let fragments = new Map<object, string>();
+function fragment<T extends object>(value: T, fields: (value: T) => object): string {
+  let json = fragments.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(fields(value));
+    if (!Object.isFrozen(value)) return json;
+    if (fragments.size >= FRAGMENTS_MAX) fragments = new Map();
+    fragments.set(value, json);
+  }
+  return json;
+}
+
+/** `lookupData(info)` serialised: the same text as `JSON.stringify(lookupData(info))`. */
+export function lookupDataJson(info: IpInfo): JsonText {
+  return new JsonText(
+    `{"ip":${JSON.stringify(info.ip)},"location":${fragment(info.location, locationFields)},"network":${fragment(info.network, networkFields)},"privacy":${fragment(info.privacy, privacyFields)},"bogon":${info.bogon}}`,
+  );
+}
+
+/** `v1IpData(info)` serialised: the same text as `JSON.stringify(v1IpData(info))`. */
+export function v1IpDataJson(info: IpInfo): JsonText {
+  return new JsonText(
+    `{"ip":${JSON.stringify(info.ip)},"location":${fragment(info.location, locationFields)},"network":${fragment(info.network, networkFields)},"bogon":${info.bogon}}`,
+  );
 }
 
 /** One `POST /api/bulk` result (SPEC 2.13). */

@@ -12,7 +12,7 @@ import { buildAsnIndexFromCsv } from '../asn/asn-csv.js';
 import { type AsnIndex, AsnIndexBuilder } from '../asn/asn-index.js';
 import { MmdbDatabase } from '../mmdb/database.js';
 import { MmdbRangeTable } from '../mmdb/range-table.js';
-import { buildGeoAsnV4, buildGeoAsnV6, GeoAsnV4, GeoAsnV6 } from './geo-asn-table.js';
+import { buildGeoAsnV4, buildGeoAsnV6, GeoAsnV4, GeoAsnV6, V4_ESCAPE } from './geo-asn-table.js';
 
 let seed = 0x2468ace;
 const random32 = () => {
@@ -249,4 +249,25 @@ describe('hand-made AS indexes', () => {
       expect(diffV6(has6 ? table : undefined, asn, f6, v6)).toEqual([]);
     }
   });
+
+  test.skipIf(!present)(
+    'IPv4 codes too large for a slot answer through the tree walk and the AS search',
+    () => {
+      const asn = build(v4Rows, v6Rows);
+      const table = MmdbRangeTable.build(new MmdbDatabase(readFileSync(city), 'full'));
+      // Escape every code from 3 up, as a database with 2^24 records or AS entries would.
+      const data = buildGeoAsnV4(table, asn, 3);
+      const fused = new GeoAsnV4(table.ids, asn, data);
+      expect(fused.walks).toBe(true);
+      let escapes = 0;
+      for (let i = 1; i < data.slots.length; i += 2) {
+        if (((data.slots[i] as number) & 0xffffff) === V4_ESCAPE) escapes++;
+      }
+      expect(escapes).toBeGreaterThan(0);
+      const v4 = [...Array.from({ length: 20_000 }, random32), ...asnEdgesV4(asn)];
+      expect(diffV4(table, asn, fused, v4)).toEqual([]);
+      // The same table without escapes needs no walk.
+      expect(new GeoAsnV4(table.ids, asn, buildGeoAsnV4(table, asn)).walks).toBe(false);
+    },
+  );
 });

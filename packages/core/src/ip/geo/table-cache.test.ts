@@ -3,13 +3,14 @@
  * truncated file is not read, a file that reads but fails the consistency checks is rebuilt,
  * and a cache directory that cannot be written is reported, not thrown.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { AsnIndexBuilder } from '../asn/asn-index.js';
 import { MmdbDatabase } from '../mmdb/database.js';
+import { packV4Range } from './geo-asn-table.js';
 import { createMmdbGeoSource } from './geo-source.js';
 import {
   buildGeoTables,
@@ -56,6 +57,17 @@ describe.skipIf(!present)('lookup tables on disk', () => {
     expect((await loadGeoTables(db, db, asn, options)).how).toMatch(/^built/);
   });
 
+  test('a new file replaces the same data in an older format, not other data', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'netdiag-tables-'));
+    const current = basename(tableCacheFile(dir, 'k'));
+    const older = current.replace(/-f\d+\.bin$/, '-f1.bin');
+    const otherData = basename(tableCacheFile(dir, 'other')).replace(/-f\d+\.bin$/, '-f1.bin');
+    expect(older).not.toBe(current);
+    for (const name of [older, otherData, 'unrelated.bin']) writeFileSync(join(dir, name), 'x');
+    await loadGeoTables(db, db, asn, { key: 'k', cacheDir: dir });
+    expect(readdirSync(dir).sort()).toEqual([current, otherData, 'unrelated.bin'].sort());
+  });
+
   test('the tables answer the same after the round trip', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'netdiag-tables-'));
     await loadGeoTables(db, db, asn, { key: 'k', cacheDir: dir });
@@ -72,7 +84,7 @@ describe.skipIf(!present)('lookup tables on disk', () => {
   test.each([
     [
       'a record id past the records',
-      (t: GeoTables) => t.v4.codes.fill(t.pointers4.length + 5, 0, 2),
+      (t: GeoTables) => packV4Range(t.v4.slots, 0, 0, t.pointers4.length + 5, 0),
     ],
     ['an AS entry past the index', (t: GeoTables) => t.v6.codes.fill(99, 1, 2)],
     ['buckets out of order', (t: GeoTables) => t.v4.bucket.fill(3, 100, 101)],
@@ -80,7 +92,7 @@ describe.skipIf(!present)('lookup tables on disk', () => {
     ['a radix slot past the ranges', (t: GeoTables) => t.v6.slots.fill(1e6, 0, 1)],
     ['a deep segment that does not exist', (t: GeoTables) => t.v6.codes.fill(0x80000063, 0, 1)],
     ['empty deep segments', (t: GeoTables) => t.v6.deepStart.fill(0)],
-    ['a missing array', (t: GeoTables) => Object.assign(t.v4, { low: new Uint16Array(3) })],
+    ['a missing array', (t: GeoTables) => Object.assign(t.v4, { slots: new Uint32Array(3) })],
   ])('a cached file with %s is rebuilt', async (_name, damage) => {
     const dir = mkdtempSync(join(tmpdir(), 'netdiag-tables-'));
     const good = buildGeoTables(db, db, asn);

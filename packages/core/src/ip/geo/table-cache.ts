@@ -13,7 +13,7 @@
  * @module
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AsnIndex } from '../asn/asn-index.js';
 import type { MmdbDatabase } from '../mmdb/database.js';
@@ -26,7 +26,8 @@ import {
 } from './geo-asn-table.js';
 
 const MAGIC = 'NDIPTB01';
-const FORMAT = 2;
+/** 3: IPv4 ranges packed into 8-byte slots (geo-asn-table.ts). */
+const FORMAT = 3;
 
 /** Everything `createMmdbGeoSource` needs besides the databases and the AS index. */
 export interface GeoTables {
@@ -67,8 +68,7 @@ interface Header {
 function flatten(tables: GeoTables): [string, Typed][] {
   const out: [string, Typed][] = [
     ['v4.bucket', tables.v4.bucket],
-    ['v4.low', tables.v4.low],
-    ['v4.codes', tables.v4.codes],
+    ['v4.slots', tables.v4.slots],
     ['pointers4', tables.pointers4],
   ];
   for (const [name, array] of Object.entries(tables.v6)) out.push([`v6.${name}`, array]);
@@ -81,11 +81,31 @@ function typeOf(array: Typed): TypeName {
   return array instanceof Uint16Array ? 'u16' : 'u8';
 }
 
-/** The cache file for `key` (the key is hashed: user database keys are long). */
-export function tableCacheFile(dir: string, key: string): string {
+/** The cache file name for `key` without its format suffix (user database keys are long: hashed). */
+function fileStem(key: string): string {
   const digest = createHash('sha256').update(key).digest('hex').slice(0, 16);
   const readable = key.replace(/[^A-Za-z0-9.@-]+/g, '_').slice(0, 60);
-  return join(dir, `netdiag-ip-tables-${readable}-${digest}-f${FORMAT}.bin`);
+  return `netdiag-ip-tables-${readable}-${digest}-f`;
+}
+
+/** The cache file for `key`. */
+export function tableCacheFile(dir: string, key: string): string {
+  return join(dir, `${fileStem(key)}${FORMAT}.bin`);
+}
+
+/**
+ * Removes the files of the same data in other formats (an upgrade's leftovers, ~100 MB each).
+ * Files of other data are left alone: another install may share the directory.
+ */
+async function removeOtherFormats(dir: string, key: string): Promise<void> {
+  const stem = fileStem(key);
+  const current = `${stem}${FORMAT}.bin`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (name.startsWith(stem) && name.endsWith('.bin') && name !== current) {
+      await unlink(join(dir, name)).catch(() => {});
+    }
+  }
 }
 
 /** Reads the tables cached for `key`, or undefined when absent, stale or damaged. */
@@ -128,8 +148,7 @@ function decode(bytes: Buffer, key: string): GeoTables | undefined {
   return {
     v4: {
       bucket: get('v4.bucket', Uint32Array),
-      low: get('v4.low', Uint16Array),
-      codes: get('v4.codes', Uint32Array),
+      slots: get('v4.slots', Uint32Array),
     },
     v6: {
       slots: get('v6.slots', Uint32Array),
@@ -227,6 +246,7 @@ export async function loadGeoTables(
   const ms = Math.round(performance.now() - started);
   if (file && cacheDir !== false) {
     const failure = await writeTableCache(file, cacheDir, key, tables);
+    if (!failure) await removeOtherFormats(cacheDir, key);
     options.onNote?.(
       failure
         ? `IP lookup tables built in ${ms} ms; not cached (${failure.message})`

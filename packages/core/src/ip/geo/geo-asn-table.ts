@@ -267,14 +267,19 @@ function fail(what: string): never {
 }
 
 /**
- * Geolocation and AS codes (interleaved) within bounds; `segments`: deep segments allowed.
+ * IPv6 ranges' geolocation and AS codes within bounds; `segments`: deep segments allowed.
  * Returns whether some range needs a tree walk (an ESCAPE code).
  */
-function checkCodes(codes: Uint32Array, records: number, entries: number, segments = 0): boolean {
+function checkCodes(
+  ranges: Uint32Array,
+  records: number,
+  entries: number,
+  segments: number,
+): boolean {
   let walks = false;
-  for (let i = 0; i < codes.length; i += 2) {
-    const geo = codes[i] as number;
-    const as = codes[i + 1] as number;
+  for (let i = 0; i < ranges.length; i += 4) {
+    const geo = ranges[i + 2] as number;
+    const as = ranges[i + 3] as number;
     if (geo === ESCAPE) walks = true;
     else if (geo >= DEEP ? geo - DEEP >= segments : geo > records) fail('record id out of range');
     if (as !== ASN_SEARCH && as > entries) fail('AS entry out of range');
@@ -415,9 +420,12 @@ export interface GeoAsnV6Data {
   nodeBase: Uint32Array;
   nodeDepth: Uint8Array;
   nodeStride: Uint8Array;
-  /** First address (top 64 bits) of each range, as interleaved (hi, lo) words. */
-  keys: Uint32Array;
-  codes: Uint32Array;
+  /**
+   * Four words per range: its first address (top 64 bits, hi and lo word), geolocation code,
+   * AS code. Together, so that the range the search ends on has its codes in the cache line
+   * the search just read.
+   */
+  ranges: Uint32Array;
   /** The flattened tree's deep segments (see range-table.ts), for geolocation codes `DEEP | k`. */
   deepStart: Uint32Array;
   deepHi: Uint32Array;
@@ -442,13 +450,12 @@ export function buildGeoAsnV6(
   const ranges = new Ranges();
   merge(geoHi, geoLo, geoValue, segments.hi, segments.lo, segments.value, ranges);
   const n = ranges.hi.length;
-  const keys = new Uint32Array(n * 2);
-  const codes = new Uint32Array(n * 2);
+  const packed = new Uint32Array(n * 4);
   for (let i = 0; i < n; i++) {
-    keys[i * 2] = ranges.hi.array[i] as number;
-    keys[i * 2 + 1] = ranges.lo.array[i] as number;
-    codes[i * 2] = ranges.geo.array[i] as number;
-    codes[i * 2 + 1] = ranges.asn.array[i] as number;
+    packed[i * 4] = ranges.hi.array[i] as number;
+    packed[i * 4 + 1] = ranges.lo.array[i] as number;
+    packed[i * 4 + 2] = ranges.geo.array[i] as number;
+    packed[i * 4 + 3] = ranges.asn.array[i] as number;
   }
 
   const slots = new Growable(1 << 17);
@@ -457,8 +464,8 @@ export function buildGeoAsnV6(
   const strides = new Growable();
   /** Range k's first key <= (h, l). */
   const startsAtOrBefore = (k: number, h: number, l: number) => {
-    const kh = keys[k * 2] as number;
-    return kh < h || (kh === h && (keys[k * 2 + 1] as number) <= l);
+    const kh = packed[k * 4] as number;
+    return kh < h || (kh === h && (packed[k * 4 + 1] as number) <= l);
   };
   // Node `id` covers the keys with the `depth`-bit prefix (ph, pl) and the ranges [lo, hi].
   const build = (id: number, ph: number, pl: number, depth: number, lo: number, hi: number) => {
@@ -515,8 +522,7 @@ export function buildGeoAsnV6(
     nodeBase: base.done(),
     nodeDepth: Uint8Array.from(depths.done()),
     nodeStride: Uint8Array.from(strides.done()),
-    keys,
-    codes,
+    ranges: packed,
     deepStart: d?.deepStart ?? Uint32Array.of(0),
     deepHi: d?.deepHi ?? new Uint32Array(0),
     deepLo: d?.deepLo ?? new Uint32Array(0),
@@ -532,8 +538,7 @@ export class GeoAsnV6 {
   private readonly nodeBase: Uint32Array;
   private readonly nodeDepth: Uint8Array;
   private readonly nodeStride: Uint8Array;
-  private readonly keys: Uint32Array;
-  private readonly codes: Uint32Array;
+  private readonly ranges: Uint32Array;
   private readonly deepStart: Uint32Array;
   private readonly deepHi: Uint32Array;
   private readonly deepLo: Uint32Array;
@@ -545,10 +550,10 @@ export class GeoAsnV6 {
     readonly asn: AsnIndex | undefined,
     readonly data: GeoAsnV6Data,
   ) {
-    const { slots, nodeBase, nodeDepth, nodeStride, keys, codes } = data;
-    const ranges = keys.length / 2;
+    const { slots, nodeBase, nodeDepth, nodeStride, ranges: packed } = data;
+    const ranges = packed.length / 4;
     const nodes = nodeBase.length;
-    if (codes.length !== keys.length || ranges < 1 || keys[0] !== 0 || keys[1] !== 0) {
+    if (packed.length % 4 !== 0 || ranges < 1 || packed[0] !== 0 || packed[1] !== 0) {
       fail('IPv6 ranges');
     }
     if (nodeDepth.length !== nodes || nodeStride.length !== nodes || nodes < 1) {
@@ -592,7 +597,7 @@ export class GeoAsnV6 {
       if (code === ESCAPE) walks = true;
       else if (code > (ids?.count ?? 0)) fail('deep record id out of range');
     }
-    this.walks = checkCodes(codes, ids?.count ?? 0, asn?.entries ?? 0, segments) || walks;
+    this.walks = checkCodes(packed, ids?.count ?? 0, asn?.entries ?? 0, segments) || walks;
     this.deepStart = deepStart;
     this.deepHi = deepHi;
     this.deepLo = deepLo;
@@ -601,12 +606,11 @@ export class GeoAsnV6 {
     this.nodeBase = nodeBase;
     this.nodeDepth = nodeDepth;
     this.nodeStride = nodeStride;
-    this.keys = keys;
-    this.codes = codes;
+    this.ranges = packed;
   }
 
   get size(): number {
-    return this.codes.length / 2;
+    return this.ranges.length / 4;
   }
 
   /** The range holding an address with these top 64 bits. */
@@ -622,18 +626,18 @@ export class GeoAsnV6 {
     }
     let lo = slots[k * 2] as number;
     let hi = slots[k * 2 + 2] as number;
-    const keys = this.keys;
+    const ranges = this.ranges;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      const h = keys[mid * 2] as number;
-      if (h < w0 || (h === w0 && (keys[mid * 2 + 1] as number) <= w1)) lo = mid;
+      const h = ranges[mid * 4] as number;
+      if (h < w0 || (h === w0 && (ranges[mid * 4 + 1] as number) <= w1)) lo = mid;
       else hi = mid - 1;
     }
     return lo;
   }
 
   geo(i: number, w0: number, w1: number, w2: number, w3: number): number {
-    let code = this.codes[i * 2] as number;
+    let code = this.ranges[i * 4 + 2] as number;
     if (code < DEEP) return code;
     if (code !== ESCAPE) {
       const k = code - DEEP;
@@ -644,7 +648,7 @@ export class GeoAsnV6 {
   }
 
   entry(i: number, w0: number, w1: number, w2: number, w3: number): number {
-    const code = this.codes[i * 2 + 1] as number;
+    const code = this.ranges[i * 4 + 3] as number;
     if (code !== ASN_SEARCH) return code - 1;
     const row = this.asn ? this.asn.findV6(w0, w1, w2, w3) : -1;
     return row >= 0 ? (this.asn as AsnIndex).entryOfV6Row(row) : -1;

@@ -86,11 +86,11 @@ describe.skipIf(!present)('lookup tables on disk', () => {
       'a record id past the records',
       (t: GeoTables) => packV4Range(t.v4.slots, 0, 0, t.pointers4.length + 5, 0),
     ],
-    ['an AS entry past the index', (t: GeoTables) => t.v6.codes.fill(99, 1, 2)],
+    ['an AS entry past the index', (t: GeoTables) => t.v6.ranges.fill(99, 3, 4)],
     ['buckets out of order', (t: GeoTables) => t.v4.bucket.fill(3, 100, 101)],
     ['a radix child that does not exist', (t: GeoTables) => t.v6.slots.fill(7, 1, 2)],
     ['a radix slot past the ranges', (t: GeoTables) => t.v6.slots.fill(1e6, 0, 1)],
-    ['a deep segment that does not exist', (t: GeoTables) => t.v6.codes.fill(0x80000063, 0, 1)],
+    ['a deep segment that does not exist', (t: GeoTables) => t.v6.ranges.fill(0x80000063, 2, 3)],
     ['empty deep segments', (t: GeoTables) => t.v6.deepStart.fill(0)],
     ['a missing array', (t: GeoTables) => Object.assign(t.v4, { slots: new Uint32Array(3) })],
   ])('a cached file with %s is rebuilt', async (_name, damage) => {

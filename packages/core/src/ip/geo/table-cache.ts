@@ -26,7 +26,7 @@ import {
 } from './geo-asn-table.js';
 
 const MAGIC = 'NDIPTB01';
-/** 3: IPv4 ranges packed into 8-byte slots (geo-asn-table.ts). */
+/** 3: IPv4 ranges in 8-byte slots, IPv6 range starts and codes together (geo-asn-table.ts). */
 const FORMAT = 3;
 
 /** Everything `createMmdbGeoSource` needs besides the databases and the AS index. */
@@ -155,8 +155,7 @@ function decode(bytes: Buffer, key: string): GeoTables | undefined {
       nodeBase: get('v6.nodeBase', Uint32Array),
       nodeDepth: get('v6.nodeDepth', Uint8Array),
       nodeStride: get('v6.nodeStride', Uint8Array),
-      keys: get('v6.keys', Uint32Array),
-      codes: get('v6.codes', Uint32Array),
+      ranges: get('v6.ranges', Uint32Array),
       deepStart: get('v6.deepStart', Uint32Array),
       deepHi: get('v6.deepHi', Uint32Array),
       deepLo: get('v6.deepLo', Uint32Array),

@@ -1,3 +1,4 @@
+import { seededRandom32 } from '@netdiag/test-utils';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseIp } from '../net/ip.js';
@@ -125,13 +126,7 @@ describe('canonical input is kept as it is, anything else is reformatted', () =>
 
 describe('specialRangeOf agrees with classifyAddress', () => {
   test('every first IPv4 octet and every first IPv6 16 bits in 2000::/3 (the fast paths)', () => {
-    let seed = 7;
-    const random32 = () => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return seed >>> 0;
-    };
+    const random32 = seededRandom32(7);
     const mismatches: string[] = [];
     for (let octet = 0; octet < 256; octet++) {
       for (const low of [0, 0xffffff, random32() & 0xffffff]) {

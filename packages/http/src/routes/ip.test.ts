@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INVALID_IP_MESSAGE } from '@netdiag/core';
-import { startHttpTarget } from '@netdiag/test-utils';
+import { seededRandom32, startHttpTarget } from '@netdiag/test-utils';
 import request from 'supertest';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createApp } from '../app.js';
@@ -93,13 +93,7 @@ describe('GET /api/lookup', () => {
 
 describe('answers assembled from cached JSON fragments', () => {
   // xorshift32: the same addresses on every run.
-  let seed = 0x9e3779b9;
-  const random32 = () => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return seed >>> 0;
-  };
+  const random32 = seededRandom32(0x9e3779b9);
   const hex = () => random32().toString(16).padStart(8, '0');
   const addresses = [
     '8.8.8.8',

@@ -7,17 +7,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom32 } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { buildAsnIndexFromCsv } from './asn-csv.js';
 import { type AsnIndex, AsnIndexBuilder, compareWords } from './asn-index.js';
 
-let seed = 0x1234567;
-const random32 = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return seed >>> 0;
-};
+const random32 = seededRandom32(0x1234567);
 
 /** The reference: binary search over every row (the search before buckets). */
 function plainV4(index: AsnIndex, address: number): number {

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom32 } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { buildAsnIndexFromCsv } from '../asn/asn-csv.js';
 import { type AsnIndex, AsnIndexBuilder } from '../asn/asn-index.js';
@@ -14,13 +15,7 @@ import { MmdbDatabase } from '../mmdb/database.js';
 import { MmdbRangeTable } from '../mmdb/range-table.js';
 import { buildGeoAsnV4, buildGeoAsnV6, GeoAsnV4, GeoAsnV6, V4_ESCAPE } from './geo-asn-table.js';
 
-let seed = 0x2468ace;
-const random32 = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return seed >>> 0;
-};
+const random32 = seededRandom32(0x2468ace);
 
 type Words = [number, number, number, number];
 

@@ -7,18 +7,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom32 } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { MmdbDatabase } from './database.js';
 import { DEEP, ESCAPE, MmdbRangeTable, RecordIds } from './range-table.js';
 
 // xorshift32 with a fixed seed: failures are reproducible.
-let seed = 0x9e3779b9;
-const random32 = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return seed >>> 0;
-};
+const random32 = seededRandom32(0x9e3779b9);
 
 /** What the table answers, as the tree walk's pointer (0 = no data) or the error message. */
 function viaTable(table: MmdbRangeTable, find: () => number): number | string {

@@ -113,7 +113,8 @@ export function createLimits(options: LimitsOptions): RequestHandler {
     req: Request,
     res: Response,
     next: NextFunction,
-    then: (req: Request, res: Response, next: NextFunction) => void,
+    path: string,
+    then: (req: Request, res: Response, next: NextFunction, path: string) => void,
   ) => {
     let passed: boolean | Promise<boolean>;
     try {
@@ -121,17 +122,17 @@ export function createLimits(options: LimitsOptions): RequestHandler {
     } catch (error) {
       return next(error);
     }
-    if (passed === true) then(req, res, next);
-    else if (passed !== false) passed.then((ok) => ok && then(req, res, next), next);
+    if (passed === true) then(req, res, next, path);
+    else if (passed !== false) passed.then((ok) => ok && then(req, res, next, path), next);
   };
-  const afterAll = (req: Request, res: Response, next: NextFunction) => {
-    if (isTool(withoutTrailingSlash(req.path).toLowerCase())) run(tool, req, res, next, goOn);
+  const afterAll = (req: Request, res: Response, next: NextFunction, path: string) => {
+    if (isTool(path)) run(tool, req, res, next, path, goOn);
     else next();
   };
   return (req: Request, res: Response, next: NextFunction) => {
     const path = withoutTrailingSlash(req.path).toLowerCase();
     if (!(path === '/api' || path.startsWith('/api/')) || unlimited.has(path)) return next();
-    run(all, req, res, next, afterAll);
+    run(all, req, res, next, path, afterAll);
   };
 }
 

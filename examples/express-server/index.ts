@@ -1,6 +1,8 @@
 /**
  * Mounting the netdiag API inside an existing Express 5 app: your middleware stays yours; the
- * router brings the endpoints, their parameter checks and the JSON error envelope.
+ * router brings the endpoints, their parameter checks and the JSON error envelope. It reads the
+ * same NETDIAG_* environment as the server (options passed here override it), and serves its
+ * OpenAPI document at /diag/api/openapi.json with /diag as the server URL.
  * Run: NETDIAG_DNS_SERVERS=127.0.0.1:5353 npx tsx examples/express-server/index.ts
  */
 import { createRouter } from '@netdiag/http';

@@ -53,6 +53,34 @@ describe('network guard', () => {
     expect(() => resolver.resolve4('example.com')).toThrow(/blocked DNS query to 192\.0\.2\.53/);
   });
 
+  test('a name with a custom lookup is judged by the addresses it returns', async () => {
+    const server = net.createServer((s) => s.end());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as net.AddressInfo;
+    const lookupTo =
+      (address: string): net.LookupFunction =>
+      (_name, options, callback) =>
+        options.all ? callback(null, [{ address, family: 4 }]) : callback(null, address, 4);
+    const attempt = (address: string) =>
+      new Promise<void>((resolve, reject) => {
+        const socket = net.connect({ host: 'svc.test', port, lookup: lookupTo(address) }, () => {
+          socket.destroy();
+          resolve();
+        });
+        socket.on('error', reject);
+      });
+    try {
+      await attempt('127.0.0.1');
+      expect(takeViolations()).toEqual([]);
+      await expect(attempt('192.0.2.1')).rejects.toThrow(
+        /blocked TCP connect to svc\.test \(192\.0\.2\.1\)/,
+      );
+      expect(takeViolations()).toHaveLength(1);
+    } finally {
+      server.close();
+    }
+  });
+
   test('allows loopback', async () => {
     const server = net.createServer((s) => s.end());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

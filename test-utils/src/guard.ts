@@ -33,6 +33,27 @@ export function takeViolations(): string[] {
 
 let installed = false;
 
+interface ConnectOpts {
+  host?: string;
+  path?: string;
+  lookup?: net.LookupFunction;
+}
+
+/** Wraps a connect `lookup` so that an address outside loopback fails the connect. */
+function checkedLookup(lookup: net.LookupFunction): net.LookupFunction {
+  return (hostname, options, callback) =>
+    lookup(hostname, options, (error, address, family) => {
+      const list = Array.isArray(address) ? address.map((a) => a.address) : [address];
+      const outside = error ? undefined : list.find((a) => !isLoopback(a));
+      if (outside === undefined) return callback(error, address, family);
+      try {
+        block(`TCP connect to ${hostname} (${outside})`);
+      } catch (blocked) {
+        callback(blocked as NodeJS.ErrnoException, '');
+      }
+    });
+}
+
 /** Patches node:net, node:dgram and node:dns. Idempotent. */
 export function installNetworkGuard(): void {
   if (installed) return;
@@ -43,21 +64,30 @@ export function installNetworkGuard(): void {
     const [first, second] = args;
     let host: string | undefined;
     let path: string | undefined;
+    let opts: ConnectOpts | undefined;
     if (typeof first === 'object' && first !== null && !Array.isArray(first)) {
-      const opts = first as { host?: string; path?: string };
-      host = opts.host ?? 'localhost';
-      path = opts.path;
+      opts = first as ConnectOpts;
     } else if (Array.isArray(first)) {
-      const opts = first[0] as { host?: string; path?: string } | undefined;
-      host = opts?.host ?? 'localhost';
-      path = opts?.path;
+      opts = first[0] as ConnectOpts | undefined;
     } else if (typeof first === 'string' && !/^\d+$/.test(first)) {
       path = first;
     } else {
       host = typeof second === 'string' ? second : 'localhost';
     }
-    if (path === undefined && host !== undefined && !isLoopback(host))
+    if (opts || Array.isArray(first)) {
+      host = opts?.host ?? 'localhost';
+      path = opts?.path;
+    }
+    // A name with a custom `lookup` (e.g. resolved through netdiag's own DNS client): the
+    // addresses that lookup returns are checked instead of the name.
+    const lookup = opts?.lookup;
+    if (path === undefined && typeof lookup === 'function' && host && net.isIP(host) === 0) {
+      const checked = { ...opts, lookup: checkedLookup(lookup) };
+      if (Array.isArray(first)) first[0] = checked;
+      else args[0] = checked;
+    } else if (path === undefined && host !== undefined && !isLoopback(host)) {
       block(`TCP connect to ${host}`);
+    }
     return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
   } as typeof net.Socket.prototype.connect;
 

@@ -1,13 +1,12 @@
 /** Bare node:http calling the same core lookup and shape as GET /api/lookup. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadIpDatasets } from '@netdiag/core';
-import { lookupData } from '@netdiag/http';
+import { loadIpDatasets, lookupAnswer } from '@netdiag/core';
 
 const datasets = await loadIpDatasets({ cacheDir: process.env['NETDIAG_CACHE_DIR'] });
 const server = http.createServer((req, res) => {
   const ip = new URL(req.url ?? '/', 'http://x').searchParams.get('ip') ?? '';
-  const data = lookupData(datasets.lookup(ip));
+  const data = lookupAnswer(datasets.lookup(ip));
   res.writeHead(200, {
     'content-type': 'application/json; charset=utf-8',
     'access-control-allow-origin': '*',

@@ -1,5 +1,5 @@
 /** The netdiag API (limits raised out of the way); reports when the IP data is loaded. */
-import { ipDataService, startServer } from '@netdiag/http';
+import { startServer } from '@netdiag/http';
 
 const started = await startServer({
   port: 0,
@@ -12,4 +12,4 @@ const started = await startServer({
 });
 process.send?.({ url: started.url });
 process.on('SIGTERM', () => void started.close().then(() => process.exit(0)));
-void ipDataService(started.app.locals.netdiag).datasets();
+void started.app.locals.netdiag.engine.datasets();

@@ -1,17 +1,18 @@
-/** The app context a CLI command runs in: built from the environment, always closed after. */
-import { type AppContext, closeContext, createContext, loadConfig } from '@netdiag/http';
+/**
+ * The engine a CLI command runs on: configured from the engine's `NETDIAG_*` variables only
+ * (a server-only variable never stops a command), feeds used from the on-disk copy and never
+ * fetched unless asked (`netdiag refresh-feeds`), and closed after the command so the process
+ * can exit.
+ * @module
+ */
+import { createNetdiag, loadNetdiagConfig, type Netdiag } from '@netdiag/core';
 import type { CliIO } from './io.js';
 
-/**
- * Builds the same context the server uses (configuration from `NETDIAG_*`, one resolver, one
- * cache per namespace), runs `task`, and closes sockets and timers afterwards so the process
- * can exit.
- */
-export async function withContext<T>(io: CliIO, task: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = createContext(loadConfig(io.env));
+export async function withEngine<T>(io: CliIO, task: (engine: Netdiag) => Promise<T>): Promise<T> {
+  const engine = createNetdiag({ ...loadNetdiagConfig(io.env), feeds: 'manual' });
   try {
-    return await task(ctx);
+    return await task(engine);
   } finally {
-    await closeContext(ctx);
+    await engine.close();
   }
 }

@@ -5,10 +5,11 @@
  */
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
-import { COMMANDS } from './commands/index.js';
-import { type CliIO, EXIT, exitFor } from './io.js';
+import { EXIT } from './exit-codes.js';
+import type { CliIO } from './io.js';
 
-export { type CliIO, EXIT } from './io.js';
+export { EXIT } from './exit-codes.js';
+export type { CliIO } from './io.js';
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
@@ -23,7 +24,18 @@ const defaultIO: CliIO = {
   },
 };
 
-export function buildProgram(io: CliIO): Command {
+/**
+ * The program with every command. The command modules (and with them @netdiag/core) are
+ * loaded here, on demand: `netdiag --version` needs none of them (BENCHMARKS.md, CLI start).
+ */
+export async function buildProgram(io: CliIO): Promise<Command> {
+  const program = baseProgram(io);
+  const { COMMANDS } = await import('./commands/index.js');
+  for (const register of COMMANDS) register(program, { io });
+  return program;
+}
+
+function baseProgram(io: CliIO): Command {
   const program = new Command('netdiag')
     .description('Public-IP, DNS and network diagnostics from the terminal')
     .version(VERSION, '-v, --version')
@@ -35,14 +47,19 @@ export function buildProgram(io: CliIO): Command {
       '\nEvery command takes --json to print the same data object as the HTTP API.\n' +
         'Exit codes: 0 ok, 1 unexpected error, 2 bad input, 3 network/upstream failure, 4 not found.\n',
     );
-  for (const register of COMMANDS) register(program, { io });
   return program;
 }
 
+/** A request for the version alone is answered without loading any command. */
+const VERSION_ONLY = new Set(['-v', '--version']);
+
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
 export async function run(argv: string[], io: CliIO = defaultIO): Promise<number> {
-  const program = buildProgram(io);
   try {
+    const program =
+      argv.length === 1 && VERSION_ONLY.has(argv[0] as string)
+        ? baseProgram(io)
+        : await buildProgram(io);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
@@ -56,6 +73,7 @@ export async function run(argv: string[], io: CliIO = defaultIO): Promise<number
       }
       return EXIT.badInput;
     }
+    const { exitFor } = await import('./io.js');
     const { code, message } = exitFor(error);
     io.stderr(`netdiag: ${message}\n`);
     return code;

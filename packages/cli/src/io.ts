@@ -18,7 +18,9 @@ export interface CliIO {
   stdin?: () => Promise<string>;
 }
 
-export const EXIT = { ok: 0, internal: 1, badInput: 2, network: 3, notFound: 4 } as const;
+import { EXIT } from './exit-codes.js';
+
+export { EXIT };
 
 const EXIT_BY_CODE: Record<ErrorCode, number> = {
   INVALID_INPUT: EXIT.badInput,

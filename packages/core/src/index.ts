@@ -14,8 +14,11 @@
 export * from './asn/index.js';
 export * from './blocklist/index.js';
 export * from './breach/index.js';
+export * from './caller/index.js';
+export * from './config/index.js';
 export * from './dns/index.js';
 export * from './email-auth/index.js';
+export * from './engine/index.js';
 // --- Errors ---
 export {
   AbortedError,
@@ -33,8 +36,10 @@ export {
   TimeoutError,
   UpstreamError,
 } from './errors.js';
+export * from './feeds/index.js';
 export * from './headers/index.js';
 export * from './ip/index.js';
+export * from './myip/index.js';
 // --- Shared seams ---
 export {
   type Cache,
@@ -57,6 +62,12 @@ export type {
   SrvValue,
 } from './net/dns-types.js';
 export { type NormaliseDomainOptions, normaliseDomain, registrableDomain } from './net/domain.js';
+export {
+  formatHostPort,
+  type HostPort,
+  type ParseHostPortOptions,
+  parseHostPort,
+} from './net/host-port.js';
 export {
   parseJsonBody,
   parseRetryAfter,
@@ -86,8 +97,15 @@ export {
   parseCidrList,
   type SpecialRange,
 } from './net/ranges.js';
+export {
+  type HostLookupError,
+  type ResolvedAddress,
+  resolveHost,
+  resolverLookup,
+} from './net/resolve-host.js';
 export { DEFAULT_TIMEOUT_MS, withTimeout } from './net/signal.js';
 export * from './ports/index.js';
+export * from './schemas/index.js';
 export * from './score/index.js';
 export * from './site/index.js';
 // --- Shared options ---

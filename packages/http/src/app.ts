@@ -4,7 +4,7 @@
  */
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
-import { isNetdiagError } from '@netdiag/core';
+import { isNetdiagError, type Netdiag } from '@netdiag/core';
 import express, {
   type Express,
   type NextFunction,
@@ -27,7 +27,7 @@ import { buildRouter, RouteTable, routeDispatcher } from './router.js';
 import { ROUTES } from './routes/index.js';
 import type { RouteDef } from './routes/types.js';
 import { series } from './series.js';
-import { getRedis } from './services/redis.js';
+import { getRedis } from './stores.js';
 import { VERSION } from './version.js';
 
 /** Set by `netdiag serve --workers N` in its workers: count limits in the primary process. */
@@ -39,6 +39,16 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
 export interface CreateAppOptions extends Partial<AppConfig> {
   /** A pino logger to use instead of one built from `logLevel`. */
   logger?: Logger;
+  /**
+   * The environment the configuration is read from before the options apply (CONTRACT §5);
+   * `false` ignores the environment. @default process.env
+   */
+  env?: Readonly<Record<string, string | undefined>> | false;
+  /**
+   * An engine to answer from instead of one made from the configuration (shared with your own
+   * code or another app). The app does not close it.
+   */
+  engine?: Netdiag;
   /** Replace the route table (a subset of endpoints, or extra ones); also used by tests. */
   routes?: readonly RouteDef[];
 }
@@ -47,9 +57,9 @@ export type NetdiagApp = Express & { locals: { netdiag: AppContext } };
 
 /** The whole API: CORS, access log, limits, routes, OpenAPI, health, JSON errors. */
 export function createApp(options: CreateAppOptions = {}): NetdiagApp {
-  const { logger, routes = ROUTES, ...configOptions } = options;
-  const config = resolveConfig(configOptions);
-  const ctx = createContext(config, logger);
+  const { logger, routes = ROUTES, env, engine, ...configOptions } = options;
+  const config = resolveConfig(configOptions, env);
+  const ctx = createContext(config, logger, engine);
   const app = express() as NetdiagApp;
   app.locals.netdiag = ctx;
   app.disable('x-powered-by');
@@ -112,11 +122,14 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
  * own middleware; CORS, limits and the access log are up to it (or use `createApp`).
  */
 export function createRouter(options: CreateAppOptions = {}): Router {
-  const { logger, routes = ROUTES, ...configOptions } = options;
-  const ctx = createContext(resolveConfig(configOptions), logger);
+  const { logger, routes = ROUTES, env, engine, ...configOptions } = options;
+  const config = resolveConfig(configOptions, env);
+  const ctx = createContext(config, logger, engine);
+  const mounted = config.metrics ? routes : routes.filter((route) => route.path !== '/metrics');
+  ctx.services.set('openapi', buildOpenApi(mounted, { version: VERSION }));
   const router = express.Router();
   router.use(readBody);
-  router.use(buildRouter(ctx, routes));
+  router.use(buildRouter(ctx, mounted));
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const reply = toErrorReply(error);
     if (reply.internal) ctx.logger.error({ err: error }, 'unhandled error');

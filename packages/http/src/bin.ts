@@ -5,7 +5,7 @@ import { startServer } from './server.js';
 
 try {
   const config = loadConfig(process.env);
-  const started = await startServer(config);
+  const started = await startServer({ ...config, env: false });
   started.app.locals.netdiag.logger.info({ url: started.url }, 'netdiag API listening');
   const stop = () => {
     void started.close().then(() => process.exit(0));

@@ -1,6 +1,7 @@
 /** The caller's address (CONTRACT §3) and the key the rate limits count it under. */
 import type { Socket } from 'node:net';
-import { normaliseSocketAddress } from '@netdiag/core';
+import type { TLSSocket } from 'node:tls';
+import { type CallerConnection, isTlsVersionName, normaliseSocketAddress } from '@netdiag/core';
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 
@@ -49,4 +50,47 @@ export function clientKey(req: Request): string {
   const memo = req as MemoRequest;
   memo.netdiagClientKey ??= ipKeyGenerator(callerIp(req));
   return memo.netdiagClientKey;
+}
+
+/**
+ * Headers a trusted reverse proxy may set to report the client's side of the connection
+ * (nginx: `proxy_set_header X-Forwarded-HTTP-Version $server_protocol;` and
+ * `proxy_set_header X-Forwarded-TLS-Version $ssl_protocol;`). Believed only when the socket
+ * peer is trusted by NETDIAG_TRUST_PROXY, like X-Forwarded-For.
+ */
+export const FORWARDED_HTTP_VERSION = 'x-forwarded-http-version';
+export const FORWARDED_TLS_VERSION = 'x-forwarded-tls-version';
+
+function trustedPeer(req: Request): boolean {
+  const trust = req.app.get('trust proxy fn') as
+    | ((address: string, hop: number) => boolean)
+    | undefined;
+  const peer = req.socket.remoteAddress;
+  return typeof trust === 'function' && peer !== undefined && trust(peer, 0);
+}
+
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value.trim() : undefined;
+}
+
+/** The caller's connection as the engine takes it: address, HTTP version, TLS version. */
+export function callerConnection(req: Request): CallerConnection {
+  const socket = req.socket as Partial<TLSSocket>;
+  const direct: CallerConnection = {
+    ip: callerIp(req),
+    httpVersion: req.httpVersion,
+    tlsVersion:
+      socket.encrypted === true && typeof socket.getProtocol === 'function'
+        ? (socket.getProtocol() ?? '')
+        : '',
+  };
+  if (!trustedPeer(req)) return direct;
+  const http = header(req, FORWARDED_HTTP_VERSION);
+  const tls = header(req, FORWARDED_TLS_VERSION) ?? '';
+  return {
+    ...direct,
+    ...(http ? { httpVersion: http } : {}),
+    ...(isTlsVersionName(tls) ? { tlsVersion: tls } : {}),
+  };
 }

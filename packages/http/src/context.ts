@@ -1,28 +1,47 @@
 /**
- * Per-app context: the configuration, the logger and lazily created shared services (one DNS
- * resolver, one dataset, one cache per app), so that every route and the CLI use the same
- * instances without a global.
+ * Per-app context: the configuration, the logger, the engine (core's one resolver, datasets,
+ * feeds and caches) and lazily created server pieces (metrics, Redis), without a global.
  * @module
  */
+import { createNetdiag, type Netdiag } from '@netdiag/core';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from './config.js';
+import { getCache } from './stores.js';
 
 export interface AppContext {
   config: AppConfig;
   logger: Logger;
-  /** Lazily created services, keyed by `service()` callers. */
+  /** The engine every route answers from; its caches are the app's (Redis when configured). */
+  readonly engine: Netdiag;
+  /** Lazily created server pieces, keyed by `service()` callers. */
   readonly services: Map<string, unknown>;
   /** Cleanup hooks run on shutdown (close sockets, timers, Redis). */
   readonly closers: (() => Promise<void> | void)[];
 }
 
-export function createContext(config: AppConfig, logger?: Logger): AppContext {
-  return {
+/**
+ * `shared`: an engine made by the caller (one engine for the app and the caller's own code, or
+ * for several apps); the context then neither configures nor closes it.
+ */
+export function createContext(config: AppConfig, logger?: Logger, shared?: Netdiag): AppContext {
+  let engine: Netdiag | undefined = shared;
+  const ctx: AppContext = {
     config,
     logger: logger ?? defaultLogger(config.logLevel),
+    get engine() {
+      // A long-running server refreshes feeds on their schedule.
+      engine ??= createNetdiag({
+        ...config,
+        cacheStore: (namespace) => getCache(ctx, namespace),
+        logger: ctx.logger,
+        feeds: 'schedule',
+      });
+      return engine;
+    },
     services: new Map(),
-    closers: [],
+    closers: shared ? [] : [() => engine?.close()],
   };
+  return ctx;
 }
 
 /**

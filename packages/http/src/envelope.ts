@@ -3,7 +3,7 @@ import type { Response } from 'express';
 
 /**
  * `data` already serialised: the envelope embeds the text as it is. For answers assembled from
- * cached JSON fragments (services/ip-data.ts). Anything that serialises it the usual way gets
+ * cached JSON fragments (core's `lookupAnswerJson`). Anything that serialises it the usual way gets
  * the same value back (`toJSON`).
  */
 export class JsonText {

@@ -10,18 +10,19 @@ export {
   createRouter,
   type NetdiagApp,
 } from './app.js';
+export { callerConnection, FORWARDED_HTTP_VERSION, FORWARDED_TLS_VERSION } from './caller.js';
 export { type ClusterOptions, isClusterWorker, runPrimary } from './cluster.js';
 export {
   type AppConfig,
   DEFAULT_CONFIG,
+  DEFAULT_SERVER_CONFIG,
   loadConfig,
-  parseHostPort,
   resolveConfig,
+  type ServerConfig,
 } from './config.js';
 export { type AppContext, closeContext, createContext, service } from './context.js';
 export { buildOpenApi } from './openapi/document.js';
 export { ROUTES } from './routes/index.js';
 export type { ParamDef, RouteDef, RouteRequest } from './routes/types.js';
 export { type StartedServer, startServer } from './server.js';
-export * from './services/index.js';
 export { VERSION } from './version.js';

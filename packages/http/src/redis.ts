@@ -4,6 +4,7 @@
  * (documented in the README: limits become per instance and a warning is logged).
  * @module
  */
+import type { LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import { createClient } from 'redis';
 
@@ -18,12 +19,17 @@ export interface RedisHandle {
   close(): Promise<void>;
 }
 
-export function connectRedis(url: string, logger: Logger): RedisHandle {
+/**
+ * `lookup`: how the Redis host name is resolved (the engine's resolver, so NETDIAG_DNS_SERVERS
+ * covers it too). @default the system resolver
+ */
+export function connectRedis(url: string, logger: Logger, lookup?: LookupFunction): RedisHandle {
   const client = createClient({
     url,
     // Fail fast while disconnected instead of queueing: callers have a local fallback.
     disableOfflineQueue: true,
     socket: {
+      ...(lookup ? { lookup } : {}),
       connectTimeout: 2_000,
       // Keep trying forever, at most every 2 s, so that a restarted Redis is picked up again.
       reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000),

@@ -13,7 +13,6 @@ import { ConfigError } from '@netdiag/core';
 import { type CreateAppOptions, createApp, type NetdiagApp } from './app.js';
 import type { AppConfig } from './config.js';
 import { closeContext } from './context.js';
-import { ipDataService } from './services/ip-data.js';
 
 export interface StartedServer {
   app: NetdiagApp;
@@ -38,7 +37,7 @@ export async function startServer(options: CreateAppOptions = {}): Promise<Start
   // start-up with its message instead of failing the first request, and the first request
   // does not pay for the load.
   try {
-    await ipDataService(ctx).datasets();
+    await ctx.engine.datasets();
   } catch (error) {
     await closeContext(ctx);
     throw error;

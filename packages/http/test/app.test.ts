@@ -3,9 +3,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { createApp } from '../src/app.js';
-import { obj, str } from '../src/openapi/schema.js';
 import { ROUTES } from '../src/routes/index.js';
 import type { RouteDef } from '../src/routes/types.js';
+import { expectMatchesSchema } from './expect-schema.js';
 
 const quiet = { logLevel: 'silent' } as const;
 
@@ -18,7 +18,7 @@ const probeRoutes: RouteDef[] = [
     operationId: 'bad',
     tag: 'Test',
     summary: 'always 400',
-    data: obj({}),
+    data: { type: 'object' },
     errors: [400],
     handle() {
       throw new InvalidInputError('Missing required query parameter "x": a number', 'x');
@@ -30,7 +30,7 @@ const probeRoutes: RouteDef[] = [
     operationId: 'bug',
     tag: 'Test',
     summary: 'always 500',
-    data: obj({}),
+    data: { type: 'object' },
     errors: [],
     handle() {
       throw new TypeError('secret internal detail at /srv/app.js:12');
@@ -42,7 +42,7 @@ const probeRoutes: RouteDef[] = [
     operationId: 'echo',
     tag: 'Test',
     summary: 'echo body length',
-    data: obj({ bytes: str() }),
+    data: { type: 'object', properties: { bytes: { type: 'string' } } },
     errors: [400, 413],
     handle({ req }) {
       return { bytes: String((req.body as Buffer).length) };
@@ -65,6 +65,7 @@ describe('envelope and CORS', () => {
   test('200 wraps data', async () => {
     const res = await request(app()).get('/api/v1/headers');
     expectEnvelope(res, 200, true);
+    expectMatchesSchema('echoHeaders', res.body);
   });
   test('400 carries the message', async () => {
     const res = await request(app()).get('/api/test/bad');
@@ -124,6 +125,7 @@ describe('rate limits', () => {
     for (let i = 1; i <= 60; i++) {
       const res = await request(server).get('/api/v1/headers');
       expect(res.status).toBe(200);
+      expectMatchesSchema('echoHeaders', res.body);
       expect(res.headers['x-ratelimit-limit']).toBe('60');
       expect(res.headers['x-ratelimit-remaining']).toBe(String(60 - i));
       expect(res.headers['x-ratelimit-window']).toBe('60');
@@ -135,7 +137,9 @@ describe('rate limits', () => {
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(res.headers['x-ratelimit-remaining']).toBe('0');
     // Health and the API description are never limited.
-    expect((await request(server).get('/healthz')).status).toBe(200);
+    const health = await request(server).get('/healthz');
+    expect(health.status).toBe(200);
+    expectMatchesSchema('health', health.body);
     expect((await request(server).get('/api/openapi.json')).status).toBe(200);
   });
 
@@ -172,24 +176,29 @@ describe('rate limits', () => {
     expect(
       (await request(server).get('/api/v1/headers').set('X-Forwarded-For', '203.0.113.1')).status,
     ).toBe(429);
-    expect(
-      (await request(server).get('/api/v1/headers').set('X-Forwarded-For', '203.0.113.2')).status,
-    ).toBe(200);
+    const other = await request(server)
+      .get('/api/v1/headers')
+      .set('X-Forwarded-For', '203.0.113.2');
+    expect(other.status).toBe(200);
+    expectMatchesSchema('echoHeaders', other.body);
   });
 });
 
 describe('caller IP and trust proxy', () => {
   test('X-Forwarded-For is ignored by default', async () => {
     const res = await request(app()).get('/api/v1/headers').set('X-Forwarded-For', '8.8.8.8');
+    expectMatchesSchema('echoHeaders', res.body);
     expect(res.body.data.ip).toBe('127.0.0.1');
   });
   test('with trust proxy, the forwarded address is the caller', async () => {
     const server = createApp({ ...quiet, trustProxy: 'loopback' });
     const res = await request(server).get('/api/v1/headers').set('X-Forwarded-For', '8.8.8.8');
+    expectMatchesSchema('echoHeaders', res.body);
     expect(res.body.data.ip).toBe('8.8.8.8');
     const mapped = await request(server)
       .get('/api/v1/headers')
       .set('X-Forwarded-For', '::ffff:1.2.3.4');
+    expectMatchesSchema('echoHeaders', mapped.body);
     expect(mapped.body.data.ip).toBe('1.2.3.4');
   });
 });
@@ -201,6 +210,7 @@ describe('GET /api/v1/headers (SPEC 2.14)', () => {
       .set('X-Custom-Thing', 'Hello')
       .set('Accept', 'application/json');
     expect(res.status).toBe(200);
+    expectMatchesSchema('echoHeaders', res.body);
     const data = res.body.data;
     expect(Object.keys(data).sort()).toEqual(['headers', 'ip', 'method', 'url']);
     expect(data.method).toBe('GET');
@@ -229,12 +239,37 @@ describe('OpenAPI', () => {
       expect(res.body.paths[path]?.[route.method]?.operationId).toBe(route.operationId);
     }
   });
+
+  test('no security, tags described, rate headers, 405 with Allow, 431, 400 everywhere', async () => {
+    const doc = (await request(app()).get('/api/openapi.json')).body;
+    expect(doc.security).toEqual([]);
+    for (const tag of doc.tags) expect(tag.description, tag.name).toMatch(/\w/);
+    const { responses, headers } = doc.components;
+    expect(Object.keys(responses.E405.headers)).toContain('Allow');
+    expect(headers.Allow.schema).toEqual({ type: 'string' });
+    expect(responses.E431.content).toBeUndefined();
+    for (const status of ['E429', 'E503']) {
+      expect(Object.keys(responses[status].headers)).toContain('Retry-After');
+    }
+    for (const [path, methods] of Object.entries(doc.paths) as [string, object][]) {
+      for (const op of Object.values(methods)) {
+        expect(Object.keys(op.responses), path).toEqual(
+          expect.arrayContaining(['200', '400', '405', '431', '500']),
+        );
+        const limited = path.startsWith('/api/') && path !== '/api/openapi.json';
+        expect(Object.keys(op.responses['200'].headers ?? {}), path).toEqual(
+          limited ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Window'] : [],
+        );
+      }
+    }
+  });
 });
 
 describe('healthz', () => {
   test('reports readiness, version and the data attribution', async () => {
     const res = await request(app()).get('/healthz');
     expectEnvelope(res, 200, true);
+    expectMatchesSchema('health', res.body);
     expect(res.body.data.ready).toBe(true);
     expect(res.body.data.attribution.join(' ')).toContain('IP geolocation by DB-IP');
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();

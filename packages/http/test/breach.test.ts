@@ -1,3 +1,4 @@
+import { createNetdiag } from '@netdiag/core';
 import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -7,7 +8,7 @@ import {
   type XonFakeServer,
 } from '../../../test-utils/src/xposedornot-server.js';
 import { createApp } from '../src/app.js';
-import { getBreachService } from '../src/services/breach.js';
+import { expectMatchesSchema } from './expect-schema.js';
 
 let fake: XonFakeServer;
 let action: XonAction;
@@ -29,15 +30,16 @@ beforeEach(() => {
 });
 
 function app(extra: Parameters<typeof createApp>[0] = {}) {
-  const a = createApp({ logLevel: 'silent', breachApiUrl: fake.url, ...extra });
-  getBreachService(a.locals.netdiag).timeoutMs = 500;
-  return a;
+  const breachApiUrl = extra.breachApiUrl ?? fake.url;
+  const engine = createNetdiag({ breachApiUrl, timeouts: { breach: 500 } });
+  return createApp({ logLevel: 'silent', ...extra, breachApiUrl, engine });
 }
 
 describe('GET /api/breach', () => {
   test('several breaches: SPEC 2.6 field by field, types included', async () => {
     const res = await request(app()).get('/api/breach').query({ email: 'JohnDoe@example.com' });
     expect(res.status).toBe(200);
+    expectMatchesSchema('checkBreach', res.body);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.body).toEqual({
       success: true,
@@ -59,6 +61,7 @@ describe('GET /api/breach', () => {
     action = mode;
     const res = await request(app()).get('/api/breach?email=clean.person@example.org');
     expect(res.status).toBe(200);
+    expectMatchesSchema('checkBreach', res.body);
     expect(res.body.data).toEqual({
       email: 'cle***@example.org',
       status: 'checked',
@@ -133,6 +136,7 @@ describe('GET /api/breach', () => {
     const a = app();
     await request(a).get('/api/breach?email=johndoe@example.com').expect(200);
     const res = await request(a).get('/api/breach?email=JOHNDOE@example.com').expect(200);
+    expectMatchesSchema('checkBreach', res.body);
     expect(res.body.data.breaches).toBe(5);
     expect(fake.requests).toHaveLength(1);
   });
@@ -143,7 +147,10 @@ describe('GET /api/breach', () => {
     const answers = await Promise.all(
       Array.from({ length: 5 }, () => request(a).get('/api/breach?email=johndoe@example.com')),
     );
-    for (const res of answers) expect(res.status).toBe(200);
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expectMatchesSchema('checkBreach', res.body);
+    }
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -166,13 +173,14 @@ describe('no raw address in any log line', () => {
   ])('%s', async (_name, mode, status) => {
     const lines: string[] = [];
     const logger = pino({ level: 'trace' }, { write: (line: string) => lines.push(line) });
-    const a = createApp({ logger, breachApiUrl: fake.url });
-    getBreachService(a.locals.netdiag).timeoutMs = 300;
+    const engine = createNetdiag({ breachApiUrl: fake.url, timeouts: { breach: 300 } });
+    const a = createApp({ logger, breachApiUrl: fake.url, engine });
     action = mode;
-    await request(a)
+    const answer = await request(a)
       .get('/api/breach')
       .query({ email: 'Secret.Person+tag@Example.com' })
       .expect(status);
+    if (status === 200) expectMatchesSchema('checkBreach', answer.body);
     await request(a).get('/api/breach?email=secret.person%40bad').expect(400);
     const log = lines.join('\n');
     expect(lines.length).toBeGreaterThan(0);

@@ -18,7 +18,7 @@ import { type CreateAppOptions, createApp, type NetdiagApp } from '../src/app.js
 import { loadConfig } from '../src/config.js';
 import { closeContext } from '../src/context.js';
 import { startServer } from '../src/server.js';
-import { ipDataService } from '../src/services/ip-data.js';
+import { expectMatchesSchema } from './expect-schema.js';
 
 // --- Fixtures: DNS (DNSBLs + reverse zone), Tor exit list ---
 
@@ -61,21 +61,18 @@ beforeAll(async () => {
     rateLimit: 100_000,
   };
   direct = createApp(options);
-  proxied = createApp({ ...options, trustProxy: 'loopback' });
-  // One dataset load for both apps.
-  const data = ipDataService(direct.locals.netdiag);
-  proxied.locals.netdiag.services.set('ip-data', data);
-  await data.datasets();
-  expect(await data.refreshTor()).toBe(true);
+  // One engine (one dataset load) for both apps.
+  proxied = createApp({ ...options, trustProxy: 'loopback', engine: direct.locals.netdiag.engine });
+  await direct.locals.netdiag.engine.datasets();
+  expect(await direct.locals.netdiag.engine.refreshFeeds()).toEqual(['tor-exit-list']);
 }, 120_000);
 
 afterAll(async () => {
-  proxied.locals.netdiag.services.delete('ip-data');
   await Promise.all([closeContext(direct.locals.netdiag), closeContext(proxied.locals.netdiag)]);
   await Promise.all([dns.close(), tor.close()]);
 });
 
-const datasets = () => ipDataService(direct.locals.netdiag).datasets();
+const datasets = () => direct.locals.netdiag.engine.datasets();
 const via = (ip: string) => ({ 'X-Forwarded-For': ip });
 
 const SPEC_IP_KEYS = ['ip', 'location', 'network', 'privacy', 'is_eu', 'ipv6', 'bogon'];
@@ -125,6 +122,7 @@ describe('GET /api/ip, direct callers', () => {
     const before = dns.queries.length;
     const res = await request(direct).get('/api/ip');
     expect(res.status).toBe(200);
+    expectMatchesSchema('callerIp', res.body);
     expectIpShape(res.body.data);
     expect(res.body.data).toMatchObject({
       ip: '127.0.0.1',
@@ -144,6 +142,7 @@ describe('GET /api/ip, direct callers', () => {
     try {
       const { port } = server.address() as AddressInfo;
       const body = await getJson(`http://[::1]:${port}/api/ip`);
+      expectMatchesSchema('callerIp', body);
       expectIpShape(body.data);
       expect(body.data).toMatchObject({ ip: '::1', ipv6: true, bogon: true });
     } finally {
@@ -157,6 +156,7 @@ describe('GET /api/ip, direct callers', () => {
     try {
       const { port } = server.address() as AddressInfo;
       const body = await getJson(`http://127.0.0.1:${port}/api/ip`);
+      expectMatchesSchema('callerIp', body);
       expect(body.data).toMatchObject({ ip: '127.0.0.1', ipv6: false });
     } finally {
       await new Promise((r) => server.close(r));
@@ -165,6 +165,7 @@ describe('GET /api/ip, direct callers', () => {
 
   test('X-Forwarded-For is ignored without NETDIAG_TRUST_PROXY', async () => {
     const res = await request(direct).get('/api/ip').set(via('8.8.8.8'));
+    expectMatchesSchema('callerIp', res.body);
     expect(res.body.data.ip).toBe('127.0.0.1');
   });
 
@@ -175,6 +176,7 @@ describe('GET /api/ip, direct callers', () => {
       const { port } = server.address() as AddressInfo;
       const raw = await rawRequest(port, 'GET /api/ip HTTP/1.0\r\nHost: x\r\n\r\n');
       const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+      expectMatchesSchema('callerIp', body);
       expect(body.data.network.connection_type).toBe('HTTP/1.0');
     } finally {
       await new Promise((r) => server.close(r));
@@ -186,6 +188,7 @@ describe('behind a trusted proxy', () => {
   test('IPv4 8.8.8.8: every field from the datasets, score from the table', async () => {
     const res = await request(proxied).get('/api/ip').set(via('8.8.8.8'));
     expect(res.status).toBe(200);
+    expectMatchesSchema('callerIp', res.body);
     const data = res.body.data;
     expectIpShape(data);
     const info = (await datasets()).lookup('8.8.8.8');
@@ -226,6 +229,7 @@ describe('behind a trusted proxy', () => {
 
   test('IPv6 2001:4860:4860::8888: ipv6 true, AS15169', async () => {
     const res = await request(proxied).get('/api/ip').set(via('2001:4860:4860::8888'));
+    expectMatchesSchema('callerIp', res.body);
     expectIpShape(res.body.data);
     expect(res.body.data).toMatchObject({
       ip: '2001:4860:4860::8888',
@@ -242,11 +246,13 @@ describe('behind a trusted proxy', () => {
       'X-Forwarded-TLS-Version': 'TLSv1.3',
     };
     const trusted = await request(proxied).get('/api/ip').set(headers);
+    expectMatchesSchema('callerIp', trusted.body);
     expect(trusted.body.data.network).toMatchObject({
       connection_type: 'HTTP/2',
       tls_version: 'TLSv1.3',
     });
     const untrusted = await request(direct).get('/api/ip').set(headers);
+    expectMatchesSchema('callerIp', untrusted.body);
     expect(untrusted.body.data.network).toMatchObject({
       connection_type: 'HTTP/1.1',
       tls_version: '',
@@ -254,6 +260,7 @@ describe('behind a trusted proxy', () => {
     const junk = await request(proxied)
       .get('/api/ip')
       .set({ ...headers, 'X-Forwarded-TLS-Version': '<script>' });
+    expectMatchesSchema('callerIp', junk.body);
     expect(junk.body.data.network.tls_version).toBe('');
   });
 });
@@ -262,6 +269,7 @@ describe('GET /api/v1/ip', () => {
   test('v1 form: numeric coordinates, is_eu in location, org, as_name, label, authority', async () => {
     const res = await request(proxied).get('/api/v1/ip').set(via('8.8.8.8'));
     expect(res.status).toBe(200);
+    expectMatchesSchema('callerIpV1', res.body);
     const data = res.body.data;
     const info = (await datasets()).lookup('8.8.8.8');
     expect(Object.keys(data)).toEqual([
@@ -310,6 +318,7 @@ describe('GET /api/v1/ip', () => {
   test('a loopback caller: authority is [] and no DNS is asked', async () => {
     const before = dns.queries.length;
     const res = await request(direct).get('/api/v1/ip');
+    expectMatchesSchema('callerIpV1', res.body);
     expect(res.body.data).toMatchObject({ ip: '127.0.0.1', authority: [], bogon: true });
     expect(dns.queries.length).toBe(before);
   });
@@ -319,6 +328,7 @@ describe('GET /api/score', () => {
   test('SPEC 2.4 shape, flags and the evidence behind the score', async () => {
     const res = await request(proxied).get('/api/score').set(via('8.8.8.8'));
     expect(res.status).toBe(200);
+    expectMatchesSchema('callerScore', res.body);
     const data = res.body.data;
     expect(Object.keys(data)).toEqual(['ip', 'location', 'network', 'privacy', 'ipv6', 'bogon']);
     expect(Object.keys(data.location)).toEqual(['city', 'country', 'timezone']);
@@ -358,8 +368,10 @@ describe('GET /api/score', () => {
   test('the score agrees with /api/blacklist', async () => {
     const res = await request(proxied).get('/api/blacklist?ip=8.8.8.8');
     expect(res.status).toBe(200);
+    expectMatchesSchema('blacklist', res.body);
     expect(res.body.data).toMatchObject({ listed_count: 1, unavailable_count: 1 });
     const score = await request(proxied).get('/api/score').set(via('8.8.8.8'));
+    expectMatchesSchema('callerScore', score.body);
     expect(score.body.data.privacy.flags).toEqual([
       `Listed on ${res.body.data.listed_count} spam blacklist`,
     ]);
@@ -367,6 +379,7 @@ describe('GET /api/score', () => {
 
   test('a Tor exit: type vpn, the Tor flag, counted once', async () => {
     const res = await request(proxied).get('/api/score').set(via('185.220.101.1'));
+    expectMatchesSchema('callerScore', res.body);
     const privacy = res.body.data.privacy;
     expect(privacy.type).toBe('vpn');
     expect(privacy.flags).toContain('Tor exit node');
@@ -384,6 +397,9 @@ describe('GET /api/score', () => {
           request(proxied).get(path).set(via(ip)),
         ),
       );
+      expectMatchesSchema('callerIp', (a as request.Response).body);
+      expectMatchesSchema('callerIpV1', (b as request.Response).body);
+      expectMatchesSchema('callerScore', (c as request.Response).body);
       const pick = (r: request.Response) => [r.body.data.privacy.score, r.body.data.privacy.grade];
       expect(pick(b as request.Response)).toEqual(pick(a as request.Response));
       expect(pick(c as request.Response)).toEqual(pick(a as request.Response));
@@ -407,8 +423,13 @@ describe('TLS terminated by the server', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const { port } = server.address() as AddressInfo;
-      for (const path of ['/api/ip', '/api/v1/ip', '/api/score']) {
+      for (const [path, op] of [
+        ['/api/ip', 'callerIp'],
+        ['/api/v1/ip', 'callerIpV1'],
+        ['/api/score', 'callerScore'],
+      ] as const) {
         const body = await getJson(`https://127.0.0.1:${port}${path}`, { ca: cert, maxVersion });
+        expectMatchesSchema(op, body);
         expect(body.data.network.tls_version).toBe(expected);
       }
     } finally {
@@ -437,17 +458,16 @@ describe('NETDIAG_TLS_CERT / NETDIAG_TLS_KEY', () => {
       NETDIAG_CACHE_DIR: cacheDir,
       NETDIAG_DNS_SERVERS: dns.address,
     });
-    const started = await startServer(config);
-    started.app.locals.netdiag.services.set('ip-data', ipDataService(direct.locals.netdiag));
+    const started = await startServer({ ...config, engine: direct.locals.netdiag.engine });
     try {
       expect(started.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const body = await getJson(`${started.url}/api/ip`, { ca: cert });
+      expectMatchesSchema('callerIp', body);
       expect(body.data.network).toMatchObject({
         connection_type: 'HTTP/1.1',
         tls_version: 'TLSv1.3',
       });
     } finally {
-      started.app.locals.netdiag.services.delete('ip-data');
       await started.close();
     }
   });

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../src/app.js';
 import { emailAuthRoutes } from '../src/routes/email-auth.js';
+import { expectMatchesSchema } from './expect-schema.js';
 
 let dns: DnsTestServer;
 
@@ -90,6 +91,7 @@ describe('GET /api/email-auth', () => {
   test('200: every section, described field by field by the route schema', async () => {
     const res = await request(app()).get('/api/email-auth').query({ domain: 'example.com' });
     expect(res.status).toBe(200);
+    expectMatchesSchema('checkEmailAuth', res.body);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     const data = res.body.data;
     expect(data.domain).toBe('example.com');
@@ -121,6 +123,7 @@ describe('GET /api/email-auth', () => {
       dkim_selector: 'k9',
     });
     expect(res.status).toBe(200);
+    expectMatchesSchema('checkEmailAuth', res.body);
     expect(res.body.data.spf.evaluation).toMatchObject({
       result: 'fail',
       explanation:
@@ -142,6 +145,7 @@ describe('GET /api/email-auth', () => {
     const res = await request(app())
       .get('/api/email-auth')
       .query({ domain: 'example.com', ip: '93.184.216.9', sender: '<>' });
+    expectMatchesSchema('checkEmailAuth', res.body);
     expect(res.body.data.spf.evaluation).toMatchObject({
       result: 'pass',
       sender: 'postmaster@example.com',

@@ -11,6 +11,7 @@ import {
   startHttpTarget,
 } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { expectMatchesSchema, operationIdOf } from './expect-schema.js';
 import { startLoopbackApp } from './loopback-app.js';
 
 let dns: DnsTestServer;
@@ -83,7 +84,7 @@ describe('faults: every endpoint answers in time with the documented error', () 
       if (res.status >= 400) {
         expect(body.success).toBe(false);
         expect(body.error).toMatch(/\w/);
-      }
+      } else expectMatchesSchema(operationIdOf(path), body);
       if (path.startsWith('/api/blacklist')) {
         expect(body.data?.['unavailable_count']).toBe(12);
       }

@@ -4,10 +4,10 @@ import { UpstreamError } from '@netdiag/core';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { createApp } from '../src/app.js';
-import { obj } from '../src/openapi/schema.js';
 import { ROUTES } from '../src/routes/index.js';
 import type { RouteDef } from '../src/routes/types.js';
 import { startServer } from '../src/server.js';
+import { expectMatchesSchema } from './expect-schema.js';
 
 const slowRoute: RouteDef = {
   method: 'get',
@@ -15,7 +15,7 @@ const slowRoute: RouteDef = {
   operationId: 'slow',
   tag: 'Test',
   summary: 'answers after 300 ms',
-  data: obj({}),
+  data: { type: 'object' },
   errors: [],
   handle: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 300)),
 };
@@ -25,7 +25,7 @@ const failingRoute: RouteDef = {
   operationId: 'upstream',
   tag: 'Test',
   summary: 'an upstream failure',
-  data: obj({}),
+  data: { type: 'object' },
   errors: [502],
   handle() {
     throw new UpstreamError('rdap', 'answered HTTP 500');
@@ -113,6 +113,8 @@ describe('graceful shutdown', () => {
     (app.locals.netdiag.services.get('readiness') as { ready: boolean }).ready = false;
     const res = await request(app).get('/healthz');
     expect(res.status).toBe(503);
+    // Documented as the success envelope (dataStatuses), not the error one.
+    expectMatchesSchema('health', res.body);
     expect(res.body.data).toMatchObject({ ready: false, status: 'draining' });
   });
   test('cuts requests that outlive the deadline', async () => {
@@ -143,6 +145,7 @@ describe('request id and access log', () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
     const app = createApp({ logger });
     const res = await request(app).get('/api/v1/headers?email=alice%40example.com&x=1');
+    expectMatchesSchema('echoHeaders', res.body);
     const id = res.headers['x-request-id'];
     expect(id).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
     const requestLines = lines.filter((l) => l.includes('"msg":"request"'));

@@ -3,7 +3,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../src/app.js';
 import { closeContext } from '../src/context.js';
-import { getCache } from '../src/services/cache.js';
+import { getCache } from '../src/stores.js';
+import { expectMatchesSchema } from './expect-schema.js';
 
 const hasRedis = redisAvailable();
 if (!hasRedis)
@@ -66,6 +67,7 @@ describe.skipIf(!hasRedis)('Redis-shared limits and caches', () => {
     for (let i = 0; i < 5; i++) {
       const res = await request(app).get('/api/v1/headers');
       expect(res.status).toBe(200);
+      expectMatchesSchema('echoHeaders', res.body);
       expect(res.headers['x-ratelimit-limit']).toBe('1000');
     }
     // Five requests within the 250 ms command deadline each, at most.

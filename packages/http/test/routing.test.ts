@@ -7,8 +7,8 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { createApp, createRouter } from '../src/app.js';
-import { obj, str } from '../src/openapi/schema.js';
 import type { RouteDef } from '../src/routes/types.js';
+import { expectMatchesSchema } from './expect-schema.js';
 
 const echo = (path: string, method: 'get' | 'post' = 'get'): RouteDef => ({
   method,
@@ -16,7 +16,7 @@ const echo = (path: string, method: 'get' | 'post' = 'get'): RouteDef => ({
   operationId: `${method}${path.replace(/\W+/g, '_')}`,
   tag: 'Test',
   summary: 'echo',
-  data: obj({ route: str() }),
+  data: { type: 'object', properties: { route: { type: 'string' } } },
   errors: [],
   handle: ({ req }) => ({ route: path, method, params: req.params }),
 });
@@ -127,6 +127,28 @@ describe('route dispatch', () => {
       method: 'get',
       params: { name: 'x-y' },
     });
+  });
+
+  test('createRouter reads the environment like createApp, and its OpenAPI names the mount path', async () => {
+    const host = express();
+    host.use(
+      '/tools',
+      createRouter({
+        env: { NETDIAG_LOG_LEVEL: 'silent', NETDIAG_ALLOWED_TARGETS: '127.0.0.0/8' },
+      }),
+    );
+    const doc = await request(host).get('/tools/api/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe('3.1.0');
+    expect(doc.body.servers).toEqual([{ url: '/tools' }]);
+    expect(Object.keys(doc.body.paths)).toContain('/api/lookup');
+    // NETDIAG_ALLOWED_TARGETS from the environment reaches the engine behind the router.
+    const probe = await request(host).get('/tools/api/ports?host=127.0.0.1&ports=1');
+    expect(probe.status).toBe(200);
+    expectMatchesSchema('scanPorts', probe.body);
+    expect(() => createRouter({ env: { NETDIAG_DNS_SERVERS: 'nope' } })).toThrow(
+      /NETDIAG_DNS_SERVERS/,
+    );
   });
 
   test('a route table with a path it cannot match is refused at start-up', () => {

@@ -2,6 +2,7 @@
  * `GET /api/whois` and `GET /api/v1/whois/:domain` against a loopback RDAP service and a
  * loopback WHOIS chain (IANA → registry).
  */
+import { createNetdiag } from '@netdiag/core';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
@@ -13,7 +14,7 @@ import {
 import { startWhoisServer, type WhoisTestServer } from '../../../test-utils/src/whois-server.js';
 import { createApp } from '../src/app.js';
 import { whoisRoutes } from '../src/routes/whois.js';
-import { getWhoisService } from '../src/services/whois.js';
+import { expectMatchesSchema } from './expect-schema.js';
 
 let rdap: RdapTestServer;
 let iana: WhoisTestServer;
@@ -64,15 +65,9 @@ beforeEach(() => {
 });
 
 function app() {
-  const a = createApp({
-    logLevel: 'silent',
-    rdapBootstrapUrl: `${rdap.url}/dns.json`,
-    whoisServer: iana.address,
-  });
-  const svc = getWhoisService(a.locals.netdiag);
-  svc.rdapTimeoutMs = 300;
-  svc.whoisHopTimeoutMs = 300;
-  return a;
+  const config = { rdapBootstrapUrl: `${rdap.url}/dns.json`, whoisServer: iana.address };
+  const engine = createNetdiag({ ...config, timeouts: { rdap: 300, whoisHop: 300 } });
+  return createApp({ logLevel: 'silent', ...config, engine });
 }
 
 const rdapData = () => ({
@@ -93,9 +88,11 @@ describe('same RDAP data, both families', () => {
     const v1 = await request(a).get('/api/v1/whois/www.example.com');
     const unversioned = await request(a).get('/api/whois').query({ domain: 'EXAMPLE.com' });
     expect(v1.status).toBe(200);
+    expectMatchesSchema('whoisV1', v1.body);
     expect(v1.headers['access-control-allow-origin']).toBe('*');
     expect(v1.body).toEqual({ success: true, data: rdapData() });
     expect(unversioned.status).toBe(200);
+    expectMatchesSchema('whois', unversioned.body);
     const { source, ...rest } = unversioned.body.data;
     expect(source).toBe('rdap');
     expect(rest).toEqual(v1.body.data);
@@ -105,6 +102,7 @@ describe('same RDAP data, both families', () => {
 
   test('every field the data schema declares is present with its type', async () => {
     const res = await request(app()).get('/api/whois?domain=example.com');
+    expectMatchesSchema('whois', res.body);
     const schema = whoisRoutes[0]?.data as {
       required: string[];
       properties: Record<string, { type: string | string[] }>;
@@ -152,6 +150,7 @@ describe('not in RDAP', () => {
 
     const unversioned = await request(a).get('/api/whois?domain=example.com');
     expect(unversioned.status).toBe(200);
+    expectMatchesSchema('whois', unversioned.body);
     expect(unversioned.body.data).toEqual({
       domain: 'example.com',
       registrar: 'Example Registrar',

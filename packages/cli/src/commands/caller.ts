@@ -3,26 +3,24 @@
  * as `GET /api/ip`, `/api/score` and `/api/breach`, from the terminal.
  * @module
  */
-import { type BreachResult, requireIp } from '@netdiag/core';
 import {
-  discoverPublicIp,
-  inspectAddress,
-  ipData,
-  myIpMethods,
-  runBreachCheck,
-  scoreData,
-} from '@netdiag/http';
-import { withContext } from '../context.js';
-import { type CliIO, output } from '../io.js';
+  type BreachResult,
+  type CallerAnswer,
+  type Netdiag,
+  requireIp,
+  type ScoreAnswer,
+} from '@netdiag/core';
+import { withEngine } from '../context.js';
+import { output } from '../io.js';
 import type { RegisterCommand } from './types.js';
 
-/** No HTTP connection in the CLI: SPEC 2.2's connection fields are "" (CONTRACT §2). */
-const NO_CONNECTION = { connection_type: '', tls_version: '' };
-
-/** The given address, or this machine's public one found through DNS (no web API). */
-async function targetAddress(io: CliIO, address: string | undefined): Promise<string> {
-  if (address !== undefined) return requireIp(address, 'address').address;
-  return discoverPublicIp({ methods: myIpMethods(io.env['NETDIAG_MYIP_SERVERS']) });
+/**
+ * The given address, or this machine's public one found through DNS (no web API). No HTTP
+ * connection in the CLI, so SPEC 2.2's connection fields are "" (CONTRACT §2).
+ */
+async function target(engine: Netdiag, address: string | undefined): Promise<{ ip: string }> {
+  if (address !== undefined) return { ip: requireIp(address, 'address').address };
+  return { ip: await engine.myIp() };
 }
 
 export const registerCaller: RegisterCommand = (program, { io }) => {
@@ -34,10 +32,9 @@ export const registerCaller: RegisterCommand = (program, { io }) => {
     .argument('[address]', 'IPv4 or IPv6 address')
     .option('--json', 'print the API data object (GET /api/ip)')
     .action(async (address: string | undefined, opts: { json?: boolean }) => {
-      const data = await withContext(io, async (ctx) => {
-        const ip = await targetAddress(io, address);
-        return ipData(await inspectAddress(ctx, ip), NO_CONNECTION);
-      });
+      const data = await withEngine(io, async (engine) =>
+        engine.caller(await target(engine, address)),
+      );
       output(io, opts.json === true, data, renderIp);
     });
 
@@ -49,10 +46,9 @@ export const registerCaller: RegisterCommand = (program, { io }) => {
     .argument('[address]', 'IPv4 or IPv6 address')
     .option('--json', 'print the API data object (GET /api/score)')
     .action(async (address: string | undefined, opts: { json?: boolean }) => {
-      const data = await withContext(io, async (ctx) => {
-        const ip = await targetAddress(io, address);
-        return scoreData(await inspectAddress(ctx, ip), NO_CONNECTION);
-      });
+      const data = await withEngine(io, async (engine) =>
+        engine.score(await target(engine, address)),
+      );
       output(io, opts.json === true, data, renderScore);
     });
 
@@ -62,7 +58,7 @@ export const registerCaller: RegisterCommand = (program, { io }) => {
     .argument('<email>', 'the address to check; it is sent to the breach database, never logged')
     .option('--json', 'print the API data object')
     .action(async (email: string, opts: { json?: boolean }) => {
-      const data = await withContext(io, (ctx) => runBreachCheck(ctx, email));
+      const data = await withEngine(io, (engine) => engine.breach(email));
       output(io, opts.json === true, data, renderBreach);
     });
 };
@@ -81,8 +77,8 @@ export function renderBreach(data: BreachResult): string {
   ].join('\n');
 }
 
-type IpData = ReturnType<typeof ipData>;
-type ScoreData = ReturnType<typeof scoreData>;
+type IpData = CallerAnswer;
+type ScoreData = ScoreAnswer;
 
 function joinKnown(parts: (string | undefined)[], separator = ', '): string {
   return parts.filter((p) => p !== undefined && p !== '').join(separator);

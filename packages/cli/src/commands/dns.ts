@@ -11,8 +11,7 @@ import type {
   DnsLookupV1Result,
   ReverseDnsResult,
 } from '@netdiag/core';
-import { runBlacklist, runDnsLookup, runDnsLookupV1, runReverseDns } from '@netdiag/http';
-import { withContext } from '../context.js';
+import { withEngine } from '../context.js';
 import { output } from '../io.js';
 import type { RegisterCommand } from './types.js';
 
@@ -25,8 +24,10 @@ export const registerDns: RegisterCommand = (program, { io }) => {
     .option('--v1', 'the GET /api/v1/dns/:domain shape: names with a dot, ttl, authority section')
     .option('--json', 'print the API data object')
     .action(async (domain: string, opts: { type: string; v1?: boolean; json?: boolean }) => {
-      const data = await withContext<DnsLookupResult | DnsLookupV1Result>(io, (ctx) =>
-        opts.v1 ? runDnsLookupV1(ctx, domain, opts.type) : runDnsLookup(ctx, domain, opts.type),
+      const data = await withEngine<DnsLookupResult | DnsLookupV1Result>(io, (engine) =>
+        opts.v1
+          ? engine.dnsV1({ domain, type: opts.type })
+          : engine.dns({ domain, type: opts.type }),
       );
       output(io, opts.json === true, data, renderDns);
     });
@@ -37,7 +38,7 @@ export const registerDns: RegisterCommand = (program, { io }) => {
     .argument('<ip>', 'IPv4 or IPv6 address')
     .option('--json', 'print the API data object')
     .action(async (ip: string, opts: { json?: boolean }) => {
-      const data = await withContext(io, (ctx) => runReverseDns(ctx, ip));
+      const data = await withEngine(io, (engine) => engine.reverseDns(ip));
       output(io, opts.json === true, data, renderRdns);
     });
 
@@ -48,7 +49,7 @@ export const registerDns: RegisterCommand = (program, { io }) => {
     .argument('<ip>', 'IPv4 or IPv6 address')
     .option('--json', 'print the API data object')
     .action(async (ip: string, opts: { json?: boolean }) => {
-      const data = await withContext(io, (ctx) => runBlacklist(ctx, ip));
+      const data = await withEngine(io, (engine) => engine.blacklist(ip));
       output(io, opts.json === true, data, renderBlacklist);
     });
 };

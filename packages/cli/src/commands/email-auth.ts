@@ -4,9 +4,14 @@
  * evaluation, the object the API returns as `data.spf.evaluation`.
  * @module
  */
-import type { EmailAuthReport, Finding, SpfEvaluation } from '@netdiag/core';
-import { runEmailAuth, runSpfEvaluation } from '@netdiag/http';
-import { withContext } from '../context.js';
+import {
+  EMAIL_AUTH_SECTION_LABELS,
+  EMAIL_AUTH_SECTIONS,
+  type EmailAuthReport,
+  type Finding,
+  type SpfEvaluation,
+} from '@netdiag/core';
+import { withEngine } from '../context.js';
 import { output } from '../io.js';
 import type { RegisterCommand } from './types.js';
 
@@ -29,8 +34,8 @@ export const registerEmailAuth: RegisterCommand = (program, { io }) => {
     .option('--dkim-selector <list>', 'DKIM selectors to try first, comma-separated')
     .option('--json', 'print the API data object')
     .action(async (domain: string, opts: EmailAuthFlags) => {
-      const data = await withContext(io, (ctx) =>
-        runEmailAuth(ctx, {
+      const data = await withEngine(io, (engine) =>
+        engine.emailAuth({
           domain,
           ip: opts.ip,
           sender: opts.sender,
@@ -50,21 +55,11 @@ export const registerEmailAuth: RegisterCommand = (program, { io }) => {
     .option('--helo <name>', 'HELO/EHLO name (default the domain)')
     .option('--json', 'print the evaluation object (data.spf.evaluation of the API)')
     .action(async (domain: string, opts: EmailAuthFlags & { ip: string }) => {
-      const data = await withContext(io, (ctx) =>
-        runSpfEvaluation(ctx, { domain, ip: opts.ip, sender: opts.sender, helo: opts.helo }),
+      const data = await withEngine(io, (engine) =>
+        engine.evaluateSpf({ domain, ip: opts.ip, sender: opts.sender, helo: opts.helo }),
       );
       output(io, opts.json === true, data, renderSpfEvaluation);
     });
-};
-
-const SECTION_LABELS: Record<string, string> = {
-  spf: 'SPF',
-  dmarc: 'DMARC',
-  dkim: 'DKIM',
-  mx: 'MX',
-  mta_sts: 'MTA-STS',
-  tls_rpt: 'TLS-RPT',
-  bimi: 'BIMI',
 };
 
 export function renderEmailAuth(data: EmailAuthReport): string {
@@ -73,7 +68,7 @@ export function renderEmailAuth(data: EmailAuthReport): string {
     '',
     ...data.summary.sections.map(
       (s) =>
-        `  ${(SECTION_LABELS[s.section] ?? s.section).padEnd(8)} ${s.status.padEnd(5)} ${sectionLine(data, s.section)}`,
+        `  ${EMAIL_AUTH_SECTION_LABELS[s.section].padEnd(8)} ${s.status.padEnd(5)} ${sectionLine(data, s.section)}`,
     ),
   ];
   if (data.spf.terms.length > 0) {
@@ -86,9 +81,9 @@ export function renderEmailAuth(data: EmailAuthReport): string {
     }
   }
   const notable: [string, Finding][] = [];
-  for (const section of ['spf', 'dmarc', 'dkim', 'mx', 'mta_sts', 'tls_rpt', 'bimi'] as const) {
+  for (const section of EMAIL_AUTH_SECTIONS) {
     for (const f of data[section].findings) {
-      if (f.severity !== 'pass') notable.push([SECTION_LABELS[section] as string, f]);
+      if (f.severity !== 'pass') notable.push([EMAIL_AUTH_SECTION_LABELS[section], f]);
     }
   }
   if (notable.length > 0) {

@@ -2,6 +2,7 @@
 import { registerCaller } from './caller.js';
 import { registerDns } from './dns.js';
 import { registerEmailAuth } from './email-auth.js';
+import { registerFeeds } from './feeds.js';
 import { registerIpIntel } from './ip.js';
 import { registerProbes } from './probes.js';
 import { registerServe } from './serve.js';
@@ -15,5 +16,6 @@ export const COMMANDS: RegisterCommand[] = [
   registerWhois,
   registerProbes,
   registerEmailAuth,
+  registerFeeds,
   registerServe,
 ];

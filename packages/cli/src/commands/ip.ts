@@ -7,24 +7,24 @@
 import { readFile } from 'node:fs/promises';
 import {
   type AsnSearchResult,
+  type BulkAnswer,
+  type BulkAnswerItem,
   type BulkEntryError,
-  bulkLookup,
   InvalidInputError,
   InvalidIpError,
   isNetdiagError,
+  type LookupAnswer,
   requireIp,
-  searchAsn,
 } from '@netdiag/core';
-import { bulkItem, ipDataService, lookupData } from '@netdiag/http';
-import { withContext } from '../context.js';
+import { withEngine } from '../context.js';
 import { type CliIO, output } from '../io.js';
 import type { RegisterCommand } from './types.js';
 
 /** Addresses looked up per `bulkLookup` call: bounds memory, not the input size. */
 export const CLI_BULK_BATCH = 1000;
 
-type LookupData = ReturnType<typeof lookupData>;
-type BulkData = { total: number; results: ReturnType<typeof bulkItem>[]; errors: BulkEntryError[] };
+type LookupData = LookupAnswer;
+type BulkData = BulkAnswer;
 
 export const registerIpIntel: RegisterCommand = (program, { io }) => {
   program
@@ -34,10 +34,7 @@ export const registerIpIntel: RegisterCommand = (program, { io }) => {
     .option('--json', 'print the API data object (GET /api/lookup)')
     .action(async (ip: string, opts: { json?: boolean }) => {
       requireIp(ip, 'ip');
-      const data = await withContext(io, async (ctx) => {
-        const datasets = await ipDataService(ctx).datasets();
-        return lookupData(datasets.lookup(ip));
-      });
+      const data = await withEngine(io, (engine) => engine.lookupIp(ip));
       output(io, opts.json === true, data, renderLookup);
     });
 
@@ -58,18 +55,13 @@ export const registerIpIntel: RegisterCommand = (program, { io }) => {
       const json = opts.json === true;
       const data: BulkData = { total: 0, results: [], errors: [] };
       const seen = new Set<string>();
-      await withContext(io, async (ctx) => {
-        const datasets = await ipDataService(ctx).datasets();
+      await withEngine(io, async (engine) => {
         for (let at = 0; at < entries.length; at += CLI_BULK_BATCH) {
           const batch = entries.slice(at, at + CLI_BULK_BATCH);
-          let results: ReturnType<typeof bulkItem>[] = [];
+          let results: BulkAnswerItem[] = [];
           try {
-            const found = await bulkLookup({
-              ips: batch,
-              datasets,
-              maxIps: Number.POSITIVE_INFINITY,
-            });
-            results = found.results.filter((r) => !seen.has(r.ip)).map(bulkItem);
+            const found = await engine.bulkLookup(batch, { maxIps: Number.POSITIVE_INFINITY });
+            results = found.results.filter((r) => !seen.has(r.ip));
             data.errors.push(...found.errors);
           } catch (error) {
             // A batch with no valid address: every entry is an error, the others go on.
@@ -96,9 +88,7 @@ export const registerIpIntel: RegisterCommand = (program, { io }) => {
     .option('--json', 'print the API data object (GET /api/asn)')
     .action(async (words: string[], opts: { json?: boolean }) => {
       const q = words.join(' ');
-      const data = await withContext(io, async (ctx) =>
-        searchAsn({ q, datasets: await ipDataService(ctx).datasets() }),
-      );
+      const data = await withEngine(io, (engine) => engine.searchAsn(q));
       output(io, opts.json === true, data, renderAsn);
     });
 };
@@ -147,7 +137,7 @@ function renderLookup(data: LookupData): string {
   return lines.join('\n');
 }
 
-function renderBulkRows(rows: ReturnType<typeof bulkItem>[], header: boolean): string {
+function renderBulkRows(rows: BulkAnswerItem[], header: boolean): string {
   const lines = rows.map(
     (r) =>
       `${r.ip.padEnd(39)}  ${orDash(r.country).padEnd(2)}  ${(r.asn === null ? '-' : `AS${r.asn}`).padEnd(10)}  ${orDash(r.city)}  ${r.bogon ? '(bogon)' : orDash(r.isp)}`,

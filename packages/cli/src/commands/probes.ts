@@ -11,9 +11,8 @@ import {
   type SecurityHeadersResult,
   type SiteCheckResult,
 } from '@netdiag/core';
-import { runPortScan, runSecurityHeaders, runSiteCheck } from '@netdiag/http';
 import { InvalidArgumentError } from 'commander';
-import { withContext } from '../context.js';
+import { withEngine } from '../context.js';
 import { type CliIO, output } from '../io.js';
 import type { RegisterCommand } from './types.js';
 
@@ -36,8 +35,8 @@ export const registerProbes: RegisterCommand = (program, { io }) => {
     .option('--json', 'print the API data object')
     .addHelpText('after', '\nExit code 3 when the site is down (the result is still printed).\n')
     .action(async (url: string, opts: { json?: boolean; timeout?: number }) => {
-      const data = await withContext(io, (ctx) =>
-        runSiteCheck(ctx, url, opts.timeout ? { timeout: opts.timeout } : {}),
+      const data = await withEngine(io, (engine) =>
+        engine.checkSite(url, opts.timeout ? { timeout: opts.timeout } : {}),
       );
       output(io, opts.json === true, data, renderSite);
       if (!data.is_up) {
@@ -54,7 +53,7 @@ export const registerProbes: RegisterCommand = (program, { io }) => {
     .argument('<url>', 'URL or host name (https assumed)')
     .option('--json', 'print the API data object')
     .action(async (url: string, opts: { json?: boolean }) => {
-      const data = await withContext(io, (ctx) => runSecurityHeaders(ctx, url));
+      const data = await withEngine(io, (engine) => engine.securityHeaders(url));
       output(io, opts.json === true, data, renderHeaders);
     });
 
@@ -91,18 +90,19 @@ export const registerProbes: RegisterCommand = (program, { io }) => {
         const showBar = opts.progress ?? process.stderr.isTTY === true;
         const bar = showBar ? progressBar(io) : undefined;
         try {
-          const data = await withContext(io, (ctx) =>
-            runPortScan(ctx, {
-              host,
-              ...(opts.ports !== undefined ? { ports: opts.ports } : {}),
-              ...(opts.portTimeout !== undefined ? { portTimeout: opts.portTimeout } : {}),
-              ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
-              ...(bar ? { onProgress: bar.update } : {}),
-              maxPorts: false,
+          const data = await withEngine(io, (engine) =>
+            engine.scanPorts(
+              {
+                host,
+                ...(opts.ports !== undefined ? { ports: opts.ports } : {}),
+                ...(opts.portTimeout !== undefined ? { portTimeout: opts.portTimeout } : {}),
+                ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+                ...(bar ? { onProgress: bar.update } : {}),
+                maxPorts: false,
+              },
               // A full 65535-port scan takes minutes; the per-port timeout bounds every probe.
-              timeout: false,
-              limited: false,
-            }),
+              { timeout: false, limited: false },
+            ),
           );
           bar?.done();
           output(io, opts.json === true, data, (d: ScanPortsResult) =>

@@ -1,8 +1,24 @@
-/** `netdiag serve`: the HTTP API, configured from the environment plus flags. */
+/**
+ * `netdiag serve`: the HTTP API, configured from the environment plus flags. `@netdiag/http`
+ * (Express, Redis, pino, prom-client) is an optional dependency loaded only here, so every
+ * other command starts without it.
+ * @module
+ */
 import { availableParallelism } from 'node:os';
-import { InvalidInputError } from '@netdiag/core';
-import { isClusterWorker, loadConfig, runPrimary, startServer } from '@netdiag/http';
+import { ConfigError, InvalidInputError } from '@netdiag/core';
 import type { RegisterCommand } from './types.js';
+
+/** The HTTP face, loaded on demand. */
+async function loadHttp(): Promise<typeof import('@netdiag/http')> {
+  try {
+    return await import('@netdiag/http');
+  } catch (error) {
+    throw new ConfigError(
+      '`netdiag serve` needs the @netdiag/http package: npm install @netdiag/http',
+      error,
+    );
+  }
+}
 
 export const registerServe: RegisterCommand = (program, { io }) => {
   program
@@ -16,6 +32,7 @@ export const registerServe: RegisterCommand = (program, { io }) => {
       '1',
     )
     .action(async (opts: { port?: string; host?: string; workers: string }) => {
+      const { isClusterWorker, loadConfig, runPrimary, startServer } = await loadHttp();
       const env = { ...io.env };
       if (opts.port !== undefined) env['PORT'] = opts.port;
       if (opts.host !== undefined) env['HOST'] = opts.host;
@@ -36,7 +53,7 @@ export const registerServe: RegisterCommand = (program, { io }) => {
         await primary.stop();
         return;
       }
-      const started = await startServer(config);
+      const started = await startServer({ ...config, env: false });
       if (!isClusterWorker()) io.stderr(`netdiag API listening on ${started.url}\n`);
       await untilSignal();
       await started.close();

@@ -11,8 +11,7 @@ import {
   type WhoisLookupResult,
   type WhoisResult,
 } from '@netdiag/core';
-import { runRdapLookup, runRdapResource, runWhois } from '@netdiag/http';
-import { withContext } from '../context.js';
+import { withEngine } from '../context.js';
 import { output } from '../io.js';
 import type { RegisterCommand } from './types.js';
 
@@ -30,16 +29,16 @@ export const registerWhois: RegisterCommand = (program, { io }) => {
       const json = opts.json === true;
       const text = query.trim();
       if (parseIp(text) || parseAsn(text) !== undefined) {
-        const data = await withContext(io, (ctx) => runRdapResource(ctx, text));
+        const data = await withEngine(io, (engine) => engine.rdapResource(text));
         output(io, json, data, renderResource);
         return;
       }
       if (opts.rdapOnly) {
-        const data = await withContext(io, (ctx) => runRdapLookup(ctx, text));
+        const data = await withEngine(io, (engine) => engine.whoisV1(text));
         output(io, json, data, renderDomain);
         return;
       }
-      const data = await withContext(io, (ctx) => runWhois(ctx, text));
+      const data = await withEngine(io, (engine) => engine.whois(text));
       output(io, json, data, renderDomain);
     });
 };

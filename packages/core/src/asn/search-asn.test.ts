@@ -5,7 +5,6 @@ import { describe, expect, test } from 'vitest';
 import { INVALID_IP_MESSAGE } from '../errors.js';
 import { loadIpDatasets } from '../ip/datasets.js';
 import { loadSignalLists } from '../ip/privacy/signal-lists.js';
-import { v4RangeToCidrs, v6RangeToCidrs } from './cidr.js';
 import { searchAsn } from './search-asn.js';
 
 const datasets = await loadIpDatasets({ cacheDir: mkdtempSync(join(tmpdir(), 'netdiag-asn-')) });
@@ -66,21 +65,6 @@ describe('searchAsn', () => {
 
   test.each(['', 'x', 'AS99999999999'])('%j is rejected with a clear message', async (q) => {
     await expect(searchAsn({ q, datasets })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-  });
-});
-
-describe('range → CIDR', () => {
-  test.each([
-    [0x08080800, 0x080808ff, ['8.8.8.0/24']],
-    [0x0a000001, 0x0a000006, ['10.0.0.1/32', '10.0.0.2/31', '10.0.0.4/31', '10.0.0.6/32']],
-    [0, 0xffffffff, ['0.0.0.0/0']],
-  ])('%i-%i', (first, last, cidrs) => {
-    expect(v4RangeToCidrs(first, last)).toEqual(cidrs);
-  });
-  test('IPv6', () => {
-    expect(v6RangeToCidrs(0x20010db8n << 96n, (0x20010db8n << 96n) | ((1n << 96n) - 1n))).toEqual([
-      '2001:db8::/32',
-    ]);
   });
 });
 

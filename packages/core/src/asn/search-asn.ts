@@ -12,12 +12,22 @@ import {
   wordsToBigInt,
 } from '../ip/address.js';
 import type { AsnIndex } from '../ip/asn/asn-index.js';
-import { embeddedV4 } from '../ip/bogon.js';
 import { getDefaultIpDatasets, type IpDatasets } from '../ip/datasets.js';
 import type { IpPrivacy } from '../ip/types.js';
+import {
+  type Cidr,
+  cidrHasV4,
+  cidrHasV6,
+  parseCidr,
+  v4RangeCidrCount,
+  v4RangeToCidrs,
+  v6RangeCidrCount,
+  v6RangeToCidrs,
+} from '../net/cidr.js';
+import { embeddedV4 } from '../net/ranges.js';
 import { throwIfAborted } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
-import { v4RangeCidrCount, v4RangeToCidrs, v6RangeCidrCount, v6RangeToCidrs } from './cidr.js';
+import { isAsnLike, MAX_ASN, parseAsn } from './as-number.js';
 
 export interface SearchAsnOptions extends BaseOptions {
   /** An IP address, an AS number (`AS15169`, also bare `15169`) or an organisation name. */
@@ -91,13 +101,10 @@ export async function searchAsn(options: SearchAsnOptions): Promise<AsnSearchRes
   if (/^\d+(?:\.\d+)+$/.test(query) || /^\[?[0-9a-z.%]*:[0-9a-z.%]*:[0-9a-z:.%\]]*$/i.test(query)) {
     throw new InvalidIpError('q');
   }
-  const asMatch = /^(?:AS\s?)?(\d+)$/i.exec(query);
-  if (asMatch) {
-    const asn = Number(asMatch[1]);
-    if (asn > 0xffffffff) {
-      throw new InvalidInputError(`"q": AS numbers go up to 4294967295 (RFC 6793)`, 'q');
-    }
-    return byNumber(query, asn, datasets);
+  const asn = parseAsn(query);
+  if (asn !== undefined) return byNumber(query, asn, datasets);
+  if (isAsnLike(query)) {
+    throw new InvalidInputError(`"q": AS numbers go up to ${MAX_ASN} (RFC 6793)`, 'q');
   }
   if (query.length < 2 || query.length > 200) {
     throw new InvalidInputError(`"q" must be ${QUERY_FORM}`, 'q');
@@ -138,7 +145,7 @@ function byIp(query: string, datasets: IpDatasets): AsnIpResult {
       const last = index.data.v4End[row] as number;
       const cidrs = v4RangeToCidrs(first, last);
       range = { first: formatV4(first), last: formatV4(last), cidrs };
-      prefix = cidrs.find((c) => v4InCidr(v4, c)) ?? '';
+      prefix = cidrs.find((c) => cidrHasV4(parseCidr(c) as Cidr, v4)) ?? '';
     }
   } else {
     const row = index.findV6(parts.w0, parts.w1, parts.w2, parts.w3);
@@ -147,8 +154,8 @@ function byIp(query: string, datasets: IpDatasets): AsnIpResult {
       const [first, last] = v6RowBounds(index, row);
       const cidrs = v6RangeToCidrs(first, last);
       range = { first: bigIntToV6(first), last: bigIntToV6(last), cidrs };
-      const address = wordsToBigInt(parts.w0, parts.w1, parts.w2, parts.w3);
-      prefix = cidrs.find((c) => v6InCidr(address, c)) ?? '';
+      const { w0, w1, w2, w3 } = parts;
+      prefix = cidrs.find((c) => cidrHasV6(parseCidr(c) as Cidr, w0, w1, w2, w3)) ?? '';
     }
   }
   if (entry < 0) {
@@ -338,20 +345,4 @@ function v6RowBounds(index: AsnIndex, row: number): [bigint, bigint] {
     wordsToBigInt(s[k] as number, s[k + 1] as number, s[k + 2] as number, s[k + 3] as number),
     wordsToBigInt(e[k] as number, e[k + 1] as number, e[k + 2] as number, e[k + 3] as number),
   ];
-}
-
-function v4InCidr(address: number, cidr: string): boolean {
-  const [base = '', bits = '32'] = cidr.split('/');
-  const parts = createAddressParts();
-  parseAddressInto(base, parts);
-  const size = 2 ** (32 - Number(bits));
-  return address >= parts.v4 && address < parts.v4 + size;
-}
-
-function v6InCidr(address: bigint, cidr: string): boolean {
-  const [base = '', bits = '128'] = cidr.split('/');
-  const parts = createAddressParts();
-  parseAddressInto(base, parts);
-  const start = wordsToBigInt(parts.w0, parts.w1, parts.w2, parts.w3);
-  return address >= start && address < start + (1n << BigInt(128 - Number(bits)));
 }

@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { ThrottledError } from '../errors.js';
 import type { Cache, createSingleFlight } from '../net/cache.js';
+import type { DnsResolver } from '../net/dns-types.js';
 import { parseJsonBody, throwForStatus, upstreamRequest } from '../net/http-client.js';
 import { raceAbort, withTimeout } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
@@ -46,8 +47,10 @@ export interface CheckBreachOptions extends BaseOptions {
   singleFlight?: ReturnType<typeof createSingleFlight>;
   /** Paces requests to the upstream's limits (share one per app). No pacing when absent. */
   gate?: RateGate;
-  /** undici dispatcher (proxy, tests). */
+  /** undici dispatcher (proxy, tests); wins over `resolver`. */
   dispatcher?: Dispatcher;
+  /** Resolves the API's host name. @default the system resolver (getaddrinfo) */
+  resolver?: DnsResolver;
 }
 
 /** SPEC 2.6 `data`. */
@@ -99,6 +102,7 @@ async function fetchSummary(email: string, options: CheckBreachOptions): Promise
       maxBytes: MAX_ANSWER_BYTES,
       headers: { accept: 'application/json' },
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.resolver ? { resolver: options.resolver } : {}),
     });
     // 404 is XposedOrNot's "no such address" (older deployments) — an address in no breach.
     if (response.status === 404) return emptySummary();

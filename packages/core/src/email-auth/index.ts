@@ -82,12 +82,20 @@ export {
   selectSpfRecords,
 } from './spf/record.js';
 export {
+  CAPPING_SECTIONS,
+  EMAIL_AUTH_GRADES,
+  EMAIL_AUTH_SECTION_LABELS,
+  EMAIL_AUTH_SECTIONS,
   type EmailAuthGrade,
   type EmailAuthSection,
   type EmailAuthSummary,
+  emailAuthGrade,
+  FAILING_CORE_CAP,
+  GRADE_MINIMUM_SCORES,
   GRADE_RULE,
   SECTION_POINTS,
   type SectionScore,
+  summarise,
 } from './summary.js';
 export { type AnalyseTlsRptOptions, analyseTlsRpt, type TlsRptAnalysis } from './tls-rpt.js';
 export type { EmailAuthDnsOptions, Finding, FindingSeverity, SectionStatus } from './types.js';

@@ -6,8 +6,21 @@
  */
 import type { SectionStatus } from './types.js';
 
-export type EmailAuthSection = 'mx' | 'spf' | 'dmarc' | 'dkim' | 'mta_sts' | 'tls_rpt' | 'bimi';
-export type EmailAuthGrade = 'A' | 'B' | 'C' | 'D' | 'F';
+/** The graded sections, in the order of the summary and the rule text. */
+export const EMAIL_AUTH_SECTIONS = [
+  'spf',
+  'dmarc',
+  'dkim',
+  'mx',
+  'mta_sts',
+  'tls_rpt',
+  'bimi',
+] as const;
+export type EmailAuthSection = (typeof EMAIL_AUTH_SECTIONS)[number];
+
+/** Every grade, best first (a tuple, for enums in schemas and docs). */
+export const EMAIL_AUTH_GRADES = ['A', 'B', 'C', 'D', 'F'] as const;
+export type EmailAuthGrade = (typeof EMAIL_AUTH_GRADES)[number];
 
 /**
  * Points per section and status. SPF and DMARC carry most weight (they are what stops direct
@@ -24,23 +37,70 @@ export const SECTION_POINTS: Readonly<Record<EmailAuthSection, Record<SectionSta
   bimi: { pass: 3, warn: 1, fail: 0, none: 0 },
 };
 
-/** Lowest score for each grade, best first. */
-export const GRADE_THRESHOLDS: readonly [EmailAuthGrade, number][] = [
-  ['A', 90],
-  ['B', 75],
-  ['C', 60],
-  ['D', 40],
-  ['F', 0],
-];
+/** How each section is written for people (the rule text, the CLI). */
+export const EMAIL_AUTH_SECTION_LABELS: Readonly<Record<EmailAuthSection, string>> = {
+  spf: 'SPF',
+  dmarc: 'DMARC',
+  dkim: 'DKIM',
+  mx: 'MX',
+  mta_sts: 'MTA-STS',
+  tls_rpt: 'TLS-RPT',
+  bimi: 'BIMI',
+};
+
+/** Lowest score for each grade. */
+export const GRADE_MINIMUM_SCORES: Readonly<Record<EmailAuthGrade, number>> = {
+  A: 90,
+  B: 75,
+  C: 60,
+  D: 40,
+  F: 0,
+};
+
+/** Sections whose failure caps the grade: without both, a domain can be spoofed freely. */
+export const CAPPING_SECTIONS: readonly EmailAuthSection[] = ['spf', 'dmarc'];
 
 /** A failing SPF or DMARC section caps the grade here. */
 export const FAILING_CORE_CAP: EmailAuthGrade = 'D';
 
-/** The rule in one sentence, returned with every summary. */
-export const GRADE_RULE =
-  'Points per section by status (pass/warn/fail/none): SPF 30/20/0/0, DMARC 30/15/0/0, ' +
-  'DKIM 20/10/0/0, MX 10/5/0/0, MTA-STS 4/2/0/0, TLS-RPT 3/1/0/0, BIMI 3/1/0/0; ' +
-  'grade A ≥ 90, B ≥ 75, C ≥ 60, D ≥ 40, F below; a failing SPF or DMARC caps the grade at D.';
+const STATUSES: readonly SectionStatus[] = ['pass', 'warn', 'fail', 'none'];
+
+/**
+ * The grade of a score (0–100) given the sections' statuses: the first threshold the score
+ * reaches, capped at {@link FAILING_CORE_CAP} when a {@link CAPPING_SECTIONS} section fails.
+ */
+export function emailAuthGrade(
+  score: number,
+  statuses: Readonly<Record<EmailAuthSection, SectionStatus>>,
+): EmailAuthGrade {
+  const lowest = EMAIL_AUTH_GRADES[EMAIL_AUTH_GRADES.length - 1] as EmailAuthGrade;
+  const grade = EMAIL_AUTH_GRADES.find((g) => score >= GRADE_MINIMUM_SCORES[g]) ?? lowest;
+  const capped = CAPPING_SECTIONS.some((section) => statuses[section] === 'fail');
+  return capped && rank(grade) < rank(FAILING_CORE_CAP) ? FAILING_CORE_CAP : grade;
+}
+
+function rank(grade: EmailAuthGrade): number {
+  return EMAIL_AUTH_GRADES.indexOf(grade);
+}
+
+/** The rule in one sentence, returned with every summary; written from the tables above. */
+export const GRADE_RULE = ruleText();
+
+function ruleText(): string {
+  const label = EMAIL_AUTH_SECTION_LABELS;
+  const points = EMAIL_AUTH_SECTIONS.map(
+    (s) => `${label[s]} ${STATUSES.map((t) => SECTION_POINTS[s][t]).join('/')}`,
+  ).join(', ');
+  const above = EMAIL_AUTH_GRADES.slice(0, -1)
+    .map((grade) => `${grade} ≥ ${GRADE_MINIMUM_SCORES[grade]}`)
+    .join(', ');
+  const lowest = EMAIL_AUTH_GRADES[EMAIL_AUTH_GRADES.length - 1];
+  const capping = CAPPING_SECTIONS.map((s) => label[s]).join(' or ');
+  return (
+    `Points per section by status (${STATUSES.join('/')}): ${points}; ` +
+    `grade ${above}, ${lowest} below; a failing ${capping} caps the grade at ${FAILING_CORE_CAP}.`
+  );
+}
 
 export interface SectionScore {
   section: EmailAuthSection;
@@ -57,7 +117,7 @@ export interface EmailAuthSummary {
 }
 
 export function summarise(statuses: Record<EmailAuthSection, SectionStatus>): EmailAuthSummary {
-  const sections = (Object.keys(SECTION_POINTS) as EmailAuthSection[]).map((section) => {
+  const sections = EMAIL_AUTH_SECTIONS.map((section) => {
     const table = SECTION_POINTS[section];
     return {
       section,
@@ -67,12 +127,5 @@ export function summarise(statuses: Record<EmailAuthSection, SectionStatus>): Em
     };
   });
   const score = sections.reduce((sum, s) => sum + s.points, 0);
-  let grade = (GRADE_THRESHOLDS.find(([, min]) => score >= min) as [EmailAuthGrade, number])[0];
-  const coreFails = statuses.spf === 'fail' || statuses.dmarc === 'fail';
-  if (coreFails && gradeRank(grade) < gradeRank(FAILING_CORE_CAP)) grade = FAILING_CORE_CAP;
-  return { score, grade, sections, rule: GRADE_RULE };
-}
-
-function gradeRank(grade: EmailAuthGrade): number {
-  return GRADE_THRESHOLDS.findIndex(([g]) => g === grade);
+  return { score, grade: emailAuthGrade(score, statuses), sections, rule: GRADE_RULE };
 }

@@ -23,6 +23,7 @@ import {
   NETDIAG_TESTS,
   OBSERVATORY_TESTS,
   SCORE_TABLE,
+  type SecurityGrade,
 } from './score-table.js';
 
 /**
@@ -72,14 +73,14 @@ export interface SecurityHeadersResult {
   status_code: number;
   /** Score with netdiag's additions (can exceed 100 with bonuses, never below 0). */
   score: number;
-  grade: string;
+  grade: SecurityGrade;
   tests_passed: number;
   tests_failed: number;
   tests_quantity: number;
   /** The MDN HTTP Observatory's own score and grade (its 12 tests only), for comparison. */
   observatory: {
     score: number;
-    grade: string;
+    grade: SecurityGrade;
     tests_passed: number;
     tests_failed: number;
     tests_quantity: number;

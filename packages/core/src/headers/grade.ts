@@ -5,11 +5,16 @@
  * with the score floored at 0 but not capped at 100.
  * @module
  */
-import { GRADE_CHART, MINIMUM_SCORE_FOR_EXTRA_CREDIT, STARTING_SCORE } from './score-table.js';
+import {
+  GRADE_CHART,
+  MINIMUM_SCORE_FOR_EXTRA_CREDIT,
+  type SecurityGrade,
+  STARTING_SCORE,
+} from './score-table.js';
 
 export interface GradedScore {
   score: number;
-  grade: string;
+  grade: SecurityGrade;
 }
 
 export function gradeScore(modifiers: readonly number[]): GradedScore {

@@ -40,4 +40,6 @@ export {
   MINIMUM_SCORE_FOR_EXTRA_CREDIT,
   SCORE_TABLE,
   type ScoreEntry,
+  SECURITY_GRADES,
+  type SecurityGrade,
 } from './score-table.js';

@@ -369,10 +369,28 @@ export const SCORE_TABLE: Readonly<Record<string, ScoreEntry>> = {
 /** Tests that are netdiag additions (left out of `observatory`). */
 export const NETDIAG_TESTS = ['permissions-policy', 'information-disclosure'] as const;
 
+/** Every grade of the chart, best first. */
+export const SECURITY_GRADES = [
+  'A+',
+  'A',
+  'A-',
+  'B+',
+  'B',
+  'B-',
+  'C+',
+  'C',
+  'C-',
+  'D+',
+  'D',
+  'D-',
+  'F',
+] as const;
+export type SecurityGrade = (typeof SECURITY_GRADES)[number];
+
 /**
  * Grade per score, in steps of 5 (Observatory GRADE_CHART; scores above 100 stay A+).
  */
-export const GRADE_CHART: Readonly<Record<number, string>> = {
+export const GRADE_CHART: Readonly<Record<number, SecurityGrade>> = {
   100: 'A+',
   95: 'A',
   90: 'A',

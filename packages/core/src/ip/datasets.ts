@@ -14,12 +14,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigError, InvalidIpError } from '../errors.js';
+import { bogonReason, embeddedV4, specialRangeOf } from '../net/ranges.js';
 import { createAddressParts, formatV4, parseAddressInto } from './address.js';
 import { buildAsnIndexFromCsv } from './asn/asn-csv.js';
 import { asnCacheFile, readAsnCache, writeAsnCache } from './asn/asn-disk-cache.js';
 import type { AsnIndex } from './asn/asn-index.js';
 import { buildAsnIndexFromMmdb } from './asn/asn-mmdb.js';
-import { bogonReason, embeddedV4, specialRangeOf } from './bogon.js';
 import { createMmdbGeoSource, EMPTY_LOCATION, type GeoSource } from './geo/geo-source.js';
 import {
   type GeoTables,
@@ -210,7 +210,7 @@ async function loadAsn(options: LoadIpDatasetsOptions): Promise<LoadedAsn> {
   }
   const ms = Math.round(performance.now() - started);
   if (file && dir !== false) {
-    const failure = await writeAsnCache(file, dir, key, index);
+    const failure = await writeAsnCache(file, key, index);
     options.onNote?.(
       failure
         ? `AS index built in ${ms} ms; not cached (${failure.message})`

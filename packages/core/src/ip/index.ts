@@ -4,6 +4,17 @@
  * @module
  */
 export { formatV4, formatV6 } from './address.js';
+export {
+  type BulkAnswerItem,
+  bulkAnswerItem,
+  type LookupAnswer,
+  type LookupAnswerV1,
+  lookupAnswer,
+  lookupAnswerJson,
+  lookupAnswerV1,
+  lookupAnswerV1Json,
+  lookupLocation,
+} from './answers.js';
 export type { AsnIndex, AsnIndexData } from './asn/asn-index.js';
 export {
   BULK_MAX_IPS,

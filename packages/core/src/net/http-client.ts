@@ -1,12 +1,15 @@
 /**
  * The HTTP client for trusted upstreams (RDAP, breach database, Tor exit list, DoH): undici,
- * a time budget, a byte cap, and failures mapped to netdiag errors that name the upstream.
+ * a time budget, a byte cap, host names resolved through a given `DnsResolver`, and failures
+ * mapped to netdiag errors that name the upstream.
  * User-supplied targets never come here: they go through the SSRF-safe client instead.
  * @module
  */
-import { type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import { ThrottledError, UpstreamError } from '../errors.js';
 import type { BaseOptions } from '../types.js';
+import type { DnsResolver } from './dns-types.js';
+import { resolverLookup } from './resolve-host.js';
 import { withTimeout } from './signal.js';
 
 export const USER_AGENT = 'netdiag (+https://github.com/netdiag/netdiag)';
@@ -21,8 +24,14 @@ export interface UpstreamRequestOptions extends BaseOptions {
   maxBytes?: number;
   /** Redirects followed. @default 3 */
   maxRedirects?: number;
-  /** An undici dispatcher (proxy, mock agent, pinned connections). */
+  /** An undici dispatcher (proxy, mock agent, pinned connections); wins over `resolver`. */
   dispatcher?: Dispatcher;
+  /**
+   * Resolve the host names of the URL (and of redirects) through this resolver instead of the
+   * system's getaddrinfo; the connection goes to the address, SNI and Host keep the name.
+   * IP literals are used as they are. @default the system resolver (via undici)
+   */
+  resolver?: DnsResolver;
 }
 
 export interface UpstreamResponse {
@@ -53,7 +62,7 @@ export async function upstreamRequest(
           headers: { 'user-agent': USER_AGENT, ...options.headers },
           body: options.body,
           signal,
-          ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+          ...dispatcherOf(options),
         });
       } catch (error) {
         if (signal.aborted) throw error;
@@ -88,6 +97,25 @@ export async function upstreamRequest(
       return { status: response.statusCode, headers, body: Buffer.concat(chunks), url: current };
     }
   });
+}
+
+/** One keep-alive agent per resolver, so requests through it share connections. */
+const agents = new WeakMap<DnsResolver, Agent>();
+
+/** The undici agent whose connections resolve host names through `resolver`. */
+export function resolverAgent(resolver: DnsResolver): Agent {
+  let agent = agents.get(resolver);
+  if (!agent) {
+    agent = new Agent({ connect: { lookup: resolverLookup(resolver) } });
+    agents.set(resolver, agent);
+  }
+  return agent;
+}
+
+function dispatcherOf(options: UpstreamRequestOptions): { dispatcher?: Dispatcher } {
+  if (options.dispatcher) return { dispatcher: options.dispatcher };
+  if (options.resolver) return { dispatcher: resolverAgent(options.resolver) };
+  return {};
 }
 
 /** 429 / 503 with Retry-After → ThrottledError; other non-2xx → UpstreamError. */

@@ -1,10 +1,16 @@
+import { seededRandom32 } from '@netdiag/test-utils';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { createAddressParts, formatV4, formatV6, parseAddressInto } from '../ip/address.js';
+import { ipv4ToUint32, ipv6ToBigInt, parseIp } from './ip.js';
 import {
+  bogonReason,
   classifyAddress,
   IPV4_SPECIAL_RANGES,
   IPV6_SPECIAL_RANGES,
   isPublicAddress,
-  parseCidrList,
+  type SpecialRange,
+  specialRangeOf,
 } from './ranges.js';
 
 describe('isPublicAddress', () => {
@@ -124,16 +130,91 @@ describe('isPublicAddress', () => {
   });
 });
 
-describe('parseCidrList', () => {
-  test('matches v4 and v6 members and rejects junk', () => {
-    const set = parseCidrList(['127.0.0.0/8', ' ::1/128', '10.1.2.3']);
-    expect(set.has('127.0.0.2')).toBe(true);
-    expect(set.has('::1')).toBe(true);
-    expect(set.has('::ffff:127.0.0.9')).toBe(true);
-    expect(set.has('10.1.2.3')).toBe(true);
-    expect(set.has('10.1.2.4')).toBe(false);
-    expect(set.has('128.0.0.1')).toBe(false);
-    expect(() => parseCidrList(['127.0.0.0/33'])).toThrow(/not a CIDR/);
-    expect(() => parseCidrList(['example.com/8'])).toThrow(/not a CIDR/);
+describe('the word-mask fast paths agree with a naive BigInt scan of the tables', () => {
+  // The reference: Address6-based parsing and BigInt masks, one range at a time.
+  const block = (cidr: string, width: 32 | 128) => {
+    const [address = '', bitsText] = cidr.split('/');
+    const bits = BigInt(bitsText ?? width);
+    const all = (1n << BigInt(width)) - 1n;
+    const mask = bits === 0n ? 0n : (all << (BigInt(width) - bits)) & all;
+    const value = width === 32 ? BigInt(ipv4ToUint32(address)) : ipv6ToBigInt(address);
+    return { base: value & mask, mask };
+  };
+  const v4 = IPV4_SPECIAL_RANGES.map((r) => block(r.cidr, 32));
+  const v6 = IPV6_SPECIAL_RANGES.map((r) => block(r.cidr, 128));
+  const naiveV4Public = (value: bigint) => !v4.some((b) => (value & b.mask) === b.base);
+  const naivePublic = (ip: string): boolean => {
+    const parsed = parseIp(ip);
+    if (!parsed) return false;
+    if (parsed.version === 4) return naiveV4Public(BigInt(ipv4ToUint32(parsed.address)));
+    const value = ipv6ToBigInt(parsed.address);
+    if (value >> 32n === 0x64ff9bn << 64n) return naiveV4Public(value & 0xffffffffn);
+    if (value >> 112n === 0x2002n) return naiveV4Public((value >> 80n) & 0xffffffffn);
+    if (v6.some((b) => (value & b.mask) === b.base)) return false;
+    return value >> 125n === 1n;
+  };
+  const parts = createAddressParts();
+  const fast = (ip: string) => {
+    if (!parseAddressInto(ip, parts)) throw new Error(ip);
+    return specialRangeOf(parts) === undefined;
+  };
+
+  test('every first IPv4 octet and every first IPv6 16 bits in 2000::/3', () => {
+    const random32 = seededRandom32(7);
+    const mismatches: string[] = [];
+    for (let octet = 0; octet < 256; octet++) {
+      for (const low of [0, 0xffffff, random32() & 0xffffff]) {
+        const ip = formatV4(((octet << 24) | low) >>> 0);
+        if (fast(ip) !== naivePublic(ip) || classifyAddress(ip).public !== naivePublic(ip)) {
+          mismatches.push(ip);
+        }
+      }
+    }
+    for (let top = 0x2000; top <= 0x3fff; top++) {
+      for (const rest of [0, 0xffff, random32() & 0xffff]) {
+        const ip = formatV6(((top << 16) | rest) >>> 0, random32(), random32(), random32());
+        if (fast(ip) !== naivePublic(ip)) mismatches.push(ip);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  test('random IPv4 and IPv6 addresses, and addresses inside every special range', () => {
+    const word = fc.integer({ min: 0, max: 0xffffffff });
+    const prefixes = [0, 0x0a000000, 0x7f000000, 0xa9fe0000, 0xc0a80000, 0x64400000, 0xe0000000];
+    fc.assert(
+      fc.property(word, fc.constantFrom(...prefixes), fc.boolean(), (v, prefix, mix) => {
+        const ip = formatV4(mix ? (prefix | (v & 0xffff)) >>> 0 : v);
+        expect(fast(ip)).toBe(naivePublic(ip));
+      }),
+      { numRuns: 20_000 },
+    );
+    const top = fc.constantFrom(
+      0,
+      0x20010db8,
+      0x20020a00,
+      0x0064ff9b,
+      0xfe800000,
+      0xfc000000,
+      0x26064700,
+      0x3fff0000,
+      0xff020000,
+    );
+    fc.assert(
+      fc.property(top, word, word, word, (w0, w1, w2, w3) => {
+        const ip = formatV6(w0, w0 === 0x0064ff9b ? 0 : w1, w0 === 0x0064ff9b ? 0 : w2, w3);
+        expect(fast(ip)).toBe(naivePublic(ip));
+        expect(classifyAddress(ip).public).toBe(naivePublic(ip));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  test('bogon reasons name the range', () => {
+    const range = classifyAddress('10.1.2.3').range as SpecialRange;
+    expect(bogonReason(range)).toBe('10.0.0.0/8: private network (RFC 1918)');
+    expect(classifyAddress('64:ff9b::a00:1')).toMatchObject({ public: false, address: '10.0.0.1' });
+    expect(classifyAddress('2002:808:808::1')).toEqual({ public: true, address: '8.8.8.8' });
+    expect(bogonReason(classifyAddress('4000::1').range as SpecialRange)).toContain('2000::/3');
   });
 });

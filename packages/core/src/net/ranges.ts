@@ -6,7 +6,16 @@
  * https://www.iana.org/assignments/iana-ipv6-special-registry/
  * @module
  */
-import { ipv4ToUint32, ipv6ToBigInt, parseIpLiteral, uint32ToIPv4 } from './ip.js';
+import {
+  type AddressParts,
+  createAddressParts,
+  formatV4,
+  parseAddressInto,
+} from '../ip/address.js';
+import { type Cidr, cidrHasV4, cidrHasV6, parseCidr } from './cidr.js';
+import { parseIpLiteral } from './ip.js';
+
+export { type CidrSet, parseCidrList } from './cidr.js';
 
 export interface SpecialRange {
   cidr: string;
@@ -57,32 +66,71 @@ export const IPV6_SPECIAL_RANGES: readonly SpecialRange[] = [
   { cidr: 'ff00::/8', name: 'multicast (RFC 4291)' },
 ];
 
-interface V4Entry {
-  base: number;
-  mask: number;
-  range: SpecialRange;
+const V4_BLOCKS: readonly Cidr[] = IPV4_SPECIAL_RANGES.map((r) => parseCidr(r.cidr) as Cidr);
+const V6_BLOCKS: readonly Cidr[] = IPV6_SPECIAL_RANGES.map((r) => parseCidr(r.cidr) as Cidr);
+
+/**
+ * First octets (IPv4) and first 16 bits (IPv6) that some special range overlaps: any other
+ * address is answered "public" without scanning the range list (most lookups).
+ */
+const V4_OCTET_SPECIAL = new Uint8Array(256);
+for (const { w0, m0 } of V4_BLOCKS) {
+  for (let o = w0 >>> 24; o <= (w0 | ~m0) >>> 24; o++) V4_OCTET_SPECIAL[o] = 1;
 }
-interface V6Entry {
-  base: bigint;
-  mask: bigint;
-  range: SpecialRange;
+const V6_TOP_SPECIAL = new Uint8Array(65_536);
+for (const { w0, m0 } of V6_BLOCKS) {
+  for (let t = w0 >>> 16; t <= (w0 | ~m0) >>> 16; t++) V6_TOP_SPECIAL[t] = 1;
 }
 
-const V6_ALL = (1n << 128n) - 1n;
+const OUTSIDE_GLOBAL_UNICAST: SpecialRange = {
+  cidr: '',
+  name: 'reserved by the IETF (outside global unicast 2000::/3)',
+};
 
-const v4Table: V4Entry[] = IPV4_SPECIAL_RANGES.map((range) => {
-  const { base, mask } = parseV4Cidr(range.cidr);
-  return { base, mask, range };
-});
-const v6Table: V6Entry[] = IPV6_SPECIAL_RANGES.map((range) => {
-  const { base, mask } = parseV6Cidr(range.cidr);
-  return { base, mask, range };
-});
+/** The special range holding an IPv4 address (unsigned 32-bit), or undefined when public. */
+export function specialRangeV4(value: number): SpecialRange | undefined {
+  if (V4_OCTET_SPECIAL[value >>> 24] === 0) return undefined;
+  for (let i = 0; i < V4_BLOCKS.length; i++) {
+    if (cidrHasV4(V4_BLOCKS[i] as Cidr, value)) return IPV4_SPECIAL_RANGES[i];
+  }
+  return undefined;
+}
 
-const MAPPED = { base: 0xffffn << 32n, mask: V6_ALL ^ 0xffffffffn }; // ::ffff:0:0/96
-const NAT64 = { base: 0x64ff9bn << 96n, mask: V6_ALL ^ 0xffffffffn }; // 64:ff9b::/96
-const SIX_TO_FOUR = { base: 0x2002n << 112n, mask: 0xffffn << 112n }; // 2002::/16
-const GLOBAL_UNICAST = { base: 1n << 125n, mask: 7n << 125n }; // 2000::/3
+/**
+ * The IPv4 address embedded in an IPv6 address that stands for an IPv4 host: NAT64
+ * 64:ff9b::/96 (RFC 6052) and 6to4 2002::/16 (RFC 3056 §2), or -1. (IPv4-mapped addresses are
+ * already turned into IPv4 by the parser.)
+ */
+export function embeddedV4(w0: number, w1: number, w2: number, w3: number): number {
+  if (w0 === 0x0064ff9b && w1 === 0 && w2 === 0) return w3;
+  if (w0 >>> 16 === 0x2002) return (((w0 & 0xffff) << 16) | (w1 >>> 16)) >>> 0;
+  return -1;
+}
+
+/** The special range holding an IPv6 address (judged by its embedded IPv4 when it has one). */
+export function specialRangeV6(
+  w0: number,
+  w1: number,
+  w2: number,
+  w3: number,
+): SpecialRange | undefined {
+  const v4 = embeddedV4(w0, w1, w2, w3);
+  if (v4 >= 0) return specialRangeV4(v4);
+  // Global unicast 2000::/3 outside every listed range: the usual answer, found at once.
+  if (w0 >>> 29 === 1 && V6_TOP_SPECIAL[w0 >>> 16] === 0) return undefined;
+  for (let i = 0; i < V6_BLOCKS.length; i++) {
+    if (cidrHasV6(V6_BLOCKS[i] as Cidr, w0, w1, w2, w3)) return IPV6_SPECIAL_RANGES[i];
+  }
+  // Global unicast is 2000::/3 (RFC 4291 §2.4): the top three bits are 001.
+  return w0 >>> 29 === 1 ? undefined : OUTSIDE_GLOBAL_UNICAST;
+}
+
+/** The special range of a parsed address, or undefined when it is globally reachable. */
+export function specialRangeOf(parts: AddressParts): SpecialRange | undefined {
+  return parts.version === 4
+    ? specialRangeV4(parts.v4)
+    : specialRangeV6(parts.w0, parts.w1, parts.w2, parts.w3);
+}
 
 export interface AddressClass {
   /** True when the address is globally reachable unicast. */
@@ -93,37 +141,27 @@ export interface AddressClass {
   range?: SpecialRange;
 }
 
+const parts = createAddressParts();
+
 /**
  * Classifies an IP literal (strict or legacy form). Throws nothing: a hostname or garbage
  * is reported as not public with a reason, so a guard that forgets to resolve fails closed.
  */
 export function classifyAddress(input: string): AddressClass {
-  const ip = parseIpLiteral(input);
-  if (!ip) {
-    return { public: false, address: input, range: { cidr: '', name: 'not an IP address' } };
-  }
-  if (ip.version === 4) return classifyV4(ipv4ToUint32(ip.address));
-  const value = ipv6ToBigInt(ip.address);
-  for (const embed of [MAPPED, NAT64]) {
-    if ((value & embed.mask) === embed.base) return classifyV4(Number(value & 0xffffffffn));
-  }
-  if ((value & SIX_TO_FOUR.mask) === SIX_TO_FOUR.base) {
-    // 6to4: the IPv4 address sits in bits 16..47 (RFC 3056 §2).
-    return classifyV4(Number((value >> 80n) & 0xffffffffn));
-  }
-  for (const entry of v6Table) {
-    if ((value & entry.mask) === entry.base) {
-      return { public: false, address: ip.address, range: entry.range };
+  if (!parseAddressInto(input, parts)) {
+    const legacy = parseIpLiteral(input);
+    if (!legacy) {
+      return { public: false, address: input, range: { cidr: '', name: 'not an IP address' } };
     }
+    parseAddressInto(legacy.address, parts);
   }
-  if ((value & GLOBAL_UNICAST.mask) !== GLOBAL_UNICAST.base) {
-    return {
-      public: false,
-      address: ip.address,
-      range: { cidr: '', name: 'reserved by the IETF (outside global unicast 2000::/3)' },
-    };
+  let address = parts.text;
+  if (parts.version === 6) {
+    const v4 = embeddedV4(parts.w0, parts.w1, parts.w2, parts.w3);
+    if (v4 >= 0) address = formatV4(v4);
   }
-  return { public: true, address: ip.address };
+  const range = specialRangeOf(parts);
+  return range ? { public: false, address, range } : { public: true, address };
 }
 
 /** True only for globally reachable unicast addresses. Hostnames are never public. */
@@ -131,71 +169,11 @@ export function isPublicAddress(input: string): boolean {
   return classifyAddress(input).public;
 }
 
-function classifyV4(value: number): AddressClass {
-  const address = uint32ToIPv4(value);
-  for (const entry of v4Table) {
-    if ((value & entry.mask) >>> 0 === entry.base) {
-      return { public: false, address, range: entry.range };
-    }
-  }
-  return { public: true, address };
-}
+const REASONS = new Map<SpecialRange, string>(
+  [...IPV4_SPECIAL_RANGES, ...IPV6_SPECIAL_RANGES].map((r) => [r, `${r.cidr}: ${r.name}`]),
+);
 
-// --- CIDR helpers, also used for NETDIAG_ALLOWED_TARGETS ---
-
-function parseV4Cidr(cidr: string): { base: number; mask: number } {
-  const [addr = '', bitsText = '32'] = cidr.split('/');
-  const bits = Number(bitsText);
-  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-  return { base: (ipv4ToUint32(addr) & mask) >>> 0, mask };
-}
-
-function parseV6Cidr(cidr: string): { base: bigint; mask: bigint } {
-  const [addr = '', bitsText = '128'] = cidr.split('/');
-  const bits = BigInt(bitsText);
-  const mask = bits === 0n ? 0n : (V6_ALL << (128n - bits)) & V6_ALL;
-  return { base: ipv6ToBigInt(addr) & mask, mask };
-}
-
-/** A parsed list of CIDR ranges with a membership test. */
-export interface CidrSet {
-  readonly cidrs: readonly string[];
-  has(ip: string): boolean;
-}
-
-/**
- * Parses `a.b.c.d/n` and `x::/n` ranges (a bare address means a single host).
- * Throws `Error` with the offending entry for a malformed one.
- */
-export function parseCidrList(list: readonly string[]): CidrSet {
-  const v4: { base: number; mask: number }[] = [];
-  const v6: { base: bigint; mask: bigint }[] = [];
-  const cidrs: string[] = [];
-  for (const raw of list) {
-    const entry = raw.trim();
-    if (entry === '') continue;
-    const [addr = '', bits] = entry.split('/');
-    const ip = parseIpLiteral(addr);
-    const max = ip?.version === 4 ? 32 : 128;
-    const n = bits === undefined ? max : Number(bits);
-    if (!ip || !/^\d*$/.test(bits ?? '') || !Number.isInteger(n) || n < 0 || n > max) {
-      throw new Error(`"${entry}" is not a CIDR range such as 127.0.0.0/8 or ::1/128`);
-    }
-    if (ip.version === 4) v4.push(parseV4Cidr(`${ip.address}/${n}`));
-    else v6.push(parseV6Cidr(`${ip.address}/${n}`));
-    cidrs.push(`${ip.address}/${n}`);
-  }
-  return {
-    cidrs,
-    has(input: string): boolean {
-      const ip = parseIpLiteral(input);
-      if (!ip) return false;
-      if (ip.version === 4) {
-        const value = ipv4ToUint32(ip.address);
-        return v4.some((r) => (value & r.mask) >>> 0 === r.base);
-      }
-      const value = ipv6ToBigInt(ip.address);
-      return v6.some((r) => (value & r.mask) === r.base);
-    },
-  };
+/** `bogon_reason` text of a special range ("10.0.0.0/8: private network (RFC 1918)"), built once. */
+export function bogonReason(range: SpecialRange): string {
+  return REASONS.get(range) ?? (range.cidr ? `${range.cidr}: ${range.name}` : range.name);
 }

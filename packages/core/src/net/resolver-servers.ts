@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { ConfigError } from '../errors.js';
+import { formatHostPort, parseHostPort } from './host-port.js';
 
 export interface DnsServer {
   host: string;
@@ -19,27 +20,9 @@ export const DNS_PORT = 53;
 
 /** Parses one server address; `undefined` when it is not an IP with an optional port. */
 export function parseDnsServer(text: string): DnsServer | undefined {
-  const value = text.trim();
-  let host: string;
-  let portText: string | undefined;
-  const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(value);
-  if (bracket) {
-    host = bracket[1] as string;
-    portText = bracket[2];
-  } else if ((value.match(/:/g) ?? []).length > 1) {
-    host = value;
-  } else {
-    const match = /^([^:]+)(?::(\d+))?$/.exec(value);
-    if (!match) return undefined;
-    host = match[1] as string;
-    portText = match[2];
-  }
-  const family = isIP(host);
-  if (family === 0) return undefined;
-  const port = portText === undefined ? DNS_PORT : Number(portText);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return undefined;
-  const label = family === 6 ? `[${host}]:${port}` : `${host}:${port}`;
-  return { host, port, family: family as 4 | 6, label };
+  const parsed = parseHostPort(text, { defaultPort: DNS_PORT });
+  if (!parsed) return undefined;
+  return { ...parsed, family: isIP(parsed.host) as 4 | 6, label: formatHostPort(parsed) };
 }
 
 /** Parses a list, throwing `ConfigError` that names the bad entry. */

@@ -8,6 +8,7 @@
 import net from 'node:net';
 import type { Dispatcher } from 'undici';
 import { isNetdiagError, UpstreamError } from '../errors.js';
+import type { DnsResolver } from './dns-types.js';
 import { upstreamRequest } from './http-client.js';
 import { AttemptTimeout, attempt, networkError } from './resolver-attempt.js';
 import type { DnsServer } from './resolver-servers.js';
@@ -75,6 +76,8 @@ export interface DohExchangeOptions {
   /** RFC 8484 §4.1: POST carries the message as the body, GET as `?dns=` base64url. */
   method: 'GET' | 'POST';
   dispatcher?: Dispatcher | undefined;
+  /** Resolves the DoH server's host name (the plain-DNS bootstrap). */
+  resolver?: DnsResolver | undefined;
 }
 
 /** RFC 8484 §6: the largest DNS message is 65535 bytes. */
@@ -111,6 +114,7 @@ export async function dohExchange(
       signal,
       maxBytes: MAX_DNS_MESSAGE,
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.resolver ? { resolver: options.resolver } : {}),
     });
   } catch (error) {
     if (signal.aborted) throw signal.reason ?? error;

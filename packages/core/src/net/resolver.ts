@@ -6,6 +6,7 @@
  * @module
  */
 import dns from 'node:dns';
+import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import {
   ConfigError,
@@ -36,11 +37,20 @@ export interface ResolverOptions {
    * @default the system's resolvers (`dns.getServers()` from node:dns), read at the first query
    */
   servers?: readonly string[];
-  /** DNS-over-HTTPS endpoint (RFC 8484); when set, `servers` are not used. */
+  /**
+   * DNS-over-HTTPS endpoint (RFC 8484); when set, queries go there and not to `servers`.
+   * A host name in the URL is itself resolved over plain DNS through `servers` (a bootstrap,
+   * as browsers do; RFC 8484 leaves it to the client), or through the system's resolvers
+   * from `dns.getServers()` when `servers` is not given — asked by this client, never through
+   * getaddrinfo. An IP literal in the URL needs no bootstrap.
+   */
   dohUrl?: string;
   /** HTTP method for DoH. @default 'POST' */
   dohMethod?: 'GET' | 'POST';
-  /** undici dispatcher for DoH (proxy, pinned connections, tests). */
+  /**
+   * undici dispatcher for DoH (proxy, pinned connections, tests); when given, it decides how
+   * the DoH host is reached (no bootstrap).
+   */
   dispatcher?: Dispatcher;
   /**
    * Time one server gets to answer one attempt before the next server is asked.
@@ -93,6 +103,20 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
     return configured;
   };
   const flight = createSingleFlight();
+  // The DoH server's own name is resolved over plain DNS (see `dohUrl`), cached beside ours.
+  const dohBootstrap =
+    dohUrl !== undefined && isIP(new URL(dohUrl).hostname.replace(/^\[|\]$/g, '')) === 0
+      ? createResolver({
+          ...(options.servers ? { servers: options.servers } : {}),
+          attemptTimeout: attemptMs,
+          tries,
+          timeout: budget,
+          cache: cache ?? false,
+          cachePrefix: `${prefix}doh-bootstrap:`,
+          edns,
+          now,
+        })
+      : undefined;
 
   /** Asks one server; TCP when the UDP answer is truncated (RFC 7766 §5). */
   async function ask(
@@ -130,6 +154,7 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
     const message = await dohExchange(url, query, attemptMs, signal, {
       method: options.dohMethod ?? 'POST',
       dispatcher: options.dispatcher,
+      resolver: dohBootstrap,
     });
     return toResponse(message, name, type, url, 'doh');
   }

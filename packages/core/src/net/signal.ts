@@ -66,6 +66,7 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw toAbortError(signal.reason);
 }
 
-function toAbortError(reason: unknown): Error {
+/** An abort reason as a netdiag error: itself when it is one, else an `AbortedError`. */
+export function toAbortError(reason: unknown): Error {
   return isNetdiagError(reason) ? reason : new AbortedError(reason);
 }

@@ -7,6 +7,13 @@ export {
 } from './catalog.js';
 export { MAX_PORTS_PER_REQUEST, type ParsePortListOptions, parsePortList } from './port-list.js';
 export {
+  createScanLimiter,
+  MAX_CONCURRENT_SCANS,
+  MAX_QUEUED_SCANS,
+  SCAN_RETRY_AFTER_S,
+  type ScanLimiter,
+} from './scan-limiter.js';
+export {
   ACCEPTS_EVERYTHING_MIN_PORTS,
   ACCEPTS_EVERYTHING_RATIO,
   DEFAULT_PORT_TIMEOUT_MS,

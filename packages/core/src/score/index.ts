@@ -14,6 +14,7 @@ export {
   FLAG_TEXT,
   GRADES,
   type Grade,
+  type GradeLabel,
   SCORE_WEIGHTS,
   type ScoreSignal,
   type ScoreWeight,

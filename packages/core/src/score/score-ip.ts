@@ -9,6 +9,7 @@ import {
   FLAG_TEXT,
   GRADES,
   type Grade,
+  type GradeLabel,
   SCORE_WEIGHTS,
   type ScoreSignal,
 } from './weights.js';
@@ -65,7 +66,7 @@ export interface IpScore {
   /** 0–100, higher is cleaner. */
   score: number;
   grade: Grade;
-  label: string;
+  label: GradeLabel;
   /** Fixed texts: Tor exit node, Listed on N spam blacklists, Mobile network, Residential ISP. */
   flags: string[];
   /** Every signal that moved the score, its weight and source; unanswered DNSBLs named. */

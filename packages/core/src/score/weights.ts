@@ -51,9 +51,10 @@ export const SCORE_WEIGHTS: readonly ScoreWeight[] = [
 ];
 
 export type Grade = 'A' | 'B' | 'C' | 'D';
+export type GradeLabel = 'Clean' | 'Mostly clean' | 'Suspicious' | 'High risk';
 
 /** CONTRACT §6 / issue 4: A ≥ 80, B ≥ 60, C ≥ 40, D below; one fixed label per grade. */
-export const GRADES: readonly { grade: Grade; min: number; label: string }[] = [
+export const GRADES: readonly { grade: Grade; min: number; label: GradeLabel }[] = [
   { grade: 'A', min: 80, label: 'Clean' },
   { grade: 'B', min: 60, label: 'Mostly clean' },
   { grade: 'C', min: 40, label: 'Suspicious' },

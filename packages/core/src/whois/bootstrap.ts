@@ -7,11 +7,14 @@
  */
 
 import type { Dispatcher } from 'undici';
-import { UpstreamError } from '../errors.js';
+import { InvalidInputError, UpstreamError } from '../errors.js';
+import { createAddressParts, parseAddressInto } from '../ip/address.js';
 import type { Cache } from '../net/cache.js';
 import { createSingleFlight } from '../net/cache.js';
+import { cidrHas, parseCidr } from '../net/cidr.js';
+import type { DnsResolver } from '../net/dns-types.js';
 import { parseJsonBody, throwForStatus, upstreamRequest } from '../net/http-client.js';
-import { ipv4ToUint32, ipv6ToBigInt, parseIp } from '../net/ip.js';
+import { parseIp } from '../net/ip.js';
 import { raceAbort } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
 
@@ -50,24 +53,24 @@ export interface CachedBootstrap {
 
 /**
  * Validates and parses one registry file (RFC 9224 §3: `{version, publication, services:
- * [[entries], [urls]]}`). Throws `Error` describing the first problem.
+ * [[entries], [urls]]}`). Throws `InvalidInputError` describing the first problem.
  */
 export function parseBootstrapFile(json: unknown): BootstrapFile {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new Error('a bootstrap file is a JSON object');
+    throw new InvalidInputError('a bootstrap file is a JSON object');
   }
   const doc = json as { publication?: unknown; services?: unknown };
-  if (!Array.isArray(doc.services)) throw new Error('"services" must be an array');
+  if (!Array.isArray(doc.services)) throw new InvalidInputError('"services" must be an array');
   const services: BootstrapService[] = [];
   doc.services.forEach((service, index) => {
     // object-tags.json has three members (RFC 8521); the entries and URLs are the last two.
     if (!Array.isArray(service) || service.length < 2) {
-      throw new Error(`services[${index}] must be [[entries], [urls]]`);
+      throw new InvalidInputError(`services[${index}] must be [[entries], [urls]]`);
     }
     const entries: unknown = service[service.length - 2];
     const urls: unknown = service[service.length - 1];
     if (!isStringList(entries) || !isStringList(urls)) {
-      throw new Error(`services[${index}] must hold two lists of strings`);
+      throw new InvalidInputError(`services[${index}] must hold two lists of strings`);
     }
     const usable = urls.filter(isHttpUrl).map((u) => (u.endsWith('/') ? u : `${u}/`));
     // RFC 9224 §3: when both are offered, prefer https.
@@ -107,21 +110,15 @@ export function findDomainService(file: BootstrapFile, domain: string): string[]
 
 /** Base URLs for an address: the most specific covering prefix (RFC 9224 §5.1–5.2). */
 export function findIpService(file: BootstrapFile, address: string): string[] | undefined {
+  const parts = createAddressParts();
   const ip = parseIp(address);
-  if (!ip) return undefined;
-  const bits = ip.version === 4 ? 32 : 128;
-  const value = toBigInt(ip.address, ip.version);
+  if (!ip || !parseAddressInto(ip.address, parts)) return undefined;
   let best: { length: number; urls: string[] } | undefined;
   for (const service of file.services) {
     for (const entry of service.entries) {
-      const [base = '', lengthText] = entry.split('/');
-      const parsed = parseIp(base);
-      if (!parsed || parsed.version !== ip.version) continue;
-      const length = lengthText === undefined ? bits : Number(lengthText);
-      if (!Number.isInteger(length) || length < 0 || length > bits) continue;
-      const shift = BigInt(bits - length);
-      if (value >> shift !== toBigInt(parsed.address, parsed.version) >> shift) continue;
-      if (!best || length > best.length) best = { length, urls: service.urls };
+      const block = parseCidr(entry);
+      if (!block || !cidrHas(block, parts)) continue;
+      if (!best || block.bits > best.length) best = { length: block.bits, urls: service.urls };
     }
   }
   return best && best.urls.length > 0 ? best.urls : undefined;
@@ -140,10 +137,6 @@ export function findAsnService(file: BootstrapFile, asn: number): string[] | und
   return undefined;
 }
 
-function toBigInt(address: string, version: 4 | 6): bigint {
-  return version === 4 ? BigInt(ipv4ToUint32(address)) : ipv6ToBigInt(address);
-}
-
 /** The URL of a registry file: the configured DNS URL with its file name swapped. */
 export function bootstrapUrl(dnsUrl: string, registry: BootstrapRegistry): string {
   if (registry === 'dns') return dnsUrl;
@@ -156,6 +149,8 @@ export interface BootstrapLoaderOptions {
   /** Where files are kept between calls (and, with Redis, between instances). */
   cache: Cache;
   dispatcher?: Dispatcher;
+  /** Resolves the bootstrap server's host name. @default the system resolver */
+  resolver?: DnsResolver;
   /** Clock, for tests. @default Date.now */
   now?: () => number;
   /** Per-fetch time budget in ms. @default 10000 */
@@ -186,6 +181,7 @@ export function createBootstrapLoader(options: BootstrapLoaderOptions): Bootstra
         try {
           fresh = await fetchBootstrap(url, stored, {
             dispatcher: options.dispatcher,
+            resolver: options.resolver,
             timeout: options.timeoutMs ?? 10_000,
             now,
           });
@@ -204,7 +200,11 @@ export function createBootstrapLoader(options: BootstrapLoaderOptions): Bootstra
 async function fetchBootstrap(
   url: string,
   stored: CachedBootstrap | undefined,
-  options: BaseOptions & { dispatcher?: Dispatcher; now: () => number },
+  options: BaseOptions & {
+    dispatcher?: Dispatcher;
+    resolver?: DnsResolver;
+    now: () => number;
+  },
 ): Promise<CachedBootstrap> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (stored?.etag) headers['if-none-match'] = stored.etag;
@@ -217,6 +217,7 @@ async function fetchBootstrap(
     signal: options.signal,
     timeout: options.timeout,
     dispatcher: options.dispatcher,
+    resolver: options.resolver,
   });
   if (response.status === 304 && stored) {
     return {

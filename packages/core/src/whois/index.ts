@@ -40,7 +40,6 @@ export {
 // --- Lookups ---
 export {
   DEFAULT_WHOIS_TIMEOUT_MS,
-  parseAsn,
   RDAP_NOT_FOUND_MESSAGE,
   type RdapLookupOptions,
   type RdapResourceOptions,

@@ -4,6 +4,7 @@
  * `JCardError` rather than half-read, because a half-read card silently yields wrong names.
  * @module
  */
+import { InvalidInputError } from '../errors.js';
 
 /** A scalar jCard value (RFC 7095 §3.4–3.5: text, booleans, numbers; `null` is tolerated). */
 export type JCardScalar = string | number | boolean | null;
@@ -41,7 +42,8 @@ export interface ParseJCardOptions {
   strict?: boolean;
 }
 
-export class JCardError extends Error {
+/** A jCard that is not one (RFC 7095); an `InvalidInputError`. */
+export class JCardError extends InvalidInputError {
   override name = 'JCardError';
 }
 

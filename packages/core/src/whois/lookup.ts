@@ -4,8 +4,10 @@
  * `rdapLookupResource` (IP networks and AS numbers, for `netdiag whois 8.8.8.8 | AS13335`).
  * @module
  */
+import { parseAsn } from '../asn/as-number.js';
 import { InvalidInputError, isNetdiagError, NotFoundError, UpstreamError } from '../errors.js';
 import { createMemoryCache } from '../net/cache.js';
+import type { DnsResolver } from '../net/dns-types.js';
 import { normaliseDomain, registrableDomain } from '../net/domain.js';
 import { parseIp } from '../net/ip.js';
 import { withTimeout } from '../net/signal.js';
@@ -59,6 +61,8 @@ class RdapMissError extends NotFoundError {
 }
 
 const sharedLoaders = new Map<string, BootstrapLoader>();
+/** Shared loaders of callers that bring their own resolver (one per resolver and URL). */
+const resolverLoaders = new WeakMap<DnsResolver, Map<string, BootstrapLoader>>();
 const sharedCache = createMemoryCache({ max: 64 });
 
 function loaderFor(options: WhoisSeams): BootstrapLoader {
@@ -69,12 +73,18 @@ function loaderFor(options: WhoisSeams): BootstrapLoader {
       url,
       cache: options.cache ?? sharedCache,
       dispatcher: options.dispatcher,
+      resolver: options.resolver,
     });
   }
-  let loader = sharedLoaders.get(url);
+  let byUrl = sharedLoaders;
+  if (options.resolver) {
+    byUrl = resolverLoaders.get(options.resolver) ?? new Map();
+    resolverLoaders.set(options.resolver, byUrl);
+  }
+  let loader = byUrl.get(url);
   if (!loader) {
-    loader = createBootstrapLoader({ url, cache: sharedCache });
-    sharedLoaders.set(url, loader);
+    loader = createBootstrapLoader({ url, cache: sharedCache, resolver: options.resolver });
+    byUrl.set(url, loader);
   }
   return loader;
 }
@@ -167,6 +177,7 @@ async function rdapDomain(
         signal,
         timeout: options.rdapTimeoutMs,
         dispatcher: options.dispatcher,
+        resolver: options.resolver,
       });
       // The registry record stays authoritative; the registrar only fills what it left out.
       record = fillGaps(record, normaliseRdapDomain(registrar.doc, domain, registry.url));
@@ -194,6 +205,7 @@ async function fetchFirst(
         signal,
         timeout: options.rdapTimeoutMs,
         dispatcher: options.dispatcher,
+        resolver: options.resolver,
       });
     } catch (error) {
       if (!(error instanceof UpstreamError) || signal.aborted) throw error;
@@ -201,14 +213,6 @@ async function fetchFirst(
     }
   }
   throw lastError;
-}
-
-/** Parses `AS13335`, `as13335` or `13335` (RFC 6793: 32-bit AS numbers). */
-export function parseAsn(input: string): number | undefined {
-  const m = /^(?:as)?(\d{1,10})$/i.exec(input.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  return n <= 0xffffffff ? n : undefined;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { NotFoundError, UpstreamError } from '../errors.js';
+import type { DnsResolver } from '../net/dns-types.js';
 import { parseJsonBody, throwForStatus, upstreamRequest } from '../net/http-client.js';
 
 /** An RDAP object as far as this module reads it (RFC 9083); everything is optional. */
@@ -38,6 +39,8 @@ export interface RdapFetchOptions {
   /** ms; @default 8000 */
   timeout?: number | false;
   dispatcher?: Dispatcher;
+  /** Resolves the RDAP server's host name. @default the system resolver */
+  resolver?: DnsResolver;
 }
 
 export interface RdapDocument {
@@ -66,6 +69,7 @@ export async function fetchRdap(url: string, options: RdapFetchOptions): Promise
     signal: options.signal,
     timeout: options.timeout ?? DEFAULT_RDAP_TIMEOUT_MS,
     dispatcher: options.dispatcher,
+    resolver: options.resolver,
   });
   if (response.status === 404) {
     throw new NotFoundError(`Not found in RDAP: ${url}`, 'rdap');

@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Cache } from '../net/cache.js';
+import type { DnsResolver } from '../net/dns-types.js';
 import type { BaseOptions } from '../types.js';
 import type { BootstrapLoader } from './bootstrap.js';
 
@@ -47,8 +48,13 @@ export interface WhoisSeams extends BaseOptions {
   bootstrap?: BootstrapLoader;
   /** Cache for the bootstrap files when no `bootstrap` loader is given. @default a process-wide memory cache */
   cache?: Cache;
-  /** undici dispatcher for RDAP requests (tests, proxies). */
+  /** undici dispatcher for RDAP requests (tests, proxies); wins over `resolver` for HTTP. */
   dispatcher?: Dispatcher;
+  /**
+   * Resolves the host names of the bootstrap, RDAP and WHOIS servers (CONTRACT §5: the
+   * configured DNS servers serve all DNS work). @default the system resolver (getaddrinfo)
+   */
+  resolver?: DnsResolver;
   /** Time budget of one RDAP request in ms. @default 8000 */
   rdapTimeoutMs?: number;
   /**
@@ -68,4 +74,6 @@ export interface WhoisClientOptions {
   whoisHopTimeoutMs?: number;
   /** Largest answer read from one WHOIS server; the rest is cut off. @default 262144 */
   whoisMaxBytes?: number;
+  /** Resolves the root server and every referral host. @default the system resolver */
+  resolver?: DnsResolver;
 }

@@ -71,6 +71,7 @@ export async function lookupWhoisChain(
       signal: options.signal,
       timeoutMs: options.whoisHopTimeoutMs,
       maxBytes: options.whoisMaxBytes,
+      resolver: options.resolver,
     });
     return parseWhoisText(answer.text);
   };

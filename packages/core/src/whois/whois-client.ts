@@ -7,6 +7,9 @@
  */
 import { createConnection } from 'node:net';
 import { TimeoutError, UpstreamError } from '../errors.js';
+import type { DnsResolver } from '../net/dns-types.js';
+import { formatHostPort, parseHostPort } from '../net/host-port.js';
+import { resolverLookup } from '../net/resolve-host.js';
 import { raceAbort } from '../net/signal.js';
 
 export interface WhoisServer {
@@ -21,29 +24,14 @@ export const DEFAULT_WHOIS_HOP_TIMEOUT_MS = 8_000;
 /** Default per-hop byte cap: real answers are 1–10 KB; 256 KiB bounds a hostile server. */
 export const DEFAULT_WHOIS_MAX_BYTES = 256 * 1024;
 
-/** `host`, `host:port`, `[v6]:port` or a bare IPv6 address → host and port. */
+/** `host`, `host:port`, `[v6]:port` or a bare IPv6 address → host and port (`parseHostPort`). */
 export function parseWhoisServer(text: string, defaultPort = WHOIS_PORT): WhoisServer | undefined {
-  const value = text.trim();
-  const bracket = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/i.exec(value);
-  let host: string;
-  let portText: string | undefined;
-  if (bracket) {
-    host = bracket[1] as string;
-    portText = bracket[2];
-  } else if ((value.match(/:/g) ?? []).length > 1) {
-    host = value;
-  } else {
-    [host = '', portText] = value.split(':');
-  }
-  const port = portText === undefined ? defaultPort : Number(portText);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return undefined;
-  if (!/^[a-z0-9.-]+$/i.test(host) && !/^[0-9a-f:.]+$/i.test(host)) return undefined;
-  return { host: host.toLowerCase(), port };
+  return parseHostPort(text, { defaultPort, names: true });
 }
 
+/** `host[:port]`, the port left out when it is 43. */
 export function formatWhoisServer(server: WhoisServer): string {
-  const host = server.host.includes(':') ? `[${server.host}]` : server.host;
-  return server.port === WHOIS_PORT ? host : `${host}:${server.port}`;
+  return formatHostPort(server, WHOIS_PORT);
 }
 
 /** UTF-8 when the bytes are valid UTF-8, otherwise ISO-8859-1; a BOM is dropped. */
@@ -63,6 +51,8 @@ export interface WhoisQueryOptions {
   timeoutMs?: number;
   /** Bytes read before the answer is cut off. @default 262144 */
   maxBytes?: number;
+  /** Resolves a server given by name. @default the system resolver (getaddrinfo) */
+  resolver?: DnsResolver;
 }
 
 export interface WhoisAnswer {
@@ -85,7 +75,11 @@ export function queryWhoisServer(
   const timeoutMs = options.timeoutMs ?? DEFAULT_WHOIS_HOP_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_WHOIS_MAX_BYTES;
   const name = formatWhoisServer(server);
-  const socket = createConnection({ host: server.host, port: server.port });
+  const socket = createConnection({
+    host: server.host,
+    port: server.port,
+    ...(options.resolver ? { lookup: resolverLookup(options.resolver) } : {}),
+  });
   const answer = new Promise<WhoisAnswer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

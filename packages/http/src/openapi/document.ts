@@ -2,9 +2,9 @@
  * The OpenAPI 3.1 document, generated from the route table that mounts the routes.
  * @module
  */
+import { errorEnvelopeSchema, type JsonSchema, toJsonSchema } from '@netdiag/core';
 import { STATUS_TEXT } from '../errors.js';
 import type { RouteDef } from '../routes/types.js';
-import { bool, type JsonSchema, obj, str } from './schema.js';
 
 export interface OpenApiOptions {
   version: string;
@@ -12,13 +12,67 @@ export interface OpenApiOptions {
 
 const ATTRIBUTION = 'IP geolocation by DB-IP (https://db-ip.com), CC BY 4.0.';
 
+/** One line per tag of the route table; a tag without one is listed with its name. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Caller: "The caller's own address, its score, and an echo of the request (SPEC 2.2–2.4, 2.14).",
+  Breach: 'Email breach check against the XposedOrNot breach database (SPEC 2.6).',
+  'IP intelligence':
+    'Geolocation, network and privacy flags of any address, bulk lookup and ASN search (SPEC 2.5, 2.13).',
+  DNS: 'DNS records, reverse DNS and DNS blocklists (SPEC 2.7, 2.8, 2.10, 2.11).',
+  WHOIS: 'Domain registration data from RDAP, with classic WHOIS as fallback (SPEC 2.9).',
+  Probes:
+    'Outbound checks of a public target: site up/down, security-header grade, TCP port scan (SPEC 2.12, §4).',
+  Email: 'Email authentication of a domain: MX, SPF, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI.',
+  Operations: 'Health, metrics and this document; not rate limited.',
+};
+
+/**
+ * Answers of the HTTP server itself, before any route runs: no envelope and no body (Node's
+ * parser closes the connection). Documented so that clients and fuzzers expect them.
+ */
+const BARE_RESPONSES: Record<string, { description: string }> = {
+  E431: {
+    description:
+      "Request header fields too large (over Node's 16 KiB header limit): answered by the HTTP " +
+      'server itself, without a body and without the envelope.',
+  },
+};
+
+/** On every `/api` answer (CONTRACT §3), success or error. */
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Window': { $ref: '#/components/headers/X-RateLimit-Window' },
+};
+
+/** Extra words for the shared error responses, beyond STATUS_TEXT. */
+const STATUS_NOTES: Record<number, string> = {
+  400:
+    ' Also a path with malformed percent-encoding; a request that is not valid HTTP gets a bare ' +
+    '400 from the HTTP server itself, without a body.',
+  405: ' The path exists with other methods: Allow lists them (RFC 9110 §15.5.6).',
+};
+
+/** The success envelope around `data` (CONTRACT §2). */
+function successEnvelope(data: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    properties: { success: { const: true }, data },
+    required: ['success', 'data'],
+  };
+}
+
 export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOptions): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     paths[path] ??= {};
     const limited = route.path.startsWith('/api/') && route.path !== '/api/openapi.json';
-    const statuses = [...new Set([...route.errors, ...(limited ? [429] : []), 500])].sort();
+    // Every route can meet a malformed request (400), another method (405) and oversized headers
+    // (431); every /api route the rate limit.
+    const statuses = [
+      ...new Set([...route.errors, 400, 405, 431, ...(limited ? [429] : []), 500]),
+    ].sort();
     const responses: Record<string, unknown> = {
       '200': route.raw
         ? {
@@ -33,9 +87,10 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
           }
         : {
             description: 'Success envelope',
+            ...(limited ? { headers: RATE_HEADERS } : {}),
             content: {
               'application/json': {
-                schema: obj({ success: { const: true }, data: route.data }),
+                schema: successEnvelope(route.data ?? { type: 'object' }),
                 ...(route.example ? { example: { success: true, data: route.example } } : {}),
               },
             },
@@ -43,6 +98,14 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     };
     for (const status of statuses) {
       responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+    }
+    for (const [status, description] of Object.entries(route.dataStatuses ?? {})) {
+      responses[status] = {
+        description,
+        content: {
+          'application/json': { schema: successEnvelope(route.data ?? { type: 'object' }) },
+        },
+      };
     }
     (paths[path] as Record<string, unknown>)[route.method] = {
       operationId: route.operationId,
@@ -74,11 +137,6 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     };
   }
   const errorStatuses = Object.keys(STATUS_TEXT).map(Number);
-  const rateHeaders = {
-    'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
-    'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
-    'X-RateLimit-Window': { $ref: '#/components/headers/X-RateLimit-Window' },
-  };
   return {
     openapi: '3.1.0',
     info: {
@@ -93,15 +151,16 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/' }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    // No authentication of any kind (SPEC §5).
+    security: [],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({
+      name,
+      description: TAG_DESCRIPTIONS[name] ?? name,
+    })),
     paths,
     components: {
       schemas: {
-        Error: obj(
-          { success: { const: false }, error: str('Human-readable message') },
-          { description: 'Error envelope' },
-        ),
-        Success: obj({ success: bool(), data: { type: 'object' } }),
+        Error: toJsonSchema(errorEnvelopeSchema),
       },
       headers: {
         'X-RateLimit-Limit': {
@@ -120,20 +179,30 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
           description: 'Seconds to wait before retrying',
           schema: { type: 'integer' },
         },
+        Allow: {
+          description: 'The methods this path answers to, e.g. "GET, HEAD, OPTIONS"',
+          schema: { type: 'string' },
+        },
       },
-      responses: Object.fromEntries(
-        errorStatuses.map((status) => [
-          `E${status}`,
-          {
-            description: STATUS_TEXT[status],
-            headers:
-              status === 429 || status === 503
-                ? { ...rateHeaders, 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
-                : rateHeaders,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-          },
-        ]),
-      ),
+      responses: {
+        ...Object.fromEntries(
+          errorStatuses.map((status) => [
+            `E${status}`,
+            {
+              description: `${STATUS_TEXT[status]}${STATUS_NOTES[status] ?? ''}`,
+              headers: {
+                ...RATE_HEADERS,
+                ...(status === 429 || status === 503
+                  ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+                  : {}),
+                ...(status === 405 ? { Allow: { $ref: '#/components/headers/Allow' } } : {}),
+              },
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            },
+          ]),
+        ),
+        ...BARE_RESPONSES,
+      },
     },
   };
 }

@@ -3,6 +3,7 @@ import { DNSBL_ZONES, dnsblQueryName, INVALID_IP_MESSAGE } from '@netdiag/core';
 import { type DnsTestServer, startDnsServer, type Zone } from '@netdiag/test-utils';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { expectMatchesSchema } from '../../test/expect-schema.js';
 import { createApp } from '../app.js';
 import { closeContext } from '../context.js';
 import { dnsRoutes } from './dns.js';
@@ -120,6 +121,7 @@ const V1_CASES: [string, string, string][] = [
 describe('GET /api/dns', () => {
   test.each(V0_CASES)('%s %s', async (domain, type, data) => {
     const res = await request(app).get('/api/dns').query({ domain, type });
+    expectMatchesSchema('dnsLookup', res.body);
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.body).toEqual({
@@ -136,6 +138,7 @@ describe('GET /api/dns', () => {
 
   test('no type means A; a CNAME chain is returned whole', async () => {
     const res = await request(app).get('/api/dns?domain=www.example.test');
+    expectMatchesSchema('dnsLookup', res.body);
     expect(res.body.data.type).toBe('A');
     expect(res.body.data.records).toEqual([
       { name: 'www.example.test', type: 5, TTL: 60, data: 'example.test.' },
@@ -145,6 +148,7 @@ describe('GET /api/dns', () => {
 
   test('NXDOMAIN: 200, records [] and rcode', async () => {
     const res = await request(app).get('/api/dns?domain=nothing.example.test&type=TXT');
+    expectMatchesSchema('dnsLookup', res.body);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       domain: 'nothing.example.test',
@@ -196,6 +200,7 @@ describe('GET /api/dns', () => {
 describe('GET /api/v1/dns/:domain', () => {
   test.each(V1_CASES)('%s %s', async (domain, type, data) => {
     const res = await request(app).get(`/api/v1/dns/${domain}?type=${type.toLowerCase()}`);
+    expectMatchesSchema('dnsLookupV1', res.body);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       domain,
@@ -209,6 +214,7 @@ describe('GET /api/v1/dns/:domain', () => {
 
   test('NXDOMAIN shows the SOA in authority, in the v1 record shape', async () => {
     const res = await request(app).get('/api/v1/dns/none.example.test');
+    expectMatchesSchema('dnsLookupV1', res.body);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ rcode: 'NXDOMAIN', records: [] });
     expect(res.body.data.authority).toEqual([
@@ -235,6 +241,7 @@ describe('GET /api/v1/dns/:domain', () => {
 describe('GET /api/rdns', () => {
   test('IPv4 with FCrDNS', async () => {
     const res = await request(app).get('/api/rdns?ip=192.0.2.10');
+    expectMatchesSchema('reverseDns', res.body);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       ip: '192.0.2.10',
@@ -249,6 +256,7 @@ describe('GET /api/rdns', () => {
 
   test('IPv6 nibbles; unconfirmed when the name has no AAAA', async () => {
     const res = await request(app).get('/api/rdns?ip=2001:db8::1');
+    expectMatchesSchema('reverseDns', res.body);
     expect(res.body.data).toMatchObject({
       hostname: 'v6.example.test',
       ptr_record: '1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa',
@@ -258,6 +266,7 @@ describe('GET /api/rdns', () => {
 
   test('no PTR: hostname ""', async () => {
     const res = await request(app).get('/api/rdns?ip=203.0.113.1');
+    expectMatchesSchema('reverseDns', res.body);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ hostname: '', rcode: 'NXDOMAIN' });
   });
@@ -272,6 +281,7 @@ describe('GET /api/rdns', () => {
 describe('GET /api/blacklist', () => {
   test('127.0.0.2 is listed on all 12 lists', async () => {
     const res = await request(app).get('/api/blacklist?ip=127.0.0.2');
+    expectMatchesSchema('blacklist', res.body);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       ip: '127.0.0.2',
@@ -296,6 +306,7 @@ describe('GET /api/blacklist', () => {
 
   test('Spamhaus "refused" (127.255.255.254) is unavailable, not listed', async () => {
     const res = await request(app).get('/api/blacklist?ip=198.51.100.1');
+    expectMatchesSchema('blacklist', res.body);
     expect(res.body.data).toMatchObject({
       status: 'CLEAN',
       clean: true,
@@ -312,6 +323,7 @@ describe('GET /api/blacklist', () => {
 
   test('IPv6: the lists without IPv6 support are skipped', async () => {
     const res = await request(app).get('/api/blacklist?ip=2001:db8::99');
+    expectMatchesSchema('blacklist', res.body);
     expect(res.body.data).toMatchObject({ total_checked: 3, skipped_count: 9, status: 'CLEAN' });
   });
 

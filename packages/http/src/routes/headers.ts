@@ -1,5 +1,5 @@
 /** `GET /api/v1/headers`: echo of the caller's request (SPEC 2.14). */
-import { obj, str } from '../openapi/schema.js';
+import { dataSchema } from '../openapi/core-schemas.js';
 import type { RouteDef } from './types.js';
 
 export const headersRoutes: RouteDef[] = [
@@ -13,15 +13,7 @@ export const headersRoutes: RouteDef[] = [
       'Header names are lower case; repeated headers are joined with ", " (RFC 9110 §5.3). ' +
       'The URL is rebuilt from the scheme, the Host header and the path with query. ' +
       'Behind a trusted proxy (NETDIAG_TRUST_PROXY) scheme and IP come from X-Forwarded-*.',
-    data: obj({
-      method: str('HTTP method used'),
-      url: str('The full requested URL'),
-      headers: obj(
-        {},
-        { additional: str(), description: 'Request header name (lower case) → value' },
-      ),
-      ip: str("The caller's IP address"),
-    }),
+    data: dataSchema('echoHeaders'),
     example: {
       method: 'GET',
       url: 'http://localhost:8080/api/v1/headers',

@@ -1,19 +1,19 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { INVALID_IP_MESSAGE } from '@netdiag/core';
+import {
+  INVALID_IP_MESSAGE,
+  lookupAnswer,
+  lookupAnswerJson,
+  lookupAnswerV1,
+  lookupAnswerV1Json,
+} from '@netdiag/core';
 import { seededRandom32, startHttpTarget } from '@netdiag/test-utils';
 import request from 'supertest';
 import { afterAll, describe, expect, test } from 'vitest';
+import { expectMatchesSchema } from '../../test/expect-schema.js';
 import { createApp } from '../app.js';
 import { closeContext } from '../context.js';
-import {
-  ipDataService,
-  lookupData,
-  lookupDataJson,
-  v1IpData,
-  v1IpDataJson,
-} from '../services/ip-data.js';
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-ip-http-'));
 const torTarget = await startHttpTarget({
@@ -29,7 +29,7 @@ const app = createApp({
   torExitListUrl: `${torTarget.url}/torbulkexitlist`,
 });
 const ctx = app.locals.netdiag;
-await ipDataService(ctx).datasets();
+await ctx.engine.datasets();
 
 afterAll(async () => {
   await closeContext(ctx);
@@ -39,6 +39,7 @@ afterAll(async () => {
 describe('GET /api/lookup', () => {
   test('8.8.8.8: SPEC 2.5 shape with numbers and the three privacy booleans', async () => {
     const res = await request(app).get('/api/lookup?ip=8.8.8.8');
+    expectMatchesSchema('lookupIp', res.body);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       ip: '8.8.8.8',
@@ -53,11 +54,13 @@ describe('GET /api/lookup', () => {
 
   test('an IPv6 address', async () => {
     const res = await request(app).get('/api/lookup?ip=2001:4860:4860::8888');
+    expectMatchesSchema('lookupIp', res.body);
     expect(res.body.data.network.asn).toBe(15169);
   });
 
   test('a bogon: 200, empty location and network, bogon: true', async () => {
     const res = await request(app).get('/api/lookup?ip=192.168.1.1');
+    expectMatchesSchema('lookupIp', res.body);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       bogon: true,
@@ -67,8 +70,9 @@ describe('GET /api/lookup', () => {
   });
 
   test('a Tor exit from the fixture list is a proxy', async () => {
-    expect(await ipDataService(ctx).refreshTor()).toBe(true);
+    expect(await ctx.engine.refreshFeeds()).toEqual(['tor-exit-list']);
     const res = await request(app).get('/api/lookup?ip=185.220.101.1');
+    expectMatchesSchema('lookupIp', res.body);
     expect(res.body.data.privacy.proxy).toBe(true);
     expect(existsSync(join(cacheDir, 'netdiag-tor-exit-list.txt'))).toBe(true);
   });
@@ -110,39 +114,41 @@ describe('answers assembled from cached JSON fragments', () => {
   ];
 
   test('are the text JSON.stringify gives, for 3,000 random addresses (asked twice)', async () => {
-    const datasets = await ipDataService(ctx).datasets();
+    const datasets = await ctx.engine.datasets();
     for (const round of [1, 2]) {
       for (const ip of addresses) {
         const info = datasets.lookup(ip);
-        expect(lookupDataJson(info).json, `${ip} (round ${round})`).toBe(
-          JSON.stringify(lookupData(info)),
+        expect(lookupAnswerJson(info), `${ip} (round ${round})`).toBe(
+          JSON.stringify(lookupAnswer(info)),
         );
-        expect(v1IpDataJson(info).json, ip).toBe(JSON.stringify(v1IpData(info)));
+        expect(lookupAnswerV1Json(info), ip).toBe(JSON.stringify(lookupAnswerV1(info)));
       }
     }
   });
 
   test('is what GET /api/lookup and /api/v1/ip send', async () => {
-    const datasets = await ipDataService(ctx).datasets();
+    const datasets = await ctx.engine.datasets();
     for (const ip of ['1.1.1.1', '81.2.69.160', '2a00:1450:4001:80b::200e']) {
       const info = datasets.lookup(ip);
       const lookup = await request(app).get(`/api/lookup?ip=${ip}`);
-      expect(lookup.text).toBe(JSON.stringify({ success: true, data: lookupData(info) }));
+      expectMatchesSchema('lookupIp', lookup.body);
+      expect(lookup.text).toBe(JSON.stringify({ success: true, data: lookupAnswer(info) }));
       const v1 = await request(app).get(`/api/v1/ip/${ip}`);
-      expect(v1.text).toBe(JSON.stringify({ success: true, data: v1IpData(info) }));
+      expectMatchesSchema('lookupIpV1', v1.body);
+      expect(v1.text).toBe(JSON.stringify({ success: true, data: lookupAnswerV1(info) }));
     }
   });
 
   test('parts that are not frozen are serialised anew each time', async () => {
-    const datasets = await ipDataService(ctx).datasets();
+    const datasets = await ctx.engine.datasets();
     const base = datasets.lookup('8.8.8.8');
     const location = { ...base.location };
     const info = { ...base, location };
-    expect(lookupDataJson(info).json).toBe(JSON.stringify(lookupData(info)));
+    expect(lookupAnswerJson(info)).toBe(JSON.stringify(lookupAnswer(info)));
     location.city = 'Changed "City"';
-    expect(lookupDataJson(info).json).toContain('"city":"Changed \\"City\\""');
-    expect(JSON.parse(JSON.stringify({ data: lookupDataJson(info) })).data).toEqual(
-      lookupData(info),
+    expect(lookupAnswerJson(info)).toContain('"city":"Changed \\"City\\""');
+    expect(JSON.parse(JSON.stringify({ data: JSON.parse(lookupAnswerJson(info)) })).data).toEqual(
+      lookupAnswer(info),
     );
   });
 });
@@ -150,6 +156,7 @@ describe('answers assembled from cached JSON fragments', () => {
 describe('GET /api/v1/ip/:address', () => {
   test('v1 form: numbers, as_name, no privacy', async () => {
     const res = await request(app).get('/api/v1/ip/1.1.1.1');
+    expectMatchesSchema('lookupIpV1', res.body);
     expect(res.status).toBe(200);
     expect(res.body.data.network).toMatchObject({ asn: 13335, as_name: 'Cloudflare, Inc.' });
     expect(res.body.data).not.toHaveProperty('privacy');
@@ -163,6 +170,7 @@ describe('POST /api/bulk', () => {
 
   test('results, errors and total (CONTRACT §6)', async () => {
     const res = await post(JSON.stringify({ ips: ['8.8.8.8', 'bad', '8.8.8.8', '10.0.0.1'] }));
+    expectMatchesSchema('bulkLookup', res.body);
     expect(res.status).toBe(200);
     expect(res.body.data.total).toBe(2);
     expect(res.body.data.results[0]).toMatchObject({
@@ -196,16 +204,19 @@ describe('POST /api/bulk', () => {
 describe('GET /api/asn', () => {
   test('AS number → prefixes', async () => {
     const res = await request(app).get('/api/asn?q=AS15169');
+    expectMatchesSchema('searchAsn', res.body);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ type: 'asn', asn: 15169, name: 'Google LLC' });
     expect(res.body.data.prefixes.ipv4).toContain('8.8.8.0/24');
   });
   test('IP → origin AS', async () => {
     const res = await request(app).get('/api/asn?q=1.1.1.1');
+    expectMatchesSchema('searchAsn', res.body);
     expect(res.body.data).toMatchObject({ type: 'ip', asn: 13335 });
   });
   test('name → matches', async () => {
     const res = await request(app).get('/api/asn?q=cloudflare');
+    expectMatchesSchema('searchAsn', res.body);
     expect(res.body.data.type).toBe('name');
     expect(res.body.data.results[0].asn).toBe(13335);
   });
@@ -216,7 +227,7 @@ describe('GET /api/asn', () => {
   });
 });
 
-describe('ip-data service', () => {
+describe('IP data and the Tor feed', () => {
   test('the last good Tor list on disk is used when the upstream is down', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'netdiag-tor-'));
     writeFileSync(join(dir, 'netdiag-tor-exit-list.txt'), '8.8.8.8\n');
@@ -225,11 +236,11 @@ describe('ip-data service', () => {
       cacheDir: dir,
       torExitListUrl: 'http://127.0.0.1:9/unreachable',
     });
-    const svc2 = ipDataService(app2.locals.netdiag);
-    const datasets = await svc2.datasets();
-    await expect(svc2.refreshTor()).resolves.toBe(false);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(svc2.torExitList()?.has('8.8.8.8')).toBe(true);
+    const engine = app2.locals.netdiag.engine;
+    const datasets = await engine.datasets();
+    await engine.feedsReady;
+    await expect(engine.refreshFeeds()).resolves.toEqual([]);
+    expect(engine.torExitList()?.has('8.8.8.8')).toBe(true);
     expect(datasets.lookup('8.8.8.8').privacy.is_tor).toBe(true);
     expect(readFileSync(join(dir, 'netdiag-tor-exit-list.txt'), 'utf8')).toBe('8.8.8.8\n');
     await closeContext(app2.locals.netdiag);
@@ -239,7 +250,7 @@ describe('ip-data service', () => {
     const bad = join(cacheDir, 'broken.mmdb');
     writeFileSync(bad, 'not a database');
     const broken = createApp({ logLevel: 'silent', cacheDir, geoipDb: bad });
-    await expect(ipDataService(broken.locals.netdiag).datasets()).rejects.toThrow(
+    await expect(broken.locals.netdiag.engine.datasets()).rejects.toThrow(
       /NETDIAG_GEOIP_DB: ".*broken.mmdb" is not a usable MaxMind DB: no MaxMind DB metadata marker/,
     );
     await closeContext(broken.locals.netdiag);

@@ -6,24 +6,14 @@
 import {
   type AsnSearchResult,
   BULK_MAX_IPS,
-  bulkLookup,
   InvalidInputError,
-  searchAsn,
+  lookupAnswerJson,
+  lookupAnswerV1Json,
 } from '@netdiag/core';
 import type { Request } from 'express';
-import {
-  arr,
-  bool,
-  enumOf,
-  int,
-  type JsonSchema,
-  nullable,
-  num,
-  obj,
-  str,
-} from '../openapi/schema.js';
+import { JsonText } from '../envelope.js';
+import { bodySchema, dataSchema, paramsOf } from '../openapi/core-schemas.js';
 import { pathParam, queryParam } from '../params.js';
-import { bulkItem, ipDataService, lookupDataJson, v1IpDataJson } from '../services/ip-data.js';
 import type { RouteDef } from './types.js';
 
 const ATTRIBUTION =
@@ -33,165 +23,6 @@ const ATTRIBUTION =
 const BOGON =
   'Private, reserved and other special-purpose addresses (IANA registries) are answered with ' +
   'empty location and network and `bogon: true`.';
-
-// --- Schemas ---
-
-const locationSchema = obj(
-  {
-    city: str('City, "" when unknown'),
-    region: str('State or region (first-level subdivision), "" when unknown'),
-    country: str('ISO 3166-1 alpha-2 country code, "" when unknown'),
-    country_name: str('English country name (Intl.DisplayNames)'),
-    continent: str('Continent code: AF, AN, AS, EU, NA, OC or SA'),
-    latitude: nullable(num('Approximate latitude (number); null when unknown')),
-    longitude: nullable(num('Approximate longitude (number); null when unknown')),
-    timezone: str(
-      'IANA time zone: from the database when it has one, else derived from the coordinates',
-    ),
-    postal_code: str('Postal code; "" when the data has none (DB-IP Lite has none)'),
-    is_eu: bool('True when the country is one of the 27 EU member states'),
-  },
-  { description: 'Geolocation (added to SPEC 2.5: continent, is_eu)' },
-);
-
-const networkSchema = obj({
-  asn: nullable(int('Origin autonomous system number; null when no AS announces the address')),
-  isp: str('ISP name (the AS holder unless an ISP database is configured)'),
-  org: str('Organisation (the AS holder unless an ISP database is configured)'),
-  as_name: str('AS holder name from the ASN data'),
-});
-
-const bogonSchema = bool(`True for special-purpose addresses. ${BOGON}`);
-
-const lookupSchema = obj({
-  ip: str('The address looked up, normalised (IPv4-mapped IPv6 shown as IPv4)'),
-  location: locationSchema,
-  network: networkSchema,
-  privacy: obj(
-    {
-      hosting: bool('Hosting/datacenter network (curated AS list or AS-name keyword)'),
-      proxy: bool('Tor exit (Tor bulk exit list) or listed proxy/relay network'),
-      mobile: bool('Mobile carrier network (curated AS list or AS-name keyword)'),
-    },
-    { description: 'Privacy flags (SPEC 2.3: only these three in /api/lookup)' },
-  ),
-  bogon: bogonSchema,
-});
-
-const v1Schema = obj({
-  ip: str('The address looked up, normalised'),
-  location: locationSchema,
-  network: networkSchema,
-  bogon: bogonSchema,
-});
-
-const bulkSchema = obj({
-  total: int('Number of entries in results'),
-  results: arr(
-    obj({
-      ip: str('Normalised address'),
-      country: str('ISO 3166-1 alpha-2 code'),
-      city: str('City'),
-      region: str('State or region (added)'),
-      isp: str('ISP name'),
-      org: str('Organisation'),
-      asn: nullable(int('Origin AS number (added)')),
-      lat: nullable(num('Latitude')),
-      lon: nullable(num('Longitude')),
-      bogon: bogonSchema,
-    }),
-    'Valid distinct addresses in order of first appearance',
-  ),
-  errors: arr(
-    obj({ input: str('The entry as sent'), error: str('Why it was rejected') }),
-    'Entries that are not valid IP addresses (added, CONTRACT §6)',
-  ),
-});
-
-const privacySchema = obj(
-  {
-    type: enumOf(['residential', 'vpn', 'datacenter'], 'SPEC 2.3 summary'),
-    is_hosting: bool(),
-    is_vpn: bool(),
-    is_proxy: bool(),
-    is_tor: bool(),
-    is_mobile: bool(),
-    is_residential: bool(),
-    signals: arr(
-      obj({
-        signal: enumOf(['hosting', 'vpn', 'proxy', 'tor', 'mobile', 'residential']),
-        source: enumOf([
-          'asn-list',
-          'as-name-keyword',
-          'tor-exit-list',
-          'isp-list',
-          'no-other-signal',
-        ]),
-        evidence: str('Which data said so, e.g. the list file and its reason'),
-      }),
-    ),
-  },
-  { description: 'Privacy classification of the AS with its evidence' },
-);
-
-const asnIpSchema: JsonSchema = obj(
-  {
-    query: str('q as sent'),
-    type: { const: 'ip' },
-    ip: str('Normalised address'),
-    bogon: bool('Special-purpose address (no AS)'),
-    bogon_reason: str('The special-purpose range and its RFC'),
-    asn: nullable(int('Origin AS number')),
-    name: str('AS holder name'),
-    org: str('Organisation'),
-    isp: str('ISP'),
-    range: nullable(
-      obj({
-        first: str('First address of the announced range holding the address'),
-        last: str('Last address of the range'),
-        cidrs: arr(str(), 'The range as CIDR blocks'),
-      }),
-    ),
-    prefix: str('The CIDR block of the range that holds the address'),
-    privacy: nullable(privacySchema),
-  },
-  { description: 'q is an IP address' },
-);
-
-const asnNumberSchema: JsonSchema = obj(
-  {
-    query: str('q as sent'),
-    type: { const: 'asn' },
-    asn: int('AS number'),
-    name: str('AS holder name'),
-    ipv4_prefix_count: int('Number of announced IPv4 CIDR blocks'),
-    ipv6_prefix_count: int('Number of announced IPv6 CIDR blocks'),
-    ipv4_address_count: int('IPv4 addresses announced'),
-    prefixes: obj({ ipv4: arr(str()), ipv6: arr(str()) }, { description: 'Announced CIDRs' }),
-    privacy: privacySchema,
-  },
-  { description: 'q is an AS number (AS15169 or 15169)' },
-);
-
-const asnNameSchema: JsonSchema = obj(
-  {
-    query: str('q as sent'),
-    type: { const: 'name' },
-    total_matches: int('Matches before the limit of 50'),
-    results: arr(
-      obj({
-        asn: int(),
-        name: str(),
-        match: enumOf(['exact', 'prefix', 'word'], 'How the name matched'),
-        ipv4_prefix_count: int(),
-        ipv6_prefix_count: int(),
-        ipv4_address_count: int(),
-      }),
-      'Best first: exact, prefix, word (case-insensitive); then larger networks; at most 50',
-    ),
-  },
-  { description: 'q is an organisation name' },
-);
 
 // --- Bulk body parsing (CONTRACT §6) ---
 
@@ -261,23 +92,16 @@ export const ipRoutes: RouteDef[] = [
     tag: 'IP intelligence',
     summary: 'Geolocation, network and privacy flags of any IPv4 or IPv6 address',
     description: `${BOGON} ${ATTRIBUTION}`,
-    params: [
-      {
-        name: 'ip',
-        in: 'query',
-        required: true,
-        description: 'IPv4 or IPv6 address',
-        schema: str(),
-        example: '8.8.8.8',
-      },
-    ],
-    data: lookupSchema,
+    params: paramsOf('lookupIp', { ip: '8.8.8.8' }),
+    data: dataSchema('lookupIp'),
     example: EXAMPLE_LOOKUP,
     errors: [400],
     handle({ req, ctx }) {
       const ip = queryParam(req, 'ip', 'an IPv4 or IPv6 address', true);
       // `lookup` rejects a bad address itself (the same SPEC §7 message).
-      return ipDataService(ctx).withDatasets((datasets) => lookupDataJson(datasets.lookup(ip)));
+      return ctx.engine.withDatasets(
+        (datasets) => new JsonText(lookupAnswerJson(datasets.lookup(ip))),
+      );
     },
   },
   {
@@ -287,21 +111,15 @@ export const ipRoutes: RouteDef[] = [
     tag: 'IP intelligence',
     summary: 'Geolocation and network of any address (v1 form: numbers, no privacy)',
     description: `${BOGON} ${ATTRIBUTION}`,
-    params: [
-      {
-        name: 'address',
-        in: 'path',
-        description: 'IPv4 or IPv6 address',
-        schema: str(),
-        example: '1.1.1.1',
-      },
-    ],
-    data: v1Schema,
+    params: paramsOf('lookupIpV1', { address: '1.1.1.1' }, { path: ['address'] }),
+    data: dataSchema('lookupIpV1'),
     example: (({ privacy: _, ...rest }) => rest)(EXAMPLE_LOOKUP),
     errors: [400],
     handle({ req, ctx }) {
       const address = pathParam(req, 'address');
-      return ipDataService(ctx).withDatasets((datasets) => v1IpDataJson(datasets.lookup(address)));
+      return ctx.engine.withDatasets(
+        (datasets) => new JsonText(lookupAnswerV1Json(datasets.lookup(address))),
+      );
     },
   },
   {
@@ -316,12 +134,10 @@ export const ipRoutes: RouteDef[] = [
       'listed in `errors`; `total` = `results.length`. 400 when the body is not JSON, `ips` is ' +
       `not an array, is empty or has more than ${BULK_MAX_IPS} entries, or holds no valid address. ${BOGON}`,
     body: {
-      schema: obj({
-        ips: arr(str(), `1 to ${BULK_MAX_IPS} IPv4 or IPv6 addresses`),
-      }),
+      schema: bodySchema('bulkLookup'),
       example: { ips: ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'] },
     },
-    data: bulkSchema,
+    data: dataSchema('bulkLookup'),
     example: {
       total: 1,
       results: [
@@ -348,9 +164,7 @@ export const ipRoutes: RouteDef[] = [
     errors: [400, 413],
     async handle({ req, ctx }) {
       const ips = parseBulkBody(req);
-      const datasets = await ipDataService(ctx).datasets();
-      const { results, errors } = await bulkLookup({ ips, datasets, maxIps: BULK_MAX_IPS });
-      return { total: results.length, results: results.map(bulkItem), errors };
+      return ctx.engine.bulkLookup(ips);
     },
   },
   {
@@ -365,17 +179,8 @@ export const ipRoutes: RouteDef[] = [
       'announced IPv4/IPv6 prefix as CIDRs, with counts), or an organisation name (→ up to 50 ' +
       'ASes: exact name, then prefix, then word match, case-insensitive; larger networks first). ' +
       `404 when the AS (or an IP's AS) is not in the data. ${ATTRIBUTION}`,
-    params: [
-      {
-        name: 'q',
-        in: 'query',
-        required: true,
-        description: 'IP address, AS number (AS15169) or organisation name',
-        schema: str(),
-        example: 'AS13335',
-      },
-    ],
-    data: { oneOf: [asnIpSchema, asnNumberSchema, asnNameSchema] },
+    params: paramsOf('searchAsn', { q: 'AS13335' }),
+    data: dataSchema('searchAsn'),
     example: {
       query: 'cloudflare',
       type: 'name',
@@ -399,8 +204,7 @@ export const ipRoutes: RouteDef[] = [
         'an IP address, an AS number such as AS15169, or an organisation name',
         true,
       );
-      const datasets = await ipDataService(ctx).datasets();
-      return searchAsn({ q, datasets, signal });
+      return ctx.engine.searchAsn(q, { signal });
     },
   },
 ];

@@ -4,7 +4,7 @@
  * @module
  */
 import { getMetrics } from '../metrics.js';
-import { arr, bool, enumOf, int, obj, str } from '../openapi/schema.js';
+import { dataSchema } from '../openapi/core-schemas.js';
 import { VERSION } from '../version.js';
 import type { RouteDef } from './types.js';
 
@@ -26,14 +26,10 @@ export const operationRoutes: RouteDef[] = [
     description:
       'Not rate limited. Answers 503 with `ready: false` while the server drains on shutdown, so a ' +
       'load balancer stops sending traffic before the listener closes.',
-    data: obj({
-      status: enumOf(['ok', 'draining']),
-      ready: bool('False while shutting down'),
-      version: str('Server version'),
-      uptime_s: int('Seconds since start'),
-      attribution: arr(str(), 'Attribution of the bundled data'),
-    }),
-    errors: [503],
+    data: dataSchema('health'),
+    // Draining is an answer, not an error: the envelope is the success one, `ready: false`.
+    dataStatuses: { 503: 'Draining: `ready` is false while the server shuts down' },
+    errors: [],
     handle({ ctx, res }) {
       const ready =
         (ctx.services.get('readiness') as { ready: boolean } | undefined)?.ready ?? true;
@@ -57,7 +53,6 @@ export const operationRoutes: RouteDef[] = [
       'Requests by route and status, latency histograms, upstream errors and timeouts by kind, cache ' +
       'lookups by result (hit ratio), rate-limit rejections, probes in flight, process metrics. Not rate ' +
       'limited; absent when NETDIAG_METRICS=off.',
-    data: obj({}),
     raw: {
       contentType: 'text/plain; version=0.0.4',
       description: 'Prometheus text exposition format',
@@ -76,11 +71,12 @@ export const operationRoutes: RouteDef[] = [
     tag: 'Operations',
     summary: 'This OpenAPI 3.1 document',
     description: 'Generated from the route table that mounts the routes. Not rate limited.',
-    data: obj({}),
     raw: { contentType: 'application/json', description: 'OpenAPI 3.1 document' },
     errors: [],
-    handle({ ctx, res }) {
-      res.json(ctx.services.get('openapi'));
+    handle({ ctx, req, res }) {
+      const document = ctx.services.get('openapi') as Record<string, unknown>;
+      // Mounted by `createRouter` under a path: the document's server is that path.
+      res.json(req.baseUrl ? { ...document, servers: [{ url: req.baseUrl }] } : document);
     },
   },
 ];

@@ -14,6 +14,7 @@ import {
 } from '@netdiag/test-utils';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { expectMatchesSchema } from '../../test/expect-schema.js';
 import { createApp } from '../app.js';
 
 let dns: DnsTestServer;
@@ -232,6 +233,7 @@ describe('SSRF battery', () => {
       .get('/api/down')
       .query({ url: `http://ok.fixture.test:${allowed.port}/` });
     expect(res.status).toBe(200);
+    expectMatchesSchema('checkSite', res.body);
     expect(res.body.data).toMatchObject({ is_up: true, ip: '127.0.0.2' });
   });
 
@@ -241,6 +243,7 @@ describe('SSRF battery', () => {
       .get('/api/down')
       .query({ url: `http://rebind.fixture.test:${allowed.port}/` });
     expect(res.status).toBe(200);
+    expectMatchesSchema('checkSite', res.body);
     expect(res.body.data).toMatchObject({ is_up: true, ip: '127.0.0.2' });
     expect(rebindQueries).toBe(1);
     expect(trap.connections).toBe(before);
@@ -260,6 +263,7 @@ describe('SSRF battery', () => {
     expect(graded.body.error).toMatch(/nope\.fixture\.test does not exist/);
     const down = await request(app).get('/api/down').query({ url: 'https://nope.fixture.test/' });
     expect(down.status).toBe(200);
+    expectMatchesSchema('checkSite', down.body);
     expect(down.body.data).toMatchObject({ is_up: false });
     expect(down.body.data.note).toMatch(/^DNS failure: nope\.fixture\.test does not exist/);
   });

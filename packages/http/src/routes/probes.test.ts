@@ -1,9 +1,10 @@
 import net from 'node:net';
+import { createNetdiag, createScanLimiter } from '@netdiag/core';
 import { freePort, type HttpTarget, startHttpTarget } from '@netdiag/test-utils';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { expectMatchesSchema } from '../../test/expect-schema.js';
 import { createApp } from '../app.js';
-import { createScanLimiter } from '../services/probes.js';
 
 const quiet = { logLevel: 'silent' } as const;
 let target: HttpTarget;
@@ -43,6 +44,7 @@ describe('GET /api/down', () => {
       .get('/api/down')
       .query({ url: `${target.url}/` });
     expect(res.status).toBe(200);
+    expectMatchesSchema('checkSite', res.body);
     expect(res.body.success).toBe(true);
     expect(res.body.data).toMatchObject({
       url: `${target.url}/`,
@@ -66,11 +68,13 @@ describe('GET /api/down', () => {
       .get('/api/down')
       .query({ url: `http://127.0.0.2:${port}/` });
     expect(refused.status).toBe(200);
+    expectMatchesSchema('checkSite', refused.body);
     expect(refused.body.data).toMatchObject({ is_up: false, status_code: null });
     expect(refused.body.data.note).toMatch(/^connection refused/);
     const error = await request(app())
       .get('/api/down')
       .query({ url: `${target.url}/error` });
+    expectMatchesSchema('checkSite', error.body);
     expect(error.body.data).toMatchObject({ is_up: false, status_code: 500 });
   });
 
@@ -91,6 +95,7 @@ describe('GET /api/security-headers', () => {
       .get('/api/security-headers')
       .query({ url: `${target.url}/` });
     expect(res.status).toBe(200);
+    expectMatchesSchema('gradeSecurityHeaders', res.body);
     expect(res.headers['x-ratelimit-limit']).toBe('20');
     const data = res.body.data;
     expect(data.url).toBe(`${target.url}/`);
@@ -128,6 +133,7 @@ describe('GET /api/ports', () => {
       .get('/api/ports')
       .query({ ports: `${openPort},${await freePort()}` });
     expect(res.status).toBe(200);
+    expectMatchesSchema('scanPorts', res.body);
     expect(res.headers['x-ratelimit-limit']).toBe('20');
     expect(res.body.data).toMatchObject({
       host: '127.0.0.1',
@@ -156,53 +162,11 @@ describe('GET /api/ports', () => {
 });
 
 describe('server-wide scan cap', () => {
-  test('runs at most N at once, queues the next, refuses beyond the queue with 503 data', async () => {
-    const limiter = createScanLimiter(2, 1);
-    const gates: (() => void)[] = [];
-    const task = () => new Promise<void>((resolve) => gates.push(resolve));
-    const a = limiter.run(task);
-    const b = limiter.run(task);
-    const c = limiter.run(task);
-    await new Promise((r) => setTimeout(r, 5));
-    expect(limiter.active).toBe(2);
-    expect(limiter.queued).toBe(1);
-    await expect(limiter.run(task)).rejects.toMatchObject({
-      code: 'UPSTREAM_THROTTLED',
-      retryAfterS: 5,
-    });
-    gates.shift()?.();
-    await a;
-    await new Promise((r) => setTimeout(r, 5));
-    expect(limiter.active).toBe(2);
-    expect(limiter.queued).toBe(0);
-    for (const open of gates.splice(0)) open();
-    await b;
-    await new Promise((r) => setTimeout(r, 5));
-    for (const open of gates.splice(0)) open();
-    await c;
-    expect(limiter.active).toBe(0);
-  });
-
-  test('a queued scan leaves the queue when its caller goes away', async () => {
-    const limiter = createScanLimiter(1, 4);
-    let release: () => void = () => {};
-    const first = limiter.run(() => new Promise<void>((r) => (release = r)));
-    const controller = new AbortController();
-    const second = limiter.run(async () => 'never', controller.signal);
-    await new Promise((r) => setTimeout(r, 5));
-    expect(limiter.queued).toBe(1);
-    controller.abort();
-    await expect(second).rejects.toBeDefined();
-    expect(limiter.queued).toBe(0);
-    release();
-    await first;
-  });
-
   test('503 with Retry-After through the API when the queue is full', async () => {
-    const application = app(['127.0.0.1/32']);
-    const ctx = application.locals.netdiag;
     const limiter = createScanLimiter(1, 0);
-    ctx.services.set('probe-scan-limiter', limiter);
+    const allowedTargets = ['127.0.0.1/32'];
+    const engine = createNetdiag({ allowedTargets, scanLimiter: limiter });
+    const application = createApp({ ...quiet, allowedTargets, engine });
     let release: () => void = () => {};
     const busy = limiter.run(() => new Promise<void>((r) => (release = r)));
     const res = await request(application)

@@ -4,9 +4,8 @@
  * SSRF guard (CONTRACT §4): private, reserved and internal addresses → 403.
  * @module
  */
-import { arr, bool, enumOf, int, nullable, num, obj, str } from '../openapi/schema.js';
+import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
 import { queryParam } from '../params.js';
-import { runPortScan, runSecurityHeaders, runSiteCheck } from '../services/probes.js';
 import type { RouteDef } from './types.js';
 
 const GUARD =
@@ -16,60 +15,6 @@ const GUARD =
   'Connections go only to the checked address (no second lookup); every redirect hop is ' +
   'checked again (at most 5); bodies are read up to 1 MiB; connect 5 s, total 10 s. ' +
   'NETDIAG_ALLOWED_TARGETS exempts ranges.';
-
-const URL_PARAM = {
-  name: 'url',
-  in: 'query' as const,
-  required: true,
-  description: 'URL or host name (http/https only; scheme optional).',
-  schema: str(undefined, { minLength: 1, maxLength: 2048 }),
-  example: 'example.com',
-};
-
-const tlsSchema = nullable({
-  ...obj({
-    issuer: str('Issuer organisation (or common name)'),
-    subject: str('Subject common name'),
-    valid_from: nullable(str('Start of validity, ISO 8601')),
-    valid_to: nullable(str('Expiry, ISO 8601')),
-    days_left: nullable(int('Whole days until expiry; negative once expired')),
-    trusted: bool('The chain is trusted and valid for the host name'),
-    error: nullable(
-      str('Why it is not trusted (CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT, …)'),
-    ),
-    protocol: nullable(str('Negotiated TLS version (TLSv1.3)')),
-  }),
-  description:
-    'Added: certificate facts for https targets; null for http or when TLS never started',
-});
-
-const findingSchema = obj({
-  test: str('Test name (Observatory test, or permissions-policy / information-disclosure)'),
-  title: str('Human title of the test'),
-  header: str('Header(s) the test reads; "" for Subresource Integrity (reads the HTML)'),
-  present: bool('Whether the header (or cookies, a redirect, external scripts) was present'),
-  value: nullable(str('The value examined (at most 1024 characters)')),
-  result: str('Result id (the Observatory expectation names, e.g. csp-implemented-with-no-unsafe)'),
-  pass: bool('Whether the result passes'),
-  score_modifier: int('Points this result adds to the score (score table)'),
-  description: str('What the result means'),
-  recommendation: str('What to change; "" when nothing needs to'),
-});
-
-const portResultSchema = obj({
-  port: int('TCP port', { minimum: 1, maximum: 65535 }),
-  state: enumOf(
-    ['open', 'closed', 'filtered'],
-    'open: handshake completed; closed: RST; filtered: no answer within the per-port timeout or ICMP unreachable',
-  ),
-  latency_ms: nullable(num('Milliseconds to the handshake or RST; null when filtered')),
-  service: str('Service name from the catalog; "" outside it'),
-  risk_level: enumOf(
-    ['info', 'low', 'medium', 'high', ''],
-    'How worrying an open port is; "" outside the catalog',
-  ),
-  risk: str('One line on what an open port means; "" outside the catalog'),
-});
 
 export const probeRoutes: RouteDef[] = [
   {
@@ -84,31 +29,8 @@ export const probeRoutes: RouteDef[] = [
       'HTTP answer below 500. A site that is down is a 200 with is_up false and `note` saying why ' +
       '(DNS failure, refused, timeout, TLS error, redirect loop, 5xx); an untrusted certificate ' +
       `counts as down (TLS error) and nothing is sent. ${GUARD}`,
-    params: [URL_PARAM],
-    data: obj({
-      url: str('Normalised URL checked, with the scheme used'),
-      is_up: bool('An HTTP answer below 500 arrived'),
-      status_code: nullable(int('HTTP status of the final answer; null when there was none')),
-      status_text: str('Standard reason phrase of the status; "" without an answer'),
-      response_time_ms: nullable(
-        num(
-          'Milliseconds from the start to the final response headers (DNS and redirects included); null when down before an answer',
-        ),
-      ),
-      server: str('Server header; "" when absent'),
-      content_type: str('Content-Type header; "" when absent'),
-      powered_by: nullable(str('X-Powered-By header, or null')),
-      note: nullable(
-        str(
-          'Why the site is down, or what else to know (http fallback, capped body); null otherwise',
-        ),
-      ),
-      checked_at: str('Time of the check, ISO 8601 UTC with milliseconds', { format: 'date-time' }),
-      final_url: str('Added: the URL after redirects'),
-      redirects: int('Added: redirects followed (at most 5)'),
-      ip: nullable(str('Added: the address connected to')),
-      tls: tlsSchema,
-    }),
+    params: paramsOf('checkSite', { url: 'example.com' }),
+    data: dataSchema('checkSite'),
     example: {
       url: 'https://example.com/',
       is_up: true,
@@ -137,7 +59,7 @@ export const probeRoutes: RouteDef[] = [
     errors: [400, 403],
     handle({ req, ctx, signal }) {
       const url = queryParam(req, 'url', 'a URL or host name such as https://example.com', true);
-      return runSiteCheck(ctx, url, { signal });
+      return ctx.engine.checkSite(url, { signal });
     },
   },
   {
@@ -158,43 +80,8 @@ export const probeRoutes: RouteDef[] = [
       "`score`/`grade` include the additions; `observatory` has the Observatory's own figures. " +
       `Without a scheme and without an https answer the http answer is graded (see note). ${GUARD} ` +
       'Limited to 20 requests per window per client.',
-    params: [
-      {
-        ...URL_PARAM,
-        description: 'URL or host name (http/https only; scheme optional, https assumed).',
-      },
-    ],
-    data: obj({
-      url: str('The URL graded (after redirects)'),
-      status_code: int('HTTP status of the graded answer'),
-      score: int("Score with netdiag's additions; never below 0, can exceed 100 with bonuses"),
-      grade: enumOf(
-        ['A+', 'A', 'A-', 'B+', 'B', 'B-', 'C+', 'C', 'C-', 'D+', 'D', 'D-', 'F'],
-        'Grade of `score`',
-      ),
-      tests_passed: int('Tests passed (of tests_quantity)'),
-      tests_failed: int('Tests failed'),
-      tests_quantity: int('Tests run (14)'),
-      observatory: obj(
-        {
-          score: int('Observatory score (its 12 tests only)'),
-          grade: str('Observatory grade'),
-          tests_passed: int('Observatory tests passed'),
-          tests_failed: int('Observatory tests failed'),
-          tests_quantity: int('Observatory tests run (12)'),
-          algorithm_version: int('Observatory algorithm version followed (6)'),
-        },
-        { description: "The MDN HTTP Observatory's own figures, for comparison" },
-      ),
-      redirects: int('Redirects followed to reach `url`'),
-      note: nullable(
-        str(
-          'Why the grade needs care (graded over http, error status, untrusted certificate, truncated body)',
-        ),
-      ),
-      headers: arr(findingSchema, 'One entry per test'),
-      checked_at: str('Time of the check, ISO 8601 UTC with milliseconds', { format: 'date-time' }),
-    }),
+    params: paramsOf('gradeSecurityHeaders', { url: 'example.com' }),
+    data: dataSchema('gradeSecurityHeaders'),
     example: {
       url: 'https://example.com/',
       status_code: 200,
@@ -234,7 +121,7 @@ export const probeRoutes: RouteDef[] = [
     toolLimit: true,
     handle({ req, ctx, signal }) {
       const url = queryParam(req, 'url', 'a URL or host name such as https://example.com', true);
-      return runSecurityHeaders(ctx, url, { signal });
+      return ctx.engine.securityHeaders(url, { signal });
     },
   },
   {
@@ -252,42 +139,8 @@ export const probeRoutes: RouteDef[] = [
       'MongoDB, MQTT, AMQP, Oracle, LDAP, rsync), each with a service name and a risk note. ' +
       '`accepts_everything` flags hosts where nearly every port answers open (a firewall or ' +
       `proxy that accepts everything). ${GUARD} Limited to 20 requests per window per client.`,
-    params: [
-      {
-        name: 'host',
-        in: 'query',
-        required: false,
-        description: "Host name or public IP to scan; default: the caller's own IP.",
-        schema: str(undefined, { maxLength: 253 }),
-        example: 'scanme.nmap.org',
-      },
-      {
-        name: 'ports',
-        in: 'query',
-        required: false,
-        description:
-          'Ports and ranges, comma-separated (22,80,8000-8010); at most 100. Default: the catalog.',
-        schema: str(undefined, { maxLength: 2048 }),
-        example: '22,80,443,8000-8010',
-      },
-    ],
-    data: obj({
-      host: str('The host scanned, normalised (lower-case name or canonical IP)'),
-      ip: str('The address scanned (the first checked address, IPv4 preferred)'),
-      ports_scanned: int('Number of ports probed'),
-      open_count: int('Ports open'),
-      closed_count: int('Ports closed'),
-      filtered_count: int('Ports filtered'),
-      open_ports: arr(int(), 'Open ports, ascending'),
-      accepts_everything: bool(
-        'At least 90 % of at least 10 ports answered open: a firewall or proxy accepting every connection, so "open" proves little',
-      ),
-      note: nullable(str('Why the result needs care, or null')),
-      port_timeout_ms: int('Per-port connect timeout used'),
-      duration_ms: int('Duration of the scan'),
-      scanned_at: str('Start of the scan, ISO 8601 UTC with milliseconds', { format: 'date-time' }),
-      results: arr(portResultSchema, 'One entry per port, ascending'),
-    }),
+    params: paramsOf('scanPorts', { host: 'scanme.nmap.org', ports: '22,80,443,8000-8010' }),
+    data: dataSchema('scanPorts'),
     example: {
       host: 'scanme.example',
       ip: '203.0.113.10',
@@ -333,7 +186,7 @@ export const probeRoutes: RouteDef[] = [
     handle({ req, ctx, callerIp, signal }) {
       const host = queryParam(req, 'host', 'a host name or public IP address') ?? callerIp;
       const ports = queryParam(req, 'ports', 'ports and ranges such as 22,80,8000-8010');
-      return runPortScan(ctx, { host, ...(ports !== undefined ? { ports } : {}), signal });
+      return ctx.engine.scanPorts({ host, ...(ports !== undefined ? { ports } : {}) }, { signal });
     },
   },
 ];

@@ -3,9 +3,9 @@
  * the OpenAPI document is generated from the same objects, so the two cannot drift apart.
  * @module
  */
+import type { JsonSchema } from '@netdiag/core';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.js';
-import type { JsonSchema } from '../openapi/schema.js';
 
 export interface ParamDef {
   name: string;
@@ -38,11 +38,16 @@ export interface RouteDef {
   params?: ParamDef[];
   /** JSON request body schema (POST routes). */
   body?: { schema: JsonSchema; example?: unknown };
-  /** Schema of `data` in the success envelope. */
-  data: JsonSchema;
+  /**
+   * Schema of `data` in the success envelope, from the operation's core schema
+   * (`dataSchema(operationId)`); absent for `raw` routes.
+   */
+  data?: JsonSchema;
   example?: unknown;
   /** Error statuses this route can answer with (429 and 500 are added for every /api route). */
   errors: number[];
+  /** Statuses other than 200 answered with the success envelope, and what they mean. */
+  dataStatuses?: Record<number, string>;
   /** Subject to the stricter tool limit (CONTRACT §3). */
   toolLimit?: boolean;
   /**

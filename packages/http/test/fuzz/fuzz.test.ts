@@ -8,7 +8,7 @@
  * form) are filtered out for the probe endpoints, because a probe would then legitimately try to
  * connect to it, and tests never leave loopback.
  */
-import { parseIpLiteral } from '@netdiag/core';
+import { type OperationId, parseIpLiteral } from '@netdiag/core';
 import {
   type DnsTestServer,
   type HttpTarget,
@@ -18,6 +18,7 @@ import {
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROUTES } from '../../src/routes/index.js';
+import { expectMatchesSchema, operationIdOf } from '../expect-schema.js';
 import { startLoopbackApp } from '../loopback-app.js';
 
 const RUNS = Number(process.env.NETDIAG_FUZZ_RUNS ?? 60);
@@ -154,9 +155,22 @@ async function send(method: string, path: string, init: { contentType?: string; 
   return { status: res.status, text, cors: res.headers.get('access-control-allow-origin') };
 }
 
+/**
+ * The operation that answered: fetch resolves dot segments first (`/api/v1/ip/.` is sent as
+ * `/api/v1/ip/`, the caller's own v1 answer), so look the sent path up again.
+ */
+function servedBy(method: string, path: string): OperationId | undefined {
+  try {
+    return operationIdOf(new URL(path, base).pathname, method);
+  } catch {
+    return undefined;
+  }
+}
+
 function checkEnvelope(
   method: string,
   result: { status: number; text: string; cors: string | null },
+  operationId?: OperationId,
 ) {
   expect(result.status).not.toBe(500);
   expect(result.status).toBeLessThan(600);
@@ -166,6 +180,8 @@ function checkEnvelope(
   expect(typeof body.success).toBe('boolean');
   if (body.success) expect(body).toHaveProperty('data');
   else expect(typeof body.error).toBe('string');
+  // Whatever input got a success, the answer has the documented shape.
+  if (result.status === 200 && operationId) expectMatchesSchema(operationId, body);
 }
 
 describe('fuzz: every endpoint answers with the envelope, never a 500', () => {
@@ -207,7 +223,7 @@ describe('fuzz: every endpoint answers with the envelope, never a 500', () => {
             });
             tried.requests++;
             tried.byRoute.set(route.path, (tried.byRoute.get(route.path) ?? 0) + 1);
-            checkEnvelope(method, result);
+            checkEnvelope(method, result, servedBy(method, path));
           },
         ),
         { numRuns: RUNS },

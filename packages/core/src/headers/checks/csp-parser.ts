@@ -7,6 +7,7 @@
  * allows it (CSP3 §8.1: each policy is enforced, so the effective policy is the intersection).
  * @module
  */
+import { InvalidInputError } from '../../errors.js';
 
 /** Shortest policy accepted: one letter less than `img-src` (Observatory). */
 const SHORTEST_POLICY = 'img-src'.length - 1;
@@ -30,13 +31,15 @@ interface Source {
 // Intl.Collator('en') ordering, as upstream sorts sources with it.
 const compare = new Intl.Collator('en').compare;
 
-/** Parses a list of policies; throws `Error` for an invalid one. */
+/** Parses a list of policies; throws `InvalidInputError` for an invalid one. */
 export function parseCsp(policies: readonly string[]): ParsedCsp {
   const clean = policies.map((p) => p.replace(/[\r\n]/g, '').trim());
   const duplicateWarnings = new Set<string>();
   if (clean.length === 0) return { directives: new Map(), duplicateWarnings };
   for (const policy of clean) {
-    if (!policy || policy.length < SHORTEST_POLICY) throw new Error(`Invalid policy: ${policy}`);
+    if (!policy || policy.length < SHORTEST_POLICY)
+      // The messages are Observatory's (its parser test cases check them).
+      throw new InvalidInputError(`Invalid policy: ${policy}`);
   }
   const csp = new Map<string, Source[]>();
   clean.forEach((policy, policyIndex) => {
@@ -47,7 +50,7 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
       const directive = directiveEntry.toLowerCase();
       if (seen.has(directive)) {
         if (!DUPLICATES_ALLOWED.has(directive)) {
-          throw new Error(`Duplicate directive ${directive} in policy ${policyIndex}`);
+          throw new InvalidInputError(`Duplicate directive ${directive} in policy ${policyIndex}`);
         }
         duplicateWarnings.add(directive);
       } else {

@@ -6,11 +6,12 @@
  * `asn-ipv6.csv` (ranges as text: the -num file needs 128-bit integers).
  * @module
  */
+import { InvalidInputError } from '../../errors.js';
 import { createAddressParts, parseAddressInto } from '../address.js';
 import { type AsnIndex, AsnIndexBuilder } from './asn-index.js';
 
 /** A malformed CSV line; the message names the file and line. */
-export class AsnCsvError extends Error {
+export class AsnCsvError extends InvalidInputError {
   override name = 'AsnCsvError';
 }
 

@@ -5,12 +5,10 @@
  * embedded CSV data.
  * @module
  */
+import { prefixMask } from '../../net/cidr.js';
 import { formatV4, formatV6 } from '../address.js';
 import type { MmdbDatabase } from '../mmdb/database.js';
 import { type AsnIndex, AsnIndexBuilder } from './asn-index.js';
-
-const hostMask = (bits: number): number =>
-  bits >= 32 ? 0xffffffff : bits <= 0 ? 0 : 2 ** bits - 1;
 
 export function buildAsnIndexFromMmdb(db: MmdbDatabase, source: string): AsnIndex {
   const builder = new AsnIndexBuilder();
@@ -37,12 +35,12 @@ export function buildAsnIndexFromMmdb(db: MmdbDatabase, source: string): AsnInde
     }
     if (entry < 0) return;
     if (network.version === 4) {
-      const last = (network.w3 | hostMask(32 - network.prefix)) >>> 0;
+      const last = (network.w3 | ~prefixMask(network.prefix)) >>> 0;
       builder.addV4(network.w3, last, entry);
     } else {
       const words = [network.w0, network.w1, network.w2, network.w3];
       // Word k holds address bits 32k..32k+31; the host bits are those from `prefix` on.
-      const last = words.map((w, k) => (w | hostMask(32 * (k + 1) - network.prefix)) >>> 0);
+      const last = words.map((w, k) => (w | ~prefixMask(network.prefix - 32 * k)) >>> 0);
       builder.addV6(words, last, entry);
     }
   });

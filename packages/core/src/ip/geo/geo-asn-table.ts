@@ -16,6 +16,7 @@
  * 9,829 deep segments (76 MB).
  * @module
  */
+import { InvalidInputError } from '../../errors.js';
 import type { AsnIndex } from '../asn/asn-index.js';
 import {
   DEEP,
@@ -259,7 +260,7 @@ export function buildGeoAsnV4(
 }
 
 /** Checks of table data read from disk: a damaged file must be rejected, not misanswer. */
-export class TableError extends Error {
+export class TableError extends InvalidInputError {
   override name = 'TableError';
 }
 function fail(what: string): never {

@@ -101,7 +101,7 @@ describe.skipIf(!present)('lookup tables on disk', () => {
     damage(bad);
     expect(() => source(bad)).toThrow(/IP table/);
     const file = tableCacheFile(dir, 'k');
-    expect(await writeTableCache(file, dir, 'k', bad)).toBeUndefined();
+    expect(await writeTableCache(file, 'k', bad)).toBeUndefined();
     expect(await readTableCache(file, 'k')).toBeDefined();
     const loaded = await loadGeoTables(db, db, asn, { key: 'k', cacheDir: dir, accept: source });
     expect(loaded.how).toMatch(/^built/);

@@ -7,9 +7,10 @@
  * use) before mmdb-lib decodes it.
  * @module
  */
+import { InvalidInputError } from '../../errors.js';
 
 /** A structural error in a MaxMind DB file; the message says what and where. */
-export class MmdbFormatError extends Error {
+export class MmdbFormatError extends InvalidInputError {
   override name = 'MmdbFormatError';
 }
 

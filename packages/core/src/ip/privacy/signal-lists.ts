@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseAsn } from '../../asn/as-number.js';
 import { ConfigError } from '../../errors.js';
 
 export type ListedSignal = 'hosting' | 'vpn' | 'proxy' | 'mobile' | 'isp';
@@ -68,8 +69,8 @@ export function parseSignalLists(texts: Record<string, string>): SignalLists {
     const map = new Map<number, ListedAs>();
     for (const { fields, line } of rows(texts[file] ?? '')) {
       const [asnText = '', holder = '', reason = ''] = fields;
-      const asn = Number(asnText);
-      if (!/^\d+$/.test(asnText) || asn > 0xffffffff || !holder || !reason) {
+      const asn = parseAsn(asnText);
+      if (asn === undefined || !holder || !reason) {
         throw new ConfigError(
           `data/${file} line ${line}: expected "AS number<TAB>holder<TAB>reason"`,
         );

@@ -1,0 +1,132 @@
+/**
+ * The engine's configuration (CONTRACT §5): the keys every face shares — upstreams, data,
+ * probes and caches. Faces add their own keys (the server's port, limits and logging) and
+ * validate only those, so a server-only variable never stops a CLI command.
+ * @module
+ */
+import { ConfigError } from '../errors.js';
+import { parseMyIpServers } from '../myip/discover.js';
+import { parseHostPort } from '../net/host-port.js';
+import { parseCidrList } from '../net/ranges.js';
+import { type Env, envReader, isHttpUrl } from './env.js';
+
+export interface NetdiagConfig {
+  /** DNS servers (`ip`, `ip:port`, `[v6]:port`) for all DNS work; empty = the system's. */
+  dnsServers: string[];
+  /** DNS-over-HTTPS endpoint (RFC 8484) used instead of UDP/TCP. */
+  dohUrl: string | undefined;
+  /** IANA RDAP bootstrap file for domains (RFC 9224). */
+  rdapBootstrapUrl: string;
+  /** `host:port` of the root of the WHOIS referral chain. */
+  whoisServer: string;
+  /** XposedOrNot API base URL. */
+  breachApiUrl: string;
+  /** Tor Project bulk exit list. */
+  torExitListUrl: string;
+  /** MaxMind-format City database used instead of the embedded DB-IP data. */
+  geoipDb: string | undefined;
+  /** MaxMind-format ASN database used instead of the embedded ip-location-db data. */
+  asnDb: string | undefined;
+  /** CIDRs exempt from the SSRF block (CONTRACT §4). */
+  allowedTargets: string[];
+  /** Directory for caches kept across runs (Tor list, AS index, lookup tables). @default OS temp dir */
+  cacheDir: string | undefined;
+  /**
+   * Servers of the public-IP discovery (`netdiag ip`): `name=ip[:port]` or `ip[:port]` entries
+   * replacing the built-in OpenDNS / Google servers (tests, air-gapped networks).
+   */
+  myIpServers: string | undefined;
+}
+
+export const DEFAULT_NETDIAG_CONFIG: Readonly<NetdiagConfig> = Object.freeze({
+  dnsServers: [],
+  dohUrl: undefined,
+  rdapBootstrapUrl: 'https://data.iana.org/rdap/dns.json',
+  whoisServer: 'whois.iana.org:43',
+  breachApiUrl: 'https://api.xposedornot.com',
+  torExitListUrl: 'https://check.torproject.org/torbulkexitlist',
+  geoipDb: undefined,
+  asnDb: undefined,
+  allowedTargets: [],
+  cacheDir: undefined,
+  myIpServers: undefined,
+});
+
+/** The environment variable behind each key, for error messages and docs. */
+export const NETDIAG_CONFIG_ENV: Readonly<Record<keyof NetdiagConfig, string>> = {
+  dnsServers: 'NETDIAG_DNS_SERVERS',
+  dohUrl: 'NETDIAG_DOH_URL',
+  rdapBootstrapUrl: 'NETDIAG_RDAP_BOOTSTRAP_URL',
+  whoisServer: 'NETDIAG_WHOIS_SERVER',
+  breachApiUrl: 'NETDIAG_BREACH_API_URL',
+  torExitListUrl: 'NETDIAG_TOR_EXIT_LIST_URL',
+  geoipDb: 'NETDIAG_GEOIP_DB',
+  asnDb: 'NETDIAG_ASN_DB',
+  allowedTargets: 'NETDIAG_ALLOWED_TARGETS',
+  cacheDir: 'NETDIAG_CACHE_DIR',
+  myIpServers: 'NETDIAG_MYIP_SERVERS',
+};
+
+/** Reads the engine's keys from `env`; throws `ConfigError` naming the first bad variable. */
+export function loadNetdiagConfig(env: Env = process.env): NetdiagConfig {
+  const read = envReader(env);
+  const v = NETDIAG_CONFIG_ENV;
+  const d = DEFAULT_NETDIAG_CONFIG;
+  return checkNetdiagConfig({
+    dnsServers: read.list(v.dnsServers),
+    dohUrl: read.str(v.dohUrl),
+    rdapBootstrapUrl: read.str(v.rdapBootstrapUrl) ?? d.rdapBootstrapUrl,
+    whoisServer: read.str(v.whoisServer) ?? d.whoisServer,
+    breachApiUrl: read.str(v.breachApiUrl) ?? d.breachApiUrl,
+    torExitListUrl: read.str(v.torExitListUrl) ?? d.torExitListUrl,
+    geoipDb: read.str(v.geoipDb),
+    asnDb: read.str(v.asnDb),
+    allowedTargets: read.list(v.allowedTargets),
+    cacheDir: read.str(v.cacheDir),
+    myIpServers: read.str(v.myIpServers),
+  });
+}
+
+/** Defaults filled in for the keys `options` leaves out (or sets to `undefined`), then checked. */
+export function resolveNetdiagConfig(options: Partial<NetdiagConfig> = {}): NetdiagConfig {
+  const config: NetdiagConfig = { ...DEFAULT_NETDIAG_CONFIG };
+  for (const key of Object.keys(DEFAULT_NETDIAG_CONFIG) as (keyof NetdiagConfig)[]) {
+    const value = options[key];
+    if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
+  }
+  return checkNetdiagConfig(config);
+}
+
+/** Checks every key; the message names the variable a user would set. */
+export function checkNetdiagConfig(config: NetdiagConfig): NetdiagConfig {
+  const v = NETDIAG_CONFIG_ENV;
+  for (const key of ['rdapBootstrapUrl', 'breachApiUrl', 'torExitListUrl', 'dohUrl'] as const) {
+    const value = config[key];
+    if (value !== undefined && !isHttpUrl(value)) {
+      throw new ConfigError(`${v[key]} must be an http(s) URL, got "${value}"`);
+    }
+  }
+  for (const server of config.dnsServers) {
+    if (!parseHostPort(server, { defaultPort: 53 })) {
+      throw new ConfigError(
+        `${v.dnsServers} entries must be ip, ip:port or [ipv6]:port, got "${server}"`,
+      );
+    }
+  }
+  if (!parseHostPort(config.whoisServer, { defaultPort: 43, names: true })) {
+    throw new ConfigError(
+      `${v.whoisServer} must be host or host:port, got "${config.whoisServer}"`,
+    );
+  }
+  try {
+    parseCidrList(config.allowedTargets);
+  } catch (error) {
+    throw new ConfigError(`${v.allowedTargets}: ${(error as Error).message}`, error);
+  }
+  try {
+    parseMyIpServers(config.myIpServers);
+  } catch (error) {
+    throw new ConfigError((error as Error).message.replace(/^\[netdiag\] \[myip\] /, ''), error);
+  }
+  return config;
+}

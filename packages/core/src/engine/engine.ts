@@ -1,0 +1,513 @@
+/**
+ * The engine: one object that owns what every capability shares — one resolver (all DNS work
+ * goes through it, CONTRACT §5), the caches behind one store interface, the IP datasets, the
+ * data feeds, the WHOIS/RDAP and breach clients and the scan limiter — and answers every
+ * endpoint with exactly its SPEC/CONTRACT `data`. The faces (HTTP, CLI, MCP) translate their
+ * input into one engine call and its answer into their output.
+ * @module
+ */
+import { tmpdir } from 'node:os';
+import { type AsnSearchResult, searchAsn } from '../asn/search-asn.js';
+import { checkBlacklist } from '../blocklist/check-blacklist.js';
+import { checkBreach } from '../breach/check-breach.js';
+import { createRateGate } from '../breach/rate-gate.js';
+import {
+  type AddressReport,
+  callerAnswer,
+  callerAnswerV1,
+  scoreAnswer,
+  type V1Record,
+} from '../caller/answers.js';
+import { type CallerConnection, connectionInfo } from '../caller/connection.js';
+import { privacySignalsOf } from '../caller/signals.js';
+import { type NetdiagConfig, resolveNetdiagConfig } from '../config/config.js';
+import { lookupDns, lookupDnsV1 } from '../dns/lookup-dns.js';
+import { reverseDns } from '../dns/reverse-dns.js';
+import { checkEmailAuth } from '../email-auth/check-email-auth.js';
+import { evaluateSpf, type SpfEvaluation } from '../email-auth/spf/evaluate-spf.js';
+import { type Feed, type FeedPolicy, startFeed } from '../feeds/feed.js';
+import { type NetdiagLogger, SILENT_LOGGER } from '../feeds/logger.js';
+import { TOR_EXIT_FEED } from '../feeds/tor-exit-feed.js';
+import {
+  type GradeSecurityHeadersOptions,
+  gradeSecurityHeaders,
+} from '../headers/grade-security-headers.js';
+import { bulkAnswerItem, lookupAnswer, lookupAnswerV1 } from '../ip/answers.js';
+import { BULK_MAX_IPS, bulkLookup } from '../ip/bulk-lookup.js';
+import { type IpDatasets, loadIpDatasets } from '../ip/datasets.js';
+import type { TorExitList } from '../ip/tor-exit-list.js';
+import { discoverPublicIp, parseMyIpServers } from '../myip/discover.js';
+import { type Cache, createMemoryCache, createSingleFlight } from '../net/cache.js';
+import type { DnsResolver } from '../net/dns-types.js';
+import { normaliseDomain } from '../net/domain.js';
+import { reverseName } from '../net/ip.js';
+import { type CidrSet, parseCidrList } from '../net/ranges.js';
+import { createResolver } from '../net/resolver.js';
+import { createScanLimiter, type ScanLimiter } from '../ports/scan-limiter.js';
+import { type ScanPortsOptions, scanPorts } from '../ports/scan-ports.js';
+import type {
+  BlacklistData,
+  BreachData,
+  BulkData,
+  CallerIpData,
+  CallerIpV1Data,
+  DnsLookupData,
+  DnsLookupV1Data,
+  EmailAuthData,
+  LookupData,
+  LookupV1Data,
+  PortScanData,
+  ReverseDnsData,
+  ScoreData,
+  SecurityHeadersData,
+  SiteCheckData,
+  WhoisData,
+  WhoisV1Data,
+} from '../schemas/index.js';
+import { scoreIp } from '../score/index.js';
+import { type CheckSiteOptions, checkSite } from '../site/check-site.js';
+import { type BootstrapLoader, createBootstrapLoader } from '../whois/bootstrap.js';
+import { rdapLookup, rdapLookupResource, whois } from '../whois/lookup.js';
+import type { RdapResourceResult } from '../whois/rdap-normalise.js';
+
+/** `signal` and `timeout` (ms; `false` for none) of one engine call. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeout?: number | false;
+}
+
+export interface CreateNetdiagOptions extends Partial<NetdiagConfig> {
+  /**
+   * The cache of a namespace (`dns`, `dnsbl`, `breach`, `rdap-bootstrap`): the server plugs
+   * its Redis store in here. @default an in-memory LRU of 10,000 entries per namespace
+   */
+  cacheStore?: (namespace: string) => Cache;
+  /** Receives the engine's notes (datasets loaded, feed refreshed). @default silent */
+  logger?: NetdiagLogger;
+  /**
+   * `schedule` (a server): fetch feeds at start and on their schedule. `manual` (default: a
+   * library, a one-shot command): use the copy on disk, fetch only on `refreshFeeds()`.
+   */
+  feeds?: FeedPolicy;
+  /** Datasets to use instead of loading them from the configuration (tests, custom data). */
+  datasets?: IpDatasets | Promise<IpDatasets>;
+  /** A resolver to use instead of one built from `dnsServers` / `dohUrl` (tests). */
+  resolver?: DnsResolver;
+  /**
+   * The server-wide cap on port scans (`scanPorts` with `limited`).
+   * @default createScanLimiter(): 4 at once, 16 waiting
+   */
+  scanLimiter?: ScanLimiter;
+  /** Time budgets in ms (tests shorten them). */
+  timeouts?: Partial<EngineTimeouts>;
+}
+
+export interface EngineTimeouts {
+  /** One RDAP request. @default 8000 */
+  rdap: number;
+  /** One WHOIS hop. @default 8000 */
+  whoisHop: number;
+  /** A whole WHOIS/RDAP lookup. @default 20000 */
+  whois: number;
+  /** One breach check. @default 10000 */
+  breach: number;
+  /** The best-effort reverse lookup behind `/api/v1/ip` `authority`. @default 2000 */
+  authority: number;
+}
+
+/** `POST /api/bulk` data (SPEC 2.13). */
+export type BulkAnswer = BulkData;
+
+export interface EmailAuthInput {
+  domain: string;
+  /** Evaluate SPF for this client address. */
+  ip?: string | undefined;
+  sender?: string | undefined;
+  helo?: string | undefined;
+  /** Comma list of DKIM selectors to try first. */
+  dkimSelector?: string | undefined;
+}
+
+export interface SpfInput {
+  domain: string;
+  ip: string;
+  sender?: string | undefined;
+  helo?: string | undefined;
+}
+
+export interface PortScanInput
+  extends Pick<
+    ScanPortsOptions,
+    'host' | 'ports' | 'maxPorts' | 'portTimeout' | 'concurrency' | 'onProgress'
+  > {}
+
+export interface ScanCallOptions extends CallOptions {
+  /** Wait for a slot of the engine's scan limiter (an API); `false` for a local CLI run. @default true */
+  limited?: boolean;
+}
+
+export interface Netdiag {
+  readonly config: Readonly<NetdiagConfig>;
+  /** The one resolver all DNS work goes through. */
+  readonly resolver: DnsResolver;
+  /** The cache of a namespace (the same instance for the engine's lifetime). */
+  cache(namespace: string): Cache;
+  /** The IP datasets (loaded on first use); rejects with `ConfigError` for an unusable database. */
+  datasets(): Promise<IpDatasets>;
+  /** Runs `answer` synchronously when the datasets are loaded (no promise per call), else after. */
+  withDatasets<T>(answer: (datasets: IpDatasets) => T): T | Promise<T>;
+  /** NETDIAG_ALLOWED_TARGETS, parsed. */
+  readonly allowedTargets: CidrSet;
+
+  /** `GET /api/lookup` data. */
+  lookupIp(ip: string, options?: CallOptions): Promise<LookupData>;
+  /** `GET /api/v1/ip/:address` data. */
+  lookupIpV1(ip: string, options?: CallOptions): Promise<LookupV1Data>;
+  /** `POST /api/bulk` data: 1–50 entries (CONTRACT §6). */
+  bulkLookup(
+    ips: readonly unknown[],
+    options?: CallOptions & { maxIps?: number },
+  ): Promise<BulkAnswer>;
+  /** `GET /api/asn` data. */
+  searchAsn(q: string, options?: CallOptions): Promise<AsnSearchResult>;
+
+  /** IP intelligence, the DNSBL step and the score of one address. */
+  inspect(ip: string, options?: CallOptions): Promise<AddressReport>;
+  /** `GET /api/ip` data for a caller. */
+  caller(connection: CallerConnection, options?: CallOptions): Promise<CallerIpData>;
+  /** `GET /api/v1/ip` data for a caller (with the reverse zone's `authority`). */
+  callerV1(connection: CallerConnection, options?: CallOptions): Promise<CallerIpV1Data>;
+  /** `GET /api/score` data for a caller. */
+  score(connection: CallerConnection, options?: CallOptions): Promise<ScoreData>;
+
+  /** `GET /api/dns` data. */
+  dns(
+    input: { domain: string; type?: string | undefined },
+    options?: CallOptions,
+  ): Promise<DnsLookupData>;
+  /** `GET /api/v1/dns/:domain` data. */
+  dnsV1(
+    input: { domain: string; type?: string | undefined },
+    options?: CallOptions,
+  ): Promise<DnsLookupV1Data>;
+  /** `GET /api/rdns` data. */
+  reverseDns(ip: string, options?: CallOptions): Promise<ReverseDnsData>;
+  /** `GET /api/blacklist` data (cached per address for 10 minutes). */
+  blacklist(ip: string, options?: CallOptions): Promise<BlacklistData>;
+
+  /** `GET /api/whois` data: RDAP, then classic WHOIS. */
+  whois(domain: string, options?: CallOptions): Promise<WhoisData>;
+  /** `GET /api/v1/whois/:domain` data: RDAP only. */
+  whoisV1(domain: string, options?: CallOptions): Promise<WhoisV1Data>;
+  /** The RDAP record of an IP network or an AS number (`netdiag whois 8.8.8.8`). */
+  rdapResource(query: string, options?: CallOptions): Promise<RdapResourceResult>;
+
+  /** `GET /api/down` data. */
+  checkSite(url: string, options?: CallOptions): Promise<SiteCheckData>;
+  /** `GET /api/security-headers` data. */
+  securityHeaders(
+    url: string,
+    options?: CallOptions & Pick<GradeSecurityHeadersOptions, 'httpPort'>,
+  ): Promise<SecurityHeadersData>;
+  /** `GET /api/ports` data. */
+  scanPorts(input: PortScanInput, options?: ScanCallOptions): Promise<PortScanData>;
+
+  /** `GET /api/email-auth` data. */
+  emailAuth(input: EmailAuthInput, options?: CallOptions): Promise<EmailAuthData>;
+  /** One RFC 7208 evaluation: the same object as `emailAuth(…).spf.evaluation`. */
+  evaluateSpf(input: SpfInput, options?: CallOptions): Promise<SpfEvaluation>;
+  /** `GET /api/breach` data. */
+  breach(email: string, options?: CallOptions): Promise<BreachData>;
+
+  /** This machine's public address, found with DNS queries (NETDIAG_MYIP_SERVERS). */
+  myIp(options?: CallOptions): Promise<string>;
+
+  /** The Tor exit list in use, if any. */
+  torExitList(): TorExitList | undefined;
+  /** Fetches every feed now; resolves with the names of the feeds that were updated. */
+  refreshFeeds(): Promise<string[]>;
+  /** Settles when the feeds have read their disk copies (and, when scheduled, fetched once). */
+  readonly feedsReady: Promise<void>;
+  /** Stops timers and fetches in flight. The engine answers nothing useful after. */
+  close(): Promise<void>;
+}
+
+/** Entries kept per namespace in memory (a DNSBL result is ~2 KiB, so ~20 MiB at worst). */
+const MEMORY_ENTRIES = 10_000;
+export const DEFAULT_ENGINE_TIMEOUTS: Readonly<EngineTimeouts> = Object.freeze({
+  rdap: 8_000,
+  whoisHop: 8_000,
+  whois: 20_000,
+  breach: 10_000,
+  authority: 2_000,
+});
+
+/** The built-in public feed URL is never fetched under a test runner (tests reach loopback only). */
+const DEFAULT_TOR_URL = 'https://check.torproject.org/torbulkexitlist';
+
+/** Creates an engine. Cheap: datasets load and feeds start on first use. */
+export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
+  const config = resolveNetdiagConfig(options);
+  const timeouts: EngineTimeouts = { ...DEFAULT_ENGINE_TIMEOUTS, ...options.timeouts };
+  const logger = options.logger ?? SILENT_LOGGER;
+  const caches = new Map<string, Cache>();
+  const cache = (namespace: string): Cache => {
+    let found = caches.get(namespace);
+    if (!found) {
+      found = options.cacheStore?.(namespace) ?? createMemoryCache({ max: MEMORY_ENTRIES });
+      caches.set(namespace, found);
+    }
+    return found;
+  };
+
+  const resolver =
+    options.resolver ??
+    createResolver({
+      ...(config.dnsServers.length > 0 ? { servers: config.dnsServers } : {}),
+      ...(config.dohUrl ? { dohUrl: config.dohUrl } : {}),
+      cache: cache('dns'),
+      cachePrefix: '',
+    });
+  const allowedTargets = parseCidrList(config.allowedTargets);
+  const cacheDir = config.cacheDir ?? tmpdir();
+  const withCall = (call: CallOptions) => ({
+    ...(call.signal ? { signal: call.signal } : {}),
+    ...(call.timeout !== undefined ? { timeout: call.timeout } : {}),
+  });
+
+  // --- IP datasets and the Tor feed (lazily: an engine that answers DNS loads no tables) ---
+  let loading: Promise<IpDatasets> | undefined;
+  let loaded: IpDatasets | undefined;
+  let tor: Feed<TorExitList> | undefined;
+  const datasets = (): Promise<IpDatasets> => {
+    if (!loading) {
+      torFeed();
+      loading = Promise.resolve(
+        options.datasets ??
+          loadIpDatasets({
+            geoipDb: config.geoipDb,
+            asnDb: config.asnDb,
+            cacheDir,
+            onNote: (message) => logger.info({ component: 'ip-data' }, message),
+          }),
+      );
+      loading.then(
+        (value) => {
+          loaded = value;
+          logger.info({ component: 'ip-data', ...value.info }, 'IP datasets loaded');
+          const list = torFeed().current();
+          if (list) value.setTorExitList(list);
+        },
+        () => {}, // reported to whoever awaits `datasets()`
+      );
+    }
+    return loading;
+  };
+  const torFeed = (): Feed<TorExitList> => {
+    tor ??= startFeed(TOR_EXIT_FEED, {
+      url: config.torExitListUrl,
+      dir: cacheDir,
+      policy: options.feeds ?? 'manual',
+      resolver,
+      logger,
+      onUpdate: (list) => loaded?.setTorExitList(list),
+      mayFetch: () => !(process.env['VITEST'] && config.torExitListUrl === DEFAULT_TOR_URL),
+    });
+    return tor;
+  };
+  const withDatasets = <T>(answer: (value: IpDatasets) => T): T | Promise<T> =>
+    loaded ? answer(loaded) : datasets().then(answer);
+
+  // --- WHOIS / RDAP and breach clients: one bootstrap loader, one gate per engine ---
+  let bootstrap: BootstrapLoader | undefined;
+  const rdapBootstrap = () =>
+    (bootstrap ??= createBootstrapLoader({
+      url: config.rdapBootstrapUrl,
+      cache: cache('rdap-bootstrap'),
+      resolver,
+    }));
+  const breachFlights = createSingleFlight();
+  const breachGate = createRateGate();
+  const scans: ScanLimiter = options.scanLimiter ?? createScanLimiter();
+
+  const blacklist = (ip: string, call: CallOptions = {}) =>
+    checkBlacklist({ ip, resolver, cache: cache('dnsbl'), ...withCall(call) });
+
+  /** The DNSBL answers behind a score; `null` when the check failed as a whole. */
+  const dnsblAnswers = async (ip: string, call: CallOptions) => {
+    try {
+      const result = await blacklist(ip, call);
+      return result.results.map((r) => ({ name: r.name, zone: r.zone, status: r.status }));
+    } catch (error) {
+      if (call.signal?.aborted) throw error;
+      return null;
+    }
+  };
+
+  const inspect = async (ip: string, call: CallOptions = {}): Promise<AddressReport> => {
+    const info = (await datasets()).lookup(ip);
+    // Private and reserved addresses are not on public blocklists: no DNSBL step.
+    const dnsbl = info.bogon ? undefined : await dnsblAnswers(info.ip, call);
+    return { info, score: scoreIp({ signals: privacySignalsOf(info), dnsbl }) };
+  };
+
+  /**
+   * `/api/v1/ip` `authority`: the authority section of the PTR lookup of the address in the
+   * v1 record shape — the reverse zone's SOA when there is no PTR record. Best effort: `[]`
+   * for special-purpose addresses and when DNS fails or is slow.
+   */
+  const reverseAuthority = async (
+    report: AddressReport,
+    call: CallOptions,
+  ): Promise<V1Record[]> => {
+    const { info } = report;
+    if (info.bogon) return [];
+    try {
+      const response = await resolver.query(
+        reverseName({ version: info.version, address: info.ip }),
+        'PTR',
+        { timeout: timeouts.authority, ...(call.signal ? { signal: call.signal } : {}) },
+      );
+      return response.authority.map((r) => ({
+        name: `${r.name}.`,
+        type: r.typeCode,
+        ttl: r.ttl,
+        data: r.data,
+      }));
+    } catch (error) {
+      if (call.signal?.aborted) throw error;
+      return [];
+    }
+  };
+
+  const whoisBase = (call: CallOptions) => ({
+    bootstrap: rdapBootstrap(),
+    resolver,
+    rdapTimeoutMs: timeouts.rdap,
+    timeout: timeouts.whois,
+    ...withCall(call),
+  });
+
+  return {
+    config,
+    resolver,
+    cache,
+    datasets,
+    withDatasets,
+    allowedTargets,
+
+    async lookupIp(ip) {
+      return withDatasets((d) => lookupAnswer(d.lookup(ip)));
+    },
+    async lookupIpV1(ip) {
+      return withDatasets((d) => lookupAnswerV1(d.lookup(ip)));
+    },
+    async bulkLookup(ips, call = {}) {
+      const { results, errors } = await bulkLookup({
+        ips,
+        datasets: await datasets(),
+        maxIps: call.maxIps ?? BULK_MAX_IPS,
+        ...withCall(call),
+      });
+      return { total: results.length, results: results.map(bulkAnswerItem), errors };
+    },
+    async searchAsn(q, call = {}) {
+      return searchAsn({ q, datasets: await datasets(), ...withCall(call) });
+    },
+
+    inspect,
+    async caller(connection, call = {}) {
+      return callerAnswer(await inspect(connection.ip, call), connectionInfo(connection));
+    },
+    async callerV1(connection, call = {}) {
+      const report = await inspect(connection.ip, call);
+      const authority = await reverseAuthority(report, call);
+      return callerAnswerV1(report, connectionInfo(connection), authority);
+    },
+    async score(connection, call = {}) {
+      return scoreAnswer(await inspect(connection.ip, call), connectionInfo(connection));
+    },
+
+    dns: (input, call = {}) => lookupDns({ ...input, resolver, ...withCall(call) }),
+    dnsV1: (input, call = {}) => lookupDnsV1({ ...input, resolver, ...withCall(call) }),
+    reverseDns: (ip, call = {}) => reverseDns({ ip, resolver, ...withCall(call) }),
+    blacklist,
+
+    whois: (domain, call = {}) =>
+      whois({
+        domain,
+        whoisServer: config.whoisServer,
+        whoisHopTimeoutMs: timeouts.whoisHop,
+        ...whoisBase(call),
+      }),
+    whoisV1: (domain, call = {}) => rdapLookup({ domain, ...whoisBase(call) }),
+    rdapResource: (query, call = {}) => rdapLookupResource({ query, ...whoisBase(call) }),
+
+    checkSite: (url, call = {}) =>
+      checkSite({ url, resolver, allowedTargets, ...withCall(call) } satisfies CheckSiteOptions),
+    securityHeaders: (url, call = {}) =>
+      gradeSecurityHeaders({
+        url,
+        resolver,
+        allowedTargets,
+        ...(call.httpPort !== undefined ? { httpPort: call.httpPort } : {}),
+        ...withCall(call),
+      }),
+    scanPorts(input, call = {}) {
+      const task = () => scanPorts({ ...input, resolver, allowedTargets, ...withCall(call) });
+      return call.limited === false ? task() : scans.run(task, call.signal);
+    },
+
+    emailAuth: (input, call = {}) =>
+      checkEmailAuth({
+        resolver,
+        allowedTargets,
+        domain: input.domain,
+        ...(input.ip !== undefined ? { ip: input.ip } : {}),
+        ...(input.sender !== undefined ? { sender: input.sender } : {}),
+        ...(input.helo !== undefined ? { helo: input.helo } : {}),
+        ...(input.dkimSelector !== undefined ? { dkimSelectors: input.dkimSelector } : {}),
+        ...withCall(call),
+      }),
+    evaluateSpf(input, call = {}) {
+      const domain = normaliseDomain(input.domain, { param: 'domain' });
+      return evaluateSpf({
+        resolver,
+        ip: input.ip,
+        domain,
+        sender: input.sender || `postmaster@${domain}`,
+        helo: input.helo || domain,
+        ...withCall(call),
+      });
+    },
+    breach: (email, call = {}) =>
+      checkBreach({
+        email,
+        apiUrl: config.breachApiUrl,
+        cache: cache('breach'),
+        singleFlight: breachFlights,
+        gate: breachGate,
+        resolver,
+        timeout: timeouts.breach,
+        ...withCall(call),
+      }),
+
+    myIp: (call = {}) =>
+      discoverPublicIp({
+        methods: parseMyIpServers(config.myIpServers),
+        ...(call.signal ? { signal: call.signal } : {}),
+        ...(typeof call.timeout === 'number' ? { timeout: call.timeout } : {}),
+      }),
+
+    torExitList: () => torFeed().current(),
+    async refreshFeeds() {
+      return (await torFeed().refresh()) ? [TOR_EXIT_FEED.name] : [];
+    },
+    get feedsReady() {
+      return torFeed().ready;
+    },
+    async close() {
+      tor?.close();
+    },
+  };
+}

@@ -1,0 +1,13 @@
+export {
+  type BulkAnswer,
+  type CallOptions,
+  type CreateNetdiagOptions,
+  createNetdiag,
+  DEFAULT_ENGINE_TIMEOUTS,
+  type EmailAuthInput,
+  type EngineTimeouts,
+  type Netdiag,
+  type PortScanInput,
+  type ScanCallOptions,
+  type SpfInput,
+} from './engine.js';

@@ -1,0 +1,139 @@
+/**
+ * Data feeds: a list fetched from an upstream URL (the Tor exit list today), with an explicit
+ * refresh policy. The last good copy is kept on disk and read at start, so a one-shot command
+ * works offline on what is cached, and a server has the signal before its first fetch ends.
+ * @module
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DnsResolver } from '../net/dns-types.js';
+import { throwForStatus, upstreamRequest } from '../net/http-client.js';
+import { type NetdiagLogger, SILENT_LOGGER } from './logger.js';
+
+/**
+ * - `schedule`: fetch at start and every `refreshMs` (a long-running server);
+ * - `manual`: never fetch on its own; `refresh()` fetches (one-shot commands, libraries).
+ * Both read the last good copy from disk at start.
+ */
+export type FeedPolicy = 'schedule' | 'manual';
+
+export interface FeedDefinition<T> {
+  /** Upstream name in errors and logs (`tor-exit-list`). */
+  name: string;
+  /** File name of the on-disk copy inside the cache directory. */
+  file: string;
+  refreshMs: number;
+  maxBytes: number;
+  timeoutMs: number;
+  /** Parses the fetched text; throws when it is not the expected list. */
+  parse(text: string, fetchedAt: string): T;
+}
+
+export interface FeedOptions<T> {
+  url: string;
+  /** Directory of the on-disk copy; `false` keeps none. */
+  dir: string | false;
+  policy: FeedPolicy;
+  /** Host names of the feed URL are resolved through it (NETDIAG_DNS_SERVERS). */
+  resolver?: DnsResolver;
+  logger?: NetdiagLogger;
+  /** Called with every list installed (from disk or a fetch). */
+  onUpdate(value: T): void;
+  /** Fetch refused (returns false) — the test runner's default public URL, for example. */
+  mayFetch?: () => boolean;
+}
+
+export interface Feed<T> {
+  /** The list in use, if any. */
+  current(): T | undefined;
+  /** Fetches now; resolves true when a new list was installed. Never rejects. */
+  refresh(): Promise<boolean>;
+  /** Settles when the on-disk copy has been read (and, under `schedule`, the first fetch tried). */
+  readonly ready: Promise<void>;
+  /** Stops the timer and any fetch in flight. */
+  close(): void;
+}
+
+export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions<T>): Feed<T> {
+  const logger = options.logger ?? SILENT_LOGGER;
+  const path = options.dir === false ? undefined : join(options.dir, definition.file);
+  const controller = new AbortController();
+  let value: T | undefined;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const install = (next: T) => {
+    value = next;
+    options.onUpdate(next);
+  };
+
+  const refresh = async (): Promise<boolean> => {
+    if (closed || options.mayFetch?.() === false) return false;
+    try {
+      const response = await upstreamRequest(options.url, {
+        upstream: definition.name,
+        timeout: definition.timeoutMs,
+        maxBytes: definition.maxBytes,
+        signal: controller.signal,
+        ...(options.resolver ? { resolver: options.resolver } : {}),
+      });
+      throwForStatus(response, definition.name);
+      const text = response.body.toString('utf8');
+      install(definition.parse(text, new Date().toISOString()));
+      if (path) await saveCopy(path, text);
+      logger.info({ component: 'feeds', feed: definition.name }, `${definition.name} refreshed`);
+      return true;
+    } catch (error) {
+      if (!closed) {
+        logger.warn(
+          { component: 'feeds', feed: definition.name, err: (error as Error).message },
+          `${definition.name} not refreshed; keeping the previous copy`,
+        );
+      }
+      return false;
+    }
+  };
+
+  const readCopy = async () => {
+    if (!path) return;
+    try {
+      const text = await readFile(path, 'utf8');
+      if (value === undefined) install(definition.parse(text, ''));
+    } catch {
+      // No copy yet (a first run) or an unusable one: the next fetch replaces it.
+    }
+  };
+
+  const ready = (async () => {
+    await readCopy();
+    if (options.policy === 'schedule') await refresh();
+  })();
+  if (options.policy === 'schedule') {
+    timer = setInterval(() => void refresh(), definition.refreshMs);
+    timer.unref();
+  }
+
+  return {
+    current: () => value,
+    refresh,
+    ready,
+    close() {
+      closed = true;
+      controller.abort();
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/** Temporary name + rename: a reader never sees half a file. */
+async function saveCopy(path: string, text: string): Promise<void> {
+  try {
+    await mkdir(join(path, '..'), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    await writeFile(temporary, text);
+    await rename(temporary, path);
+  } catch {
+    // A read-only disk only costs the copy for the next start.
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The SPEC shapes of IP answers, picked from core's full record: `GET /api/lookup` (SPEC 2.5),
+ * `GET /api/v1/ip/:address` (v1: no privacy) and one `POST /api/bulk` entry (SPEC 2.13).
+ * @module
+ */
+import type { IpInfo, IpLocation, IpNetwork, IpPrivacy } from './types.js';
+
+function locationFields(l: Readonly<IpLocation>) {
+  return {
+    city: l.city,
+    region: l.region,
+    country: l.country,
+    country_name: l.country_name,
+    continent: l.continent,
+    latitude: l.latitude,
+    longitude: l.longitude,
+    timezone: l.timezone,
+    postal_code: l.postal_code,
+    is_eu: l.is_eu,
+  };
+}
+
+function networkFields(n: Readonly<IpNetwork>) {
+  return { asn: n.asn, isp: n.isp, org: n.org, as_name: n.as_name };
+}
+
+function privacyFields(p: Readonly<IpPrivacy>) {
+  return { hosting: p.is_hosting, proxy: p.is_proxy, mobile: p.is_mobile };
+}
+
+/** The `location` object of `/api/lookup` and `/api/v1/ip` answers. */
+export function lookupLocation(info: IpInfo) {
+  return locationFields(info.location);
+}
+
+/** `GET /api/lookup` data (SPEC 2.5). */
+export function lookupAnswer(info: IpInfo) {
+  return {
+    ip: info.ip,
+    location: locationFields(info.location),
+    network: networkFields(info.network),
+    privacy: privacyFields(info.privacy),
+    bogon: info.bogon,
+  };
+}
+
+/** `GET /api/v1/ip/:address` data (SPEC 2.5, v1 form: no privacy). */
+export function lookupAnswerV1(info: IpInfo) {
+  return {
+    ip: info.ip,
+    location: locationFields(info.location),
+    network: networkFields(info.network),
+    bogon: info.bogon,
+  };
+}
+
+/** One `POST /api/bulk` result (SPEC 2.13). */
+export function bulkAnswerItem(info: IpInfo) {
+  return {
+    ip: info.ip,
+    country: info.location.country,
+    city: info.location.city,
+    region: info.location.region,
+    isp: info.network.isp,
+    org: info.network.org,
+    asn: info.network.asn,
+    lat: info.location.latitude,
+    lon: info.location.longitude,
+    bogon: info.bogon,
+  };
+}
+
+export type LookupAnswer = ReturnType<typeof lookupAnswer>;
+export type LookupAnswerV1 = ReturnType<typeof lookupAnswerV1>;
+export type BulkAnswerItem = ReturnType<typeof bulkAnswerItem>;
+
+/**
+ * JSON text of the shared parts of an answer: core hands out one frozen `IpLocation` per
+ * geolocation record and one `IpNetwork` and `IpPrivacy` per AS, so their text can be kept
+ * and an answer assembled from three cached pieces instead of serialising ~20 fields per
+ * request (that was the largest cost of GET /api/lookup besides Express and Node's own,
+ * bench/ip/http.bench.ts). Only frozen objects are kept (nothing can change them after);
+ * when full, the cache starts over, so it never holds more than `FRAGMENTS_MAX` texts
+ * (about 200 bytes each).
+ */
+const FRAGMENTS_MAX = 65_536;
+let fragments = new Map<object, string>();
+function fragment<T extends object>(value: T, fields: (value: T) => object): string {
+  let json = fragments.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(fields(value));
+    if (!Object.isFrozen(value)) return json;
+    if (fragments.size >= FRAGMENTS_MAX) fragments = new Map();
+    fragments.set(value, json);
+  }
+  return json;
+}
+
+/** `JSON.stringify(lookupAnswer(info))`, from cached fragments (same text, byte for byte). */
+export function lookupAnswerJson(info: IpInfo): string {
+  return `{"ip":${JSON.stringify(info.ip)},"location":${fragment(info.location, locationFields)},"network":${fragment(info.network, networkFields)},"privacy":${fragment(info.privacy, privacyFields)},"bogon":${info.bogon}}`;
+}
+
+/** `JSON.stringify(lookupAnswerV1(info))`, from cached fragments (same text, byte for byte). */
+export function lookupAnswerV1Json(info: IpInfo): string {
+  return `{"ip":${JSON.stringify(info.ip)},"location":${fragment(info.location, locationFields)},"network":${fragment(info.network, networkFields)},"bogon":${info.bogon}}`;
+}

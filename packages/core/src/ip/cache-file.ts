@@ -1,0 +1,246 @@
+/**
+ * The one on-disk cache format of netdiag: named typed arrays (and lists of strings) behind a
+ * small JSON header, for data that is slow to build and quick to read back (the AS index, the
+ * IP lookup tables). A file is read only when everything checks: the magic, the header's kind,
+ * layout format and data key, a CRC-32 of all that follows it, and every size; otherwise it
+ * counts as absent and is rebuilt. Writes go to a temporary name that is renamed into place
+ * (atomic on POSIX), so a reader never sees half a file.
+ *
+ * Layout: "NDCACHE1" | u32 header length | u32 CRC-32 of the rest of the file | JSON header
+ * `{kind, format, key, meta, arrays: [name, type, length, count?][]}` | each array from an
+ * 8-byte boundary, zero-padded to the next. Integers are little-endian (the typed arrays' own
+ * layout on every platform Node supports). A `lines` entry is UTF-8 text joined by "\n"
+ * (`length` in bytes, `count` lines).
+ * @module
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { InvalidInputError } from '../errors.js';
+
+const MAGIC = 'NDCACHE1';
+/** Magic, header length, CRC-32. */
+const PREFIX_BYTES = 16;
+/** Headers are a few hundred bytes; a larger one is damage. */
+const MAX_HEADER_BYTES = 1 << 20;
+
+export type CacheArray = Uint32Array | Uint16Array | Uint8Array;
+
+const TYPES = { u32: Uint32Array, u16: Uint16Array, u8: Uint8Array } as const;
+type TypeName = keyof typeof TYPES | 'lines';
+type Entry = [name: string, type: TypeName, length: number, count?: number];
+
+interface Header {
+  kind: string;
+  format: number;
+  key: string;
+  meta: Record<string, unknown>;
+  arrays: Entry[];
+}
+
+/** What a cache holds and in which layout; a new `format` makes older files unreadable. */
+export interface CacheKind {
+  /** File-name stem and header tag, e.g. `asn-index`. */
+  name: string;
+  /** Layout number of this kind's contents: bump it when they change. */
+  format: number;
+}
+
+export interface CacheContents {
+  /** Small JSON facts kept in the header (counts, a source description). */
+  meta?: Record<string, unknown>;
+  /** The arrays, in the order they are written. */
+  arrays: Record<string, CacheArray | readonly string[]>;
+}
+
+/** A file that passed every check; each getter throws when the entry is missing or mistyped. */
+export interface CacheFileReader {
+  readonly meta: Readonly<Record<string, unknown>>;
+  has(name: string): boolean;
+  u32(name: string): Uint32Array;
+  u16(name: string): Uint16Array;
+  u8(name: string): Uint8Array;
+  lines(name: string): string[];
+}
+
+/** The stem of a key's files, the format left out (long keys are shortened and hashed). */
+function fileStem(kind: CacheKind, key: string): string {
+  const digest = createHash('sha256').update(key).digest('hex').slice(0, 16);
+  const readable = key.replace(/[^A-Za-z0-9.@-]+/g, '_').slice(0, 60);
+  return `netdiag-${kind.name}-${readable}-${digest}-f`;
+}
+
+/** The cache file of `key` in `dir`. */
+export function cacheFilePath(dir: string, kind: CacheKind, key: string): string {
+  return join(dir, `${fileStem(kind, key)}${kind.format}.bin`);
+}
+
+function align8(n: number): number {
+  return (n + 7) & ~7;
+}
+
+function damaged(what: string): never {
+  throw new InvalidInputError(`cache file: ${what}`);
+}
+
+function parse(bytes: Buffer, kind: CacheKind, key: string): CacheFileReader | undefined {
+  if (bytes.length < PREFIX_BYTES || bytes.toString('latin1', 0, 8) !== MAGIC) return undefined;
+  const headerLength = bytes.readUInt32LE(8);
+  if (headerLength > MAX_HEADER_BYTES || PREFIX_BYTES + headerLength > bytes.length) {
+    return undefined;
+  }
+  const header = JSON.parse(
+    bytes.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + headerLength),
+  ) as Header;
+  if (header.kind !== kind.name || header.format !== kind.format || header.key !== key) {
+    return undefined;
+  }
+  // The sizes first (cheap), then the checksum over everything after the prefix.
+  let offset = align8(PREFIX_BYTES + headerLength);
+  const spans = new Map<string, { entry: Entry; start: number }>();
+  for (const entry of header.arrays) {
+    const [name, type, length] = entry;
+    const width = type === 'lines' ? 1 : TYPES[type]?.BYTES_PER_ELEMENT;
+    if (!width || !Number.isSafeInteger(length) || length < 0) damaged(`bad entry ${name}`);
+    spans.set(name, { entry, start: offset });
+    offset = align8(offset + length * width);
+    if (offset > bytes.length) damaged('truncated');
+  }
+  if (offset !== bytes.length) damaged('size mismatch');
+  if (crc32(bytes.subarray(PREFIX_BYTES)) !== bytes.readUInt32LE(12)) damaged('checksum mismatch');
+
+  const spanOf = (name: string, type: TypeName) => {
+    const span = spans.get(name);
+    if (span?.entry[1] !== type) damaged(`${name} missing`);
+    return span;
+  };
+  const view = <T extends CacheArray>(name: string, type: keyof typeof TYPES): T => {
+    const span = spanOf(name, type);
+    const Type = TYPES[type];
+    const length = span.entry[2];
+    const at = bytes.byteOffset + span.start;
+    // A large file has its own ArrayBuffer: view it in place rather than copy 100 MB.
+    if (at % Type.BYTES_PER_ELEMENT === 0)
+      return new Type(bytes.buffer as ArrayBuffer, at, length) as T;
+    const copy = new Type(length);
+    Buffer.from(copy.buffer).set(bytes.subarray(span.start, span.start + copy.byteLength));
+    return copy as T;
+  };
+  return {
+    meta: header.meta ?? {},
+    has: (name) => spans.has(name),
+    u32: (name) => view<Uint32Array>(name, 'u32'),
+    u16: (name) => view<Uint16Array>(name, 'u16'),
+    u8: (name) => view<Uint8Array>(name, 'u8'),
+    lines(name) {
+      const span = spanOf(name, 'lines');
+      const [, , length, count] = span.entry;
+      // No lines and one empty line are both zero bytes: the count tells them apart.
+      const list =
+        count === 0 ? [] : bytes.toString('utf8', span.start, span.start + length).split('\n');
+      if (list.length !== count) damaged(`${name}: ${list.length} lines, ${count} expected`);
+      return list;
+    },
+  };
+}
+
+/**
+ * Reads the cache of `key` and decodes it with `decode`; `undefined` when the file is absent,
+ * of another kind, format or key, damaged, or when `decode` throws (a missing array, checks of
+ * its own). Never throws.
+ */
+export async function readCacheFile<T>(
+  file: string,
+  kind: CacheKind,
+  key: string,
+  decode: (reader: CacheFileReader) => T,
+): Promise<T | undefined> {
+  try {
+    const reader = parse(await readFile(file), kind, key);
+    return reader === undefined ? undefined : decode(reader);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes the cache of `key` (creating its directory), then removes the files of the same key
+ * in older formats (an upgrade's leftovers, up to ~100 MB each; files of other keys and newer
+ * formats are left alone: another install may share the directory). Failures (read-only disk, a line holding
+ * "\n") are returned, never thrown.
+ */
+export async function writeCacheFile(
+  file: string,
+  kind: CacheKind,
+  key: string,
+  contents: CacheContents,
+): Promise<Error | undefined> {
+  const entries: Entry[] = [];
+  const bodies: Buffer[] = [];
+  for (const [name, value] of Object.entries(contents.arrays)) {
+    if (ArrayBuffer.isView(value)) {
+      const array = value as CacheArray;
+      const type =
+        array instanceof Uint32Array ? 'u32' : array instanceof Uint16Array ? 'u16' : 'u8';
+      entries.push([name, type, array.length]);
+      bodies.push(Buffer.from(array.buffer, array.byteOffset, array.byteLength));
+    } else {
+      const list = value as readonly string[];
+      if (list.some((line) => line.includes('\n'))) {
+        return new Error(`an entry of ${name} contains a newline; not cached`);
+      }
+      const text = Buffer.from(list.join('\n'), 'utf8');
+      entries.push([name, 'lines', text.length, list.length]);
+      bodies.push(text);
+    }
+  }
+  const header: Header = {
+    kind: kind.name,
+    format: kind.format,
+    key,
+    meta: contents.meta ?? {},
+    arrays: entries,
+  };
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  const parts: Buffer[] = [];
+  const prefix = Buffer.alloc(align8(PREFIX_BYTES + headerBytes.length));
+  prefix.write(MAGIC, 0, 'latin1');
+  prefix.writeUInt32LE(headerBytes.length, 8);
+  headerBytes.copy(prefix, PREFIX_BYTES);
+  parts.push(prefix);
+  for (const body of bodies) {
+    parts.push(body);
+    const pad = align8(body.length) - body.length;
+    if (pad > 0) parts.push(Buffer.alloc(pad));
+  }
+  let crc = crc32(prefix.subarray(PREFIX_BYTES));
+  for (let i = 1; i < parts.length; i++) {
+    // zlib's crc32() over an empty buffer without memory (an empty array's) restarts at 0.
+    if ((parts[i] as Buffer).length > 0) crc = crc32(parts[i] as Buffer, crc);
+  }
+  prefix.writeUInt32LE(crc, 12);
+
+  const dir = dirname(file);
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(temporary, parts);
+    await rename(temporary, file);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    return error as Error;
+  }
+  await removeOlderFormats(dir, kind, key);
+  return undefined;
+}
+
+async function removeOlderFormats(dir: string, kind: CacheKind, key: string): Promise<void> {
+  const stem = fileStem(kind, key);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const format = name.startsWith(stem) ? /^(\d+)\.bin$/.exec(name.slice(stem.length)) : null;
+    // Newer formats stay: a newer install may share the directory.
+    if (format && Number(format[1]) < kind.format) await unlink(join(dir, name)).catch(() => {});
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * This machine's public address from DNS alone, without any web API: authoritative servers
+ * that answer a fixed name with the address the query came from. Asked with core's own DNS
+ * client (no cache, one try per method), never through node:dns or getaddrinfo.
+ * @module
+ */
+import { isIP } from 'node:net';
+import { UpstreamError } from '../errors.js';
+import { parseIp } from '../net/ip.js';
+import { createResolver } from '../net/resolver.js';
+
+/** One way of asking DNS "what is my address?". */
+export interface MyIpMethod {
+  name: string;
+  /** `ip` or `ip:port` (`[v6]:port`) of the server that answers with the client's address. */
+  server: string;
+  qname: string;
+  type: 'A' | 'AAAA' | 'TXT';
+}
+
+/**
+ * Both are answered by the authoritative server itself with the address the query came from,
+ * so no recursive resolver may sit in between:
+ * - OpenDNS: `myip.opendns.com A` at resolver1.opendns.com (208.67.222.222).
+ * - Google: `o-o.myaddr.l.google.com TXT` at ns1.google.com (216.239.32.10).
+ */
+export const MYIP_METHODS: readonly MyIpMethod[] = [
+  { name: 'opendns', server: '208.67.222.222', qname: 'myip.opendns.com', type: 'A' },
+  { name: 'google', server: '216.239.32.10', qname: 'o-o.myaddr.l.google.com', type: 'TXT' },
+];
+
+/** Default time one method gets, in ms. */
+export const DEFAULT_MYIP_TIMEOUT_MS = 3000;
+
+/**
+ * `NETDIAG_MYIP_SERVERS` overrides the servers (tests, air-gapped networks): a comma list of
+ * `name=ip[:port]` (`opendns=127.0.0.1:5300`) or plain `ip[:port]` entries, which replace the
+ * methods' servers in order. Methods left without a server keep theirs. Unset or empty → the
+ * defaults.
+ */
+export function parseMyIpServers(value: string | undefined): MyIpMethod[] {
+  const methods = MYIP_METHODS.map((m) => ({ ...m }));
+  const entries = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  let position = 0;
+  for (const entry of entries) {
+    const eq = entry.indexOf('=');
+    const name = eq > 0 ? entry.slice(0, eq).trim().toLowerCase() : undefined;
+    const server = eq > 0 ? entry.slice(eq + 1).trim() : entry;
+    const target = name ? methods.find((m) => m.name === name) : methods[position++];
+    if (!target) {
+      throw new UpstreamError(
+        'myip',
+        `NETDIAG_MYIP_SERVERS: unknown method "${name ?? entry}" (known: ${MYIP_METHODS.map((m) => m.name).join(', ')})`,
+      );
+    }
+    target.server = server;
+  }
+  return methods;
+}
+
+export interface DiscoverPublicIpOptions {
+  /** Abort the discovery; the function rejects with `AbortedError`. */
+  signal?: AbortSignal;
+  /** Time one method gets, in ms (one try, then the next method). @default 3000 */
+  timeout?: number;
+  /** The methods, asked in order. @default MYIP_METHODS */
+  methods?: readonly MyIpMethod[];
+}
+
+/**
+ * This machine's public address: the first method that answers with an address wins.
+ * Offline (no method answers) → `UpstreamError('myip')` naming every failure (CLI exit 3).
+ */
+export async function discoverPublicIp(options: DiscoverPublicIpOptions = {}): Promise<string> {
+  const methods = options.methods ?? MYIP_METHODS;
+  const timeout = options.timeout ?? DEFAULT_MYIP_TIMEOUT_MS;
+  const failures: string[] = [];
+  for (const method of methods) {
+    try {
+      const address = await askMethod(method, timeout, options.signal);
+      if (address) return address;
+      failures.push(`${method.name}: no address in the answer`);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      failures.push(`${method.name}: ${bare(error as Error)}`);
+    }
+  }
+  throw new UpstreamError(
+    'myip',
+    `cannot find this machine's public address (are you offline?): ${failures.join('; ')}`,
+  );
+}
+
+async function askMethod(
+  method: MyIpMethod,
+  timeout: number,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  // One try, no retry and no cache: a fallback method follows, and the answer depends on the
+  // path the query takes.
+  const resolver = createResolver({
+    servers: [method.server],
+    cache: false,
+    tries: 1,
+    attemptTimeout: timeout,
+    timeout,
+  });
+  const response = await resolver.query(method.qname, method.type, {
+    timeout,
+    ...(signal ? { signal } : {}),
+  });
+  const values = response.answers.filter((r) => r.type === method.type).map((r) => r.value);
+  const raw =
+    method.type === 'TXT'
+      ? // ns1.google.com answers the client address, plus "edns0-client-subnet …" when ECS is sent.
+        values
+          .map((chunks) => (chunks as string[]).join('').trim())
+          .find((text) => isIP(text) !== 0)
+      : (values[0] as string | undefined);
+  return raw ? parseIp(raw.trim())?.address : undefined;
+}
+
+/** A netdiag error's message without its `[netdiag] [upstream]` prefix. */
+function bare(error: Error): string {
+  return String(error?.message ?? error).replace(/^\[netdiag\] \[[^\]]*\] /, '');
+}

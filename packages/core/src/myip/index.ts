@@ -1,0 +1,9 @@
+/** This machine's public address from DNS alone (`netdiag ip` without an argument). */
+export {
+  DEFAULT_MYIP_TIMEOUT_MS,
+  type DiscoverPublicIpOptions,
+  discoverPublicIp,
+  MYIP_METHODS,
+  type MyIpMethod,
+  parseMyIpServers,
+} from './discover.js';

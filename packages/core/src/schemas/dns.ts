@@ -1,0 +1,144 @@
+/**
+ * DNS answers: `GET /api/dns` and `GET /api/v1/dns/:domain` (SPEC 2.7, 2.8; CONTRACT §6
+ * `dig +short` data), `GET /api/rdns` (SPEC 2.10, plus FCrDNS) and `GET /api/blacklist`
+ * (SPEC 2.11, CONTRACT §6 statuses).
+ * @module
+ */
+import { z } from 'zod';
+import { DNS_TYPES, DNS_TYPES_V1 } from '../dns/record-types.js';
+import type { RecordType } from '../net/dns-types.js';
+import { domainInput, ipAddressInput } from './common.js';
+
+// --- Parameters ---
+
+const domainParam = domainInput().describe('Domain name to query (IDNs accepted)');
+
+/** `type`: the family's list (SPEC §4), default A. The server also takes lower case. */
+function typeParam(types: readonly RecordType[]) {
+  return z
+    .enum(types)
+    .default('A')
+    .describe(
+      `Record type, case-insensitive, default A. One of ${types.join(', ')}; anything else is a 400.`,
+    );
+}
+
+export const dnsLookupParamsSchema = z.object({
+  domain: domainParam,
+  type: typeParam(DNS_TYPES),
+});
+export type DnsLookupParams = z.input<typeof dnsLookupParamsSchema>;
+
+export const dnsLookupV1ParamsSchema = z.object({
+  domain: domainParam,
+  type: typeParam(DNS_TYPES_V1),
+});
+export type DnsLookupV1Params = z.input<typeof dnsLookupV1ParamsSchema>;
+
+export const reverseDnsParamsSchema = z.object({
+  ip: ipAddressInput.describe('IPv4 or IPv6 address (IPv4-mapped IPv6 is treated as IPv4)'),
+});
+export type ReverseDnsParams = z.input<typeof reverseDnsParamsSchema>;
+
+export const blacklistParamsSchema = z.object({
+  ip: ipAddressInput.describe('IPv4 or IPv6 address'),
+});
+export type BlacklistParams = z.input<typeof blacklistParamsSchema>;
+
+// --- Data ---
+
+const DATA_DESCRIPTION =
+  'Record value in presentation format exactly as `dig +short` prints it: A/AAAA address ' +
+  '(AAAA compressed), names with a trailing dot, MX "10 mail.example.com.", TXT as quoted ' +
+  'strings joined by a space, SOA "mname. rname. serial refresh retry expire minimum", CAA ' +
+  '`0 issue "ca.example"`, SRV "priority weight port target.".';
+
+const rcode = z
+  .string()
+  .describe(
+    'Added: the DNS response code, NOERROR or NXDOMAIN (NXDOMAIN is a success with no records)',
+  );
+
+const recordV0 = z.strictObject({
+  name: z.string().describe('Owner name, without trailing dot'),
+  type: z.int().describe('Numeric record type code (1 A, 28 AAAA, 5 CNAME, 15 MX, …)'),
+  TTL: z.int().describe('Time to live in seconds'),
+  data: z.string().describe(DATA_DESCRIPTION),
+});
+
+const recordV1 = z.strictObject({
+  name: z.string().describe('Owner name, with trailing dot'),
+  type: z.int().describe('Numeric record type code'),
+  ttl: z.int().describe('Time to live in seconds'),
+  data: z.string().describe(DATA_DESCRIPTION),
+});
+
+const queriedDomain = z
+  .string()
+  .describe('The queried domain (lower case, punycode, no trailing dot)');
+
+/** `GET /api/dns` data (SPEC 2.7). */
+export const dnsLookupDataSchema = z.strictObject({
+  domain: queriedDomain,
+  type: z.enum(DNS_TYPES).describe('Record type queried'),
+  rcode,
+  records: z
+    .array(recordV0)
+    .describe('Answer records (a CNAME chain included); [] for NXDOMAIN/NODATA'),
+});
+export type DnsLookupData = z.infer<typeof dnsLookupDataSchema>;
+
+/** `GET /api/v1/dns/:domain` data (SPEC 2.7, 2.8). */
+export const dnsLookupV1DataSchema = z.strictObject({
+  domain: queriedDomain,
+  type: z.enum(DNS_TYPES_V1).describe('Record type queried'),
+  rcode,
+  records: z.array(recordV1).describe('Answer records (a CNAME chain included)'),
+  authority: z
+    .array(recordV1)
+    .describe('Authority section records (SOA on negative answers, RFC 2308)'),
+});
+export type DnsLookupV1Data = z.infer<typeof dnsLookupV1DataSchema>;
+
+/** `GET /api/rdns` data (SPEC 2.10). */
+export const reverseDnsDataSchema = z.strictObject({
+  ip: z.string().describe('The address, normalised'),
+  hostname: z.string().describe('First PTR target without trailing dot; "" when none'),
+  ptr_record: z.string().describe('The reverse-lookup name queried, e.g. 8.8.8.8.in-addr.arpa'),
+  hostnames: z.array(z.string()).describe('Added: every PTR target'),
+  fcrdns: z.boolean().describe('Added: a PTR name resolves back to the IP'),
+  rcode,
+});
+export type ReverseDnsData = z.infer<typeof reverseDnsDataSchema>;
+
+const blacklistEntry = z.strictObject({
+  name: z.string().describe('List name'),
+  zone: z.string().describe('DNSBL zone queried'),
+  listed: z.boolean().describe('True when the list lists the IP'),
+  status: z
+    .enum(['listed', 'not_listed', 'error', 'timeout', 'skipped'])
+    .describe(
+      'listed / not_listed; error: the list answered something that is not a listing (e.g. ' +
+        'Spamhaus 127.255.255.254 "refused"), failed or is broken; timeout: no answer in time; ' +
+        'skipped: IPv6 address on a list without IPv6 support',
+    ),
+  response: z.array(z.string()).describe('Added: raw A answers (return codes) of the list'),
+  reason: z.string().describe('Added: TXT reason of a listing ("" when none)'),
+  meaning: z
+    .array(z.string())
+    .describe('Added: what each return code means, or why the list is unavailable'),
+});
+
+/** `GET /api/blacklist` data (SPEC 2.11). */
+export const blacklistDataSchema = z.strictObject({
+  ip: z.string().describe('The address checked, normalised'),
+  total_lists: z.int().describe('Lists configured (12)'),
+  total_checked: z.int().describe('Lists that answered (listed or not listed)'),
+  unavailable_count: z.int().describe('Lists that could not be queried (status error or timeout)'),
+  skipped_count: z.int().describe('Added: lists skipped (IPv6 address, list without IPv6 support)'),
+  listed_count: z.int().describe('Lists that list the IP'),
+  clean: z.boolean().describe('True when no list lists the IP'),
+  status: z.enum(['CLEAN', 'LISTED']).describe('LISTED when at least one list lists the IP'),
+  results: z.array(blacklistEntry).describe('One entry per list, in the order of the list table'),
+});
+export type BlacklistData = z.infer<typeof blacklistDataSchema>;

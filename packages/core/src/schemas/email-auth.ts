@@ -1,0 +1,395 @@
+/**
+ * `GET /api/email-auth` (a tool endpoint, CONTRACT §6: the shape is ours): MX, SPF with a
+ * per-term analysis and the RFC 7208 evaluation, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI and a graded
+ * summary, described field by field.
+ * @module
+ */
+import { z } from 'zod';
+import { MAX_REQUESTED_SELECTORS } from '../email-auth/dkim/analyse.js';
+import { EMAIL_AUTH_GRADES, EMAIL_AUTH_SECTIONS, GRADE_RULE } from '../email-auth/summary.js';
+import { domainInput, ipAddressInput } from './common.js';
+
+// --- Parameters ---
+
+/** `parseSelectors`: DNS labels joined by dots (at most 3 labels keeps one within 200 characters). */
+const SELECTOR =
+  '[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?){0,2}';
+
+// `sender` and `helo` need `ip` (a 400 otherwise); OpenAPI parameters cannot say so, the
+// descriptions and the zod refinement at the end do.
+export const checkEmailAuthParamsSchema = z
+  .object({
+    domain: domainInput().describe('Domain to check (IDNs accepted, converted to punycode)'),
+    ip: ipAddressInput
+      .optional()
+      .describe('SMTP client address to evaluate SPF for (IPv4 or IPv6)'),
+    sender: z
+      .string()
+      .max(1024)
+      // `<>` or anything with an "@" (RFC 7208 §2.4); the server trims it.
+      .regex(/^(?:<>|\S*@\S*)$/)
+      .optional()
+      .describe(
+        'MAIL FROM address for the evaluation (needs ip); "<>" is the null sender; default postmaster@<domain>',
+      ),
+    helo: z
+      .string()
+      .max(1024)
+      .optional()
+      .describe('HELO/EHLO name for the evaluation (needs ip); default the domain'),
+    dkim_selector: z
+      .string()
+      .max(1024)
+      .regex(new RegExp(`^${SELECTOR}(?:,${SELECTOR}){0,${MAX_REQUESTED_SELECTORS - 1}}$`))
+      .optional()
+      .describe('DKIM selectors to try first, comma-separated (at most 10)'),
+  })
+  .refine((p) => p.ip !== undefined || (p.sender === undefined && p.helo === undefined), {
+    message: '"sender" and "helo" are used only with "ip"',
+    path: ['ip'],
+  });
+export type CheckEmailAuthParams = z.input<typeof checkEmailAuthParamsSchema>;
+
+// --- Data ---
+
+const SEVERITIES = ['pass', 'info', 'warn', 'fail'] as const;
+const severity = (description: string) => z.enum(SEVERITIES).describe(description);
+const sectionStatus = z
+  .enum(['pass', 'warn', 'fail', 'none'])
+  .describe(
+    'pass: as recommended; warn: works but weaker than recommended; fail: broken or missing where required; none: an optional mechanism that is not published',
+  );
+const findings = z
+  .array(
+    z.strictObject({
+      severity: severity('pass, info, warn or fail'),
+      code: z.string().describe('Stable identifier of the check, e.g. spf_lookup_limit'),
+      message: z
+        .string()
+        .describe('What was found, naming the term/value and the rule (RFC section)'),
+    }),
+  )
+  .describe('What the section found, worst first within each check');
+
+const mxSchema = z
+  .strictObject({
+    status: sectionStatus,
+    records: z
+      .array(
+        z.strictObject({
+          preference: z.int().describe('MX preference (lower is tried first)'),
+          exchange: z.string().describe('Mail host, without the trailing dot; "" for a Null MX'),
+          addresses: z.array(z.string()).describe('A and AAAA addresses of the host'),
+          cname: z
+            .string()
+            .nullable()
+            .describe('Canonical name when the host is an alias (not allowed, RFC 2181 §10.3)'),
+          status: severity('Verdict on this host'),
+          reason: z.string().describe('Why'),
+        }),
+      )
+      .describe('MX records by preference'),
+    null_mx: z.boolean().describe('The domain publishes a Null MX (RFC 7505): it accepts no mail'),
+    implicit_mx: z
+      .boolean()
+      .describe("No MX: mail goes to the domain's own A/AAAA (RFC 5321 §5.1)"),
+    implicit_addresses: z.array(z.string()).describe('The addresses used as the implicit MX'),
+    findings,
+  })
+  .describe('MX records and their hosts');
+
+const evaluationSchema = z
+  .strictObject({
+    result: z
+      .enum(['pass', 'fail', 'softfail', 'neutral', 'none', 'permerror', 'temperror'])
+      .describe('The RFC 7208 result'),
+    reason: z.string().describe('Why: the deciding term, the limit exceeded or the failed lookup'),
+    explanation: z
+      .string()
+      .nullable()
+      .describe('The exp= explanation (only for fail, only when published)'),
+    ip: z.string().describe('Client address evaluated (IPv4-mapped IPv6 shown as IPv4)'),
+    domain: z.string().describe('Domain whose policy was evaluated'),
+    sender: z
+      .string()
+      .describe('MAIL FROM identity used (postmaster@<helo> for the null sender "<>")'),
+    helo: z.string().describe('HELO/EHLO name used for %{h}'),
+    matched_term: z
+      .string()
+      .nullable()
+      .describe('The term of the checked domain that decided the result'),
+    matched_domain: z.string().nullable().describe('Whose record holds matched_term'),
+    dns_lookups: z.int().describe('Terms that caused DNS lookups (limit 10)'),
+    void_lookups: z.int().describe('Lookups answered with NXDOMAIN or no records (limit 2)'),
+    trace: z
+      .array(
+        z.strictObject({
+          depth: z.int().describe('Include/redirect depth, 0 for the checked domain'),
+          domain: z.string().describe('Whose record'),
+          term: z.string().describe('The term, or the record text for a "record" step'),
+          outcome: z
+            .enum(['record', 'match', 'no_match', 'none', 'permerror', 'temperror'])
+            .describe('What happened at this step'),
+          detail: z.string().describe('Human detail'),
+        }),
+      )
+      .describe('Every record fetched and term evaluated, in order'),
+  })
+  .nullable()
+  .describe(
+    'RFC 7208 check_host() for ip/sender/helo; null when ip is not given. Limits: 10 lookup terms, 10 MX/PTR names, 2 void lookups, 15 s',
+  );
+
+const spfSchema = z
+  .strictObject({
+    status: z.enum(['pass', 'warn', 'fail']).describe('Verdict on the published SPF policy'),
+    record: z.string().nullable().describe("The domain's SPF record (the first when several)"),
+    records_found: z.int().describe('TXT records starting with v=spf1 (exactly one is valid)'),
+    all: z
+      .string()
+      .nullable()
+      .describe('The final all term that applies (-all, ~all, ?all, all), after redirects'),
+    dns_lookups: z
+      .int()
+      .describe('DNS lookups the policy costs through include/redirect (limit 10)'),
+    dns_lookup_limit: z.int().describe('10 (RFC 7208 §4.6.4)'),
+    void_lookups: z.int().describe('Lookups that find nothing (limit 2)'),
+    void_lookup_limit: z.int().describe('2 (RFC 7208 §4.6.4)'),
+    records: z
+      .array(
+        z.strictObject({
+          domain: z.string().describe('Whose record'),
+          depth: z.int().describe('0 for the checked domain, +1 per include/redirect'),
+          record: z.string().nullable().describe('The record; null when the domain has none'),
+          via: z
+            .string()
+            .nullable()
+            .describe('include:<domain> or redirect:<domain> that led here'),
+        }),
+      )
+      .describe('Every record visited, in evaluation order'),
+    terms: z
+      .array(
+        z.strictObject({
+          domain: z.string().describe('Whose record holds the term'),
+          depth: z.int().describe('Include/redirect depth'),
+          term: z
+            .string()
+            .describe('The term as published (the offending token for a syntax error)'),
+          kind: z.enum(['mechanism', 'modifier', 'invalid']).describe('invalid = a syntax error'),
+          qualifier: z
+            .enum(['+', '-', '~', '?'])
+            .nullable()
+            .describe('Mechanism qualifier; null otherwise'),
+          name: z.string().describe('Mechanism or modifier name; "" when invalid'),
+          value: z.string().nullable().describe('Domain-spec, network or modifier value'),
+          status: severity('Verdict on this term'),
+          reason: z.string().describe('Why, with the rule'),
+          dns_lookups: z
+            .int()
+            .describe('Lookups this term costs, including its include/redirect target'),
+          cumulative_lookups: z.int().describe('Running total after this term'),
+          void_lookup: z.boolean().describe("The term's query found nothing"),
+        }),
+      )
+      .describe("Every term in evaluation order (redirect after its record's mechanisms)"),
+    findings,
+    evaluation: evaluationSchema,
+  })
+  .describe('SPF (RFC 7208) analysis, and the evaluation when ip is given');
+
+const policy = z.enum(['none', 'quarantine', 'reject']);
+const alignment = z.enum(['r', 's']);
+const destination = z.strictObject({
+  uri: z.string().describe('Report URI without the size suffix'),
+  size: z.string().nullable().describe('Size limit as published (!10m → "10")'),
+  unit: z.string().nullable().describe('Size unit k, m, g or t'),
+  domain: z.string().nullable().describe('Domain of a mailto: address'),
+  external: z.boolean().describe("Outside the policy's organisational domain"),
+  authorized: z
+    .boolean()
+    .nullable()
+    .describe('External only: <policy>._report._dmarc.<destination> authorises it (RFC 7489 §7.1)'),
+});
+const dmarcTags = z
+  .strictObject({
+    v: z.string().describe('DMARC1').optional(),
+    p: policy.describe('Policy').optional(),
+    sp: policy.describe('Subdomain policy').optional(),
+    np: policy.describe('Non-existent subdomain policy (DMARCbis)').optional(),
+    adkim: alignment.describe('DKIM alignment').optional(),
+    aspf: alignment.describe('SPF alignment').optional(),
+    pct: z.int().describe('Percentage (removed in DMARCbis)').optional(),
+    rua: z.array(z.string()).describe('Aggregate report URIs').optional(),
+    ruf: z.array(z.string()).describe('Failure report URIs').optional(),
+    fo: z.array(z.string()).describe('Failure reporting options').optional(),
+    rf: z.string().describe('Report format (removed in DMARCbis)').optional(),
+    ri: z.int().describe('Report interval in seconds (removed in DMARCbis)').optional(),
+    psd: z.enum(['y', 'n', 'u']).describe('Public suffix domain flag (DMARCbis)').optional(),
+    t: z.enum(['y', 'n']).describe('Testing mode (DMARCbis)').optional(),
+  })
+  .describe('The valid tags as published (absent tags are left out)');
+const dmarcSchema = z
+  .strictObject({
+    status: z.enum(['pass', 'warn', 'fail']).describe('Verdict on the DMARC policy'),
+    record: z.string().nullable().describe('The DMARC record that applies'),
+    record_name: z.string().nullable().describe('Where it was found (_dmarc.<domain>)'),
+    source: z
+      .enum(['domain', 'organizational_domain'])
+      .nullable()
+      .describe('Published for the domain itself, or inherited from its organisational domain'),
+    organizational_domain: z
+      .string()
+      .nullable()
+      .describe('Registrable domain by the Public Suffix List'),
+    records_found: z.int().describe('v=DMARC1 records at record_name (exactly one is valid)'),
+    tags: dmarcTags,
+    policy: z
+      .strictObject({
+        p: policy.describe('Policy (none when missing)'),
+        sp: policy.describe('Subdomain policy (default p)'),
+        np: policy.describe('Non-existent subdomain policy (default sp)'),
+        adkim: alignment.describe('Default r'),
+        aspf: alignment.describe('Default r'),
+        pct: z.int().describe('Default 100'),
+        fo: z.array(z.string()).describe('Default ["0"]'),
+        rf: z.string().describe('Default afrf'),
+        ri: z.int().describe('Default 86400'),
+        testing: z.boolean().describe('t=y'),
+      })
+      .nullable()
+      .describe('The tags with the RFC 7489 §6.3 defaults applied'),
+    applied_policy: policy.nullable().describe('What receivers apply: p, or sp when inherited'),
+    rua: z.array(destination).describe('Aggregate report destinations'),
+    ruf: z.array(destination).describe('Failure report destinations'),
+    errors: z
+      .array(
+        z.strictObject({
+          tag: z.string().describe('Tag name (or the malformed segment)'),
+          value: z.string().describe('Value as published'),
+          message: z.string().describe('What is wrong'),
+        }),
+      )
+      .describe('Grammar errors; the tag is ignored'),
+    unknown_tags: z
+      .array(z.string())
+      .describe('Tags not defined by RFC 7489 or DMARCbis (ignored)'),
+    findings,
+  })
+  .describe('DMARC (RFC 7489, DMARCbis-aware) with organisational-domain fallback');
+
+const dkimSchema = z
+  .strictObject({
+    status: sectionStatus,
+    selectors_checked: z
+      .array(z.string())
+      .describe('Every selector tried: dkim_selector first, then common ones'),
+    selectors: z
+      .array(
+        z.strictObject({
+          selector: z.string().describe('Selector'),
+          name: z.string().describe('<selector>._domainkey.<domain>'),
+          source: z
+            .enum(['requested', 'common'])
+            .describe('From dkim_selector or the built-in list'),
+          found: z.boolean().describe('A key record was found'),
+          record: z.string().nullable().describe('The key record'),
+          key_type: z.string().nullable().describe('k= (rsa, ed25519)'),
+          key_bits: z.int().nullable().describe('Key size in bits'),
+          revoked: z.boolean().describe('Empty p=: the key is revoked'),
+          testing: z.boolean().describe('t=y'),
+          status: severity('Verdict (RSA < 1024 fail, < 2048 warn; RFC 8301)'),
+          reason: z.string().describe('Why'),
+        }),
+      )
+      .describe('Requested selectors (found or not) and common ones that were found'),
+    domainkey_exists: z
+      .boolean()
+      .nullable()
+      .describe(
+        'Asked only when no key is found: _domainkey.<domain> exists (NOERROR) or not (NXDOMAIN)',
+      ),
+    findings,
+  })
+  .describe('DKIM public keys (RFC 6376) at known or common selectors');
+
+const mtaStsSchema = z
+  .strictObject({
+    status: sectionStatus,
+    record_name: z.string().describe('_mta-sts.<domain>'),
+    record: z.string().nullable().describe('The v=STSv1 record'),
+    id: z.string().nullable().describe('Policy id (1–32 letters and digits)'),
+    policy_url: z.string().describe('Where senders fetch the policy (RFC 8461 §3.3)'),
+    policy_fetched: z
+      .boolean()
+      .describe('The policy file was fetched (SSRF-safe client) and parsed'),
+    policy: z
+      .strictObject({
+        version: z.string().nullable().describe('STSv1'),
+        mode: z.enum(['enforce', 'testing', 'none']).nullable().describe('Policy mode'),
+        mx: z.array(z.string()).describe('Allowed MX patterns (host or *.domain)'),
+        max_age: z.int().nullable().describe('Seconds senders cache the policy'),
+      })
+      .nullable()
+      .describe('The parsed policy file; null when not fetched'),
+    policy_error: z.string().nullable().describe('Why the policy could not be fetched or used'),
+    mx_not_covered: z
+      .array(z.string())
+      .describe('MX hosts that no mx pattern of the policy covers'),
+    findings,
+  })
+  .describe('MTA-STS (RFC 8461): the TXT record and the policy file');
+
+const tlsRptSchema = z
+  .strictObject({
+    status: sectionStatus,
+    record_name: z.string().describe('_smtp._tls.<domain>'),
+    record: z.string().nullable().describe('The v=TLSRPTv1 record'),
+    rua: z.array(z.string()).describe('Report destinations (mailto: or https:)'),
+    findings,
+  })
+  .describe('SMTP TLS Reporting (RFC 8460)');
+
+const bimiSchema = z
+  .strictObject({
+    status: sectionStatus,
+    record_name: z.string().describe('default._bimi.<domain>'),
+    record: z.string().nullable().describe('The v=BIMI1 record'),
+    logo_url: z.string().nullable().describe('l=: the SVG logo URL'),
+    authority_url: z.string().nullable().describe('a=: the Verified Mark Certificate URL'),
+    findings,
+  })
+  .describe('BIMI record (draft-brand-indicators-for-message-identification)');
+
+const summarySchema = z
+  .strictObject({
+    score: z.int().min(0).max(100).describe('0–100, the sum of the section points'),
+    grade: z.enum(EMAIL_AUTH_GRADES).describe('Letter grade'),
+    sections: z
+      .array(
+        z.strictObject({
+          section: z.enum(EMAIL_AUTH_SECTIONS).describe('Section'),
+          status: sectionStatus,
+          points: z.int().describe('Points earned'),
+          max_points: z.int().describe('Points for a pass'),
+        }),
+      )
+      .describe('Per-section status and points'),
+    rule: z.string().describe('The grading rule in words'),
+  })
+  .describe(`Overall grade. ${GRADE_RULE}`);
+
+/** `GET /api/email-auth` data. */
+export const emailAuthDataSchema = z.strictObject({
+  domain: z.string().describe('The checked domain, normalised (lower case, punycode)'),
+  checked_at: z.iso.datetime().describe('Time of the check, ISO 8601 UTC'),
+  mx: mxSchema,
+  spf: spfSchema,
+  dmarc: dmarcSchema,
+  dkim: dkimSchema,
+  mta_sts: mtaStsSchema,
+  tls_rpt: tlsRptSchema,
+  bimi: bimiSchema,
+  summary: summarySchema,
+});
+export type EmailAuthData = z.infer<typeof emailAuthDataSchema>;

@@ -1,0 +1,104 @@
+/**
+ * The answer schemas against core's own result types (checked by `tsc`, which compiles this
+ * file) and the JSON Schema helper.
+ */
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import type { AsnSearchResult } from '../asn/search-asn.js';
+import type { BlacklistResult } from '../blocklist/check-blacklist.js';
+import type { BreachResult } from '../breach/check-breach.js';
+import type { CallerAnswer, CallerAnswerV1, ScoreAnswer } from '../caller/answers.js';
+import type { DnsLookupResult, DnsLookupV1Result } from '../dns/lookup-dns.js';
+import type { ReverseDnsResult } from '../dns/reverse-dns.js';
+import type { EmailAuthReport } from '../email-auth/check-email-auth.js';
+import type { BulkAnswer } from '../engine/engine.js';
+import type { SecurityHeadersResult } from '../headers/grade-security-headers.js';
+import type { LookupAnswer, LookupAnswerV1 } from '../ip/answers.js';
+import type { ScanPortsResult } from '../ports/scan-ports.js';
+import type { SiteCheckResult } from '../site/check-site.js';
+import type { WhoisLookupResult, WhoisResult } from '../whois/types.js';
+import { ENDPOINT_SCHEMAS, type EndpointData, type OperationId } from './index.js';
+import { toJsonSchema } from './json-schema.js';
+
+// --- Type level: what a route returns is what its schema says ---
+
+/** JSON has no notion of readonly: compare shapes, not mutability. */
+type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** Fails to compile unless `Result` can be sent as the `data` of `Op`. */
+function returns<Op extends OperationId>(_op: Op, _value: DeepReadonly<EndpointData<Op>>): void {}
+const result = <T>(): T => ({}) as T;
+
+// Routes that answer with a core result as it is.
+returns('callerIp', result<CallerAnswer>());
+returns('callerIpV1', result<CallerAnswerV1>());
+returns('callerScore', result<ScoreAnswer>());
+returns('checkBreach', result<BreachResult>());
+returns('lookupIp', result<LookupAnswer>());
+returns('lookupIpV1', result<LookupAnswerV1>());
+returns('bulkLookup', result<BulkAnswer>());
+returns('searchAsn', result<AsnSearchResult>());
+returns('dnsLookup', result<DnsLookupResult>());
+returns('dnsLookupV1', result<DnsLookupV1Result>());
+returns('reverseDns', result<ReverseDnsResult>());
+returns('blacklist', result<BlacklistResult>());
+returns('whois', result<WhoisLookupResult>());
+returns('whoisV1', result<WhoisResult>());
+returns('checkSite', result<SiteCheckResult>());
+returns('gradeSecurityHeaders', result<SecurityHeadersResult>());
+returns('scanPorts', result<ScanPortsResult>());
+returns('checkEmailAuth', result<EmailAuthReport>());
+
+// --- Runtime ---
+
+describe('toJsonSchema', () => {
+  test('draft 2020-12 without $schema, nullable as a type list, no safe-integer bounds', () => {
+    const schema = z.strictObject({
+      n: z.int().nullable().describe('a number'),
+      m: z.int().min(0),
+      e: z.enum(['a', 'b']).describe('inner').nullable(),
+      l: z.literal('x').nullable(),
+    });
+    expect(toJsonSchema(schema)).toEqual({
+      type: 'object',
+      properties: {
+        n: { type: ['integer', 'null'], description: 'a number' },
+        m: { type: 'integer', minimum: 0 },
+        e: { type: ['string', 'null'], enum: ['a', 'b', null], description: 'inner' },
+        l: { type: ['string', 'null'], enum: ['x', null] },
+      },
+      required: ['n', 'm', 'e', 'l'],
+    });
+  });
+
+  test('answers stay open to added fields unless asked; inputs keep defaults optional', () => {
+    const schema = z.strictObject({ a: z.string() });
+    expect(toJsonSchema(schema)).not.toHaveProperty('additionalProperties');
+    expect(toJsonSchema(schema, { strict: true }).additionalProperties).toBe(false);
+    const params = z.object({ t: z.enum(['A', 'MX']).default('A') });
+    expect(toJsonSchema(params, { io: 'input' })).toEqual({
+      type: 'object',
+      properties: { t: { type: 'string', enum: ['A', 'MX'], default: 'A' } },
+    });
+  });
+
+  test('every endpoint schema converts; reused pieces are inlined, never $ref', () => {
+    for (const [op, schemas] of Object.entries(ENDPOINT_SCHEMAS)) {
+      const all = [
+        toJsonSchema(schemas.data),
+        ...('params' in schemas ? [toJsonSchema(schemas.params, { io: 'input' })] : []),
+        ...('body' in schemas ? [toJsonSchema(schemas.body, { io: 'input' })] : []),
+      ];
+      for (const json of all) {
+        const text = JSON.stringify(json);
+        expect(text, op).not.toContain('$ref');
+        expect(text, op).not.toContain('$schema');
+        expect(text, op).not.toContain('9007199254740991');
+      }
+    }
+  });
+});

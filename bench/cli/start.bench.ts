@@ -7,6 +7,8 @@
  * - `netdiag dns example.test --json`: the engine against a loopback DNS fixture.
  * Peak RSS comes from the process itself (`process.resourceUsage().maxRSS`, written at exit by a
  * preloaded module), so nothing outside Node is needed.
+ * BENCH_CLI_BEFORE=/path/to/an/older/packages/cli/bin.js adds that build's rows to the same run
+ * (how BENCHMARKS.md compares before and after a change).
  * Run: npx pnpm@10 build && npx tsx bench/cli/start.bench.ts   (BENCH_ROUNDS, default 15)
  */
 import { execFile } from 'node:child_process';
@@ -31,24 +33,38 @@ const dns = await startDnsServer({ zone: { 'example.test': { A: ['192.0.2.10'] }
 // Every upstream on loopback: nothing here may leave the machine.
 const env = {
   PATH: process.env.PATH,
+  // The older build logs to stdout unless told not to; a quiet log does not change its timing much.
+  NETDIAG_LOG_LEVEL: 'silent',
   NETDIAG_CACHE_DIR: dir,
   NETDIAG_DNS_SERVERS: dns.address,
   NETDIAG_TOR_EXIT_LIST_URL: 'http://127.0.0.1:9/tor',
 };
 
-const cases: { name: string; args: string[] }[] = [
+const commands = (label: string, cli: string) => [
+  { name: `${label}\`netdiag --version\``, args: [cli, '--version'] },
+  { name: `${label}\`netdiag lookup 8.8.8.8 --json\``, args: [cli, 'lookup', '8.8.8.8', '--json'] },
+  {
+    name: `${label}\`netdiag dns example.test --json\``,
+    args: [cli, 'dns', 'example.test', '--json'],
+  },
+];
+const before = process.env.BENCH_CLI_BEFORE;
+const cases: { name: string; args: string[]; cacheDir?: string }[] = [
   { name: '`node -e 0` (floor)', args: ['-e', '0'] },
-  { name: '`netdiag --version`', args: [bin, '--version'] },
-  { name: '`netdiag lookup 8.8.8.8 --json`', args: [bin, 'lookup', '8.8.8.8', '--json'] },
-  { name: '`netdiag dns example.test --json`', args: [bin, 'dns', 'example.test', '--json'] },
+  ...commands('', bin),
+  // Its own cache directory: builds with different table-cache formats replace each other's files.
+  ...(before
+    ? commands('before: ', before).map((c) => ({ ...c, cacheDir: join(dir, 'before') }))
+    : []),
 ];
 
 /** One process; asynchronous, so the DNS fixture in this process keeps answering. */
-async function once(args: string[]): Promise<{ ms: number; rssMb: number }> {
+async function once(args: string[], cacheDir = dir): Promise<{ ms: number; rssMb: number }> {
   rmSync(rssFile, { force: true });
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    execFile(process.execPath, ['--import', preload, ...args], { env }, (error, _out, stderr) =>
+    const options = { env: { ...env, NETDIAG_CACHE_DIR: cacheDir } };
+    execFile(process.execPath, ['--import', preload, ...args], options, (error, _out, stderr) =>
       error ? reject(new Error(`${args.join(' ')} failed: ${stderr}`)) : resolve(),
     );
   });
@@ -57,12 +73,13 @@ async function once(args: string[]): Promise<{ ms: number; rssMb: number }> {
 }
 
 // Warm-up: builds the lookup tables' disk cache, as any second run of the CLI finds it.
-for (const c of cases) await once(c.args);
+for (const c of cases) await once(c.args, c.cacheDir);
 const samples = cases.map(() => ({ ms: [] as number[], rss: [] as number[] }));
 for (let round = 0; round < rounds; round++) {
   for (let k = 0; k < cases.length; k++) {
     const i = (k + round) % cases.length; // rotate the order so machine load falls alike
-    const { ms, rssMb } = await once((cases[i] as (typeof cases)[number]).args);
+    const c = cases[i] as (typeof cases)[number];
+    const { ms, rssMb } = await once(c.args, c.cacheDir);
     samples[i]?.ms.push(ms);
     samples[i]?.rss.push(rssMb);
   }

@@ -169,8 +169,7 @@ async function blacklistRuns(
       const latencies: number[] = [];
       for (let i = 0; i < runs; i++) {
         const t = performance.now();
-        await checkBlacklist({
-          ip: c.ip,
+        await checkBlacklist(c.ip, {
           resolver,
           cache: false,
           ...(c.timeout ? { timeout: c.timeout } : {}),

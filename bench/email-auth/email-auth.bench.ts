@@ -19,12 +19,13 @@ const CHECKS = Number(process.env.BENCH_CHECKS ?? 300);
 
 // How many questions one cold check asks (counted on an in-process copy of the fixture).
 const counter = await startDnsServer({ zone });
-const counted = await checkEmailAuth({
-  domain: BENCH_DOMAIN,
-  ip: '93.184.219.1',
-  fetchMtaStsPolicy: false,
-  resolver: createResolver({ servers: [counter.address], cache: false }),
-});
+const counted = await checkEmailAuth(
+  { domain: BENCH_DOMAIN, ip: '93.184.219.1' },
+  {
+    fetchMtaStsPolicy: false,
+    resolver: createResolver({ servers: [counter.address], cache: false }),
+  },
+);
 const questions = counter.queries.length;
 await counter.close();
 if (counted.spf.evaluation?.result !== 'pass' || counted.spf.dns_lookups !== 5) {
@@ -36,9 +37,12 @@ const servers = [fixture.url];
 const cold = () => createResolver({ servers, cache: false });
 const warm = createResolver({ servers });
 const full = (resolver = cold()) =>
-  checkEmailAuth({ domain: BENCH_DOMAIN, ip: '93.184.219.1', fetchMtaStsPolicy: false, resolver });
+  checkEmailAuth(
+    { domain: BENCH_DOMAIN, ip: '93.184.219.1' },
+    { fetchMtaStsPolicy: false, resolver },
+  );
 const spf = (resolver = cold()) =>
-  evaluateSpf({ ip: '93.184.219.1', sender: `alice@${BENCH_DOMAIN}`, resolver });
+  evaluateSpf({ ip: '93.184.219.1', sender: `alice@${BENCH_DOMAIN}` }, { resolver });
 
 const rows: Row[] = [];
 rows.push(await measure('checkEmailAuth, cold, 1 at a time', CHECKS, 1, () => full()));

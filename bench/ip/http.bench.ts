@@ -39,6 +39,18 @@ const coldMs = performance.now() - spawnAt;
 const rssMb = await rssOf(ours.child.pid as number);
 
 const floor = await startChild(here('./servers/express-constant.ts'), { BENCH_BODY: firstBody });
+// BENCH_HTTP_BEFORE=/path/to/older/packages/http/dist/index.js: that build too, in the same run
+// (own cache directory: table-cache formats differ between builds).
+const beforeEntry = process.env.BENCH_HTTP_BEFORE;
+const previous = beforeEntry
+  ? await startChild(here('./servers/netdiag.ts'), {
+      BENCH_HTTP_ENTRY: beforeEntry,
+      NETDIAG_CACHE_DIR: join(process.cwd(), '.netdiag-cache-before'),
+    })
+  : undefined;
+if (previous) {
+  for (;;) if ((await fetch(`${previous.url}/api/lookup?ip=8.8.8.8`)).ok) break;
+}
 const bare = await startChild(here('./servers/bare-lookup.ts'), env);
 
 interface Contestant {
@@ -66,6 +78,16 @@ const contestants: Contestant[] = [
     options: { url: bare.url, requests },
     runs: [],
   },
+  ...(previous
+    ? [
+        {
+          name: 'before: netdiag GET /api/lookup (the build in BENCH_HTTP_BEFORE)',
+          server: previous,
+          options: { url: previous.url, requests },
+          runs: [],
+        },
+      ]
+    : []),
 ];
 
 for (const c of contestants) await load('warm-up', { ...c.options, duration: 2 });
@@ -112,6 +134,14 @@ console.log(
 console.log(
   `/api/lookup ÷ bare node:http + lookup, req/s: ${show(perRound(api, bareNode, 'rps'))} (reported)`,
 );
+if (previous) {
+  const older = contestants[3] as Contestant;
+  console.log(
+    `before: /api/lookup ÷ Express constant route, req/s: ${show(perRound(older, expressFloor, 'rps'))}`,
+  );
+  console.log(`this build ÷ before, req/s: ${show(perRound(api, older, 'rps'))}`);
+  await previous.stop();
+}
 await floor.stop();
 await bare.stop();
 

@@ -95,7 +95,7 @@ const contestants = (v6: boolean): Contestant[] => [
     'netdiag lookupIp (geo + ASN + signals, awaited)',
     async (ips) => {
       let found = 0;
-      for (const ip of ips) if ((await lookupIp({ ip, datasets })).location.country) found++;
+      for (const ip of ips) if ((await lookupIp(ip, { datasets })).location.country) found++;
       return found;
     },
   ],

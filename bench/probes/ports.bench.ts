@@ -91,7 +91,7 @@ const nmapSelfTimes: number[] = [];
 let agree = true;
 for (let round = 0; round < ROUNDS; round++) {
   const started = performance.now();
-  const result = await scanPorts({ host: HOST, ports, allowedTargets, concurrency: 100 });
+  const result = await scanPorts({ host: HOST, ports }, { allowedTargets, concurrency: 100 });
   netdiagTimes.push(performance.now() - started);
   if (JSON.stringify(result.open_ports) !== JSON.stringify(openPorts) || result.closed_count !== 90)
     agree = false;
@@ -118,7 +118,7 @@ row(
     const times: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const started = performance.now();
-      await scanPorts({ host: HOST, ports, allowedTargets });
+      await scanPorts({ host: HOST, ports }, { allowedTargets });
       times.push(performance.now() - started);
     }
     return times;
@@ -148,7 +148,7 @@ rows.push(
 );
 for (const portTimeout of [250, 500, 1000, 1500]) {
   const started = performance.now();
-  const result = await scanPorts({ host: HOST, ports: mixed, allowedTargets, portTimeout });
+  const result = await scanPorts({ host: HOST, ports: mixed }, { allowedTargets, portTimeout });
   rows.push(
     `| netdiag scanPorts | ${portTimeout} | ${(performance.now() - started).toFixed(1)} | ${result.filtered_count} |`,
   );

@@ -54,12 +54,11 @@ const rows = [
     void client.destroy();
   }),
   await measure('checkSite, IP literal', async () => {
-    const result = await checkSite({ url: `${target.url}/`, allowedTargets });
+    const result = await checkSite(`${target.url}/`, { allowedTargets });
     if (!result.is_up) throw new Error(result.note ?? 'down');
   }),
   await measure('checkSite, host name (resolver, cached)', async () => {
-    const result = await checkSite({
-      url: `http://bench.fixture.test:${port}/`,
+    const result = await checkSite(`http://bench.fixture.test:${port}/`, {
       allowedTargets,
       resolver,
     });

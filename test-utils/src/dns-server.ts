@@ -39,6 +39,7 @@ export type QueryAction =
   | 'drop'
   | 'servfail'
   | 'refused'
+  /** TC bit set, no records, on UDP and on TCP (return it only for `udp` to allow the retry). */
   | 'truncate'
   | 'spoof-id'
   | 'spoof-question'
@@ -198,7 +199,9 @@ async function respond(state: State, msg: Buffer, transport: 'udp' | 'tcp'): Pro
   } as packet.Packet;
   let out = packet.encode(reply);
   const limit = opt ? Math.max(512, opt.udpPayloadSize ?? 512) : 512;
-  if (transport === 'udp' && (action === 'truncate' || out.length > limit)) {
+  // 'truncate' sets TC (and drops the records) on whichever transport it is returned for, so a
+  // test can truncate UDP only (filter on `transport`) or both; size truncation is UDP only.
+  if (action === 'truncate' || (transport === 'udp' && out.length > limit)) {
     out = packet.encode({
       ...reply,
       flags: (reply.flags ?? 0) | packet.TRUNCATED_RESPONSE,

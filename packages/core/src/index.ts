@@ -1,24 +1,131 @@
 /**
  * @module
- * `@netdiag/core`: pure, typed network diagnostics. Every capability is one async function that
- * takes one options object (`signal`, `timeout` and injectable seams) and returns plain data.
+ * `@netdiag/core`: the netdiag engine and the capabilities it is made of.
+ *
+ * - `createNetdiag(config)` answers every endpoint of the HTTP API with exactly its `data`,
+ *   over one resolver, one set of caches, the IP datasets and the data feeds.
+ * - Each capability is also a function of its own, `fn(input, options)`, with `signal`,
+ *   `timeout` and injectable seams.
+ * - Every answer's shape is a zod schema (`ENDPOINT_SCHEMAS`), the source of the TypeScript
+ *   types, the OpenAPI document and the MCP tool schemas.
+ *
+ * This list is the public API; `etc/core.api.md` records it (api-extractor), so every change
+ * to it shows in review. Everything not listed here is internal.
  *
  * @example
  * ```ts
- * import { isPublicAddress, parseIp } from '@netdiag/core';
- * isPublicAddress('10.0.0.1'); // false
+ * import { createNetdiag } from '@netdiag/core';
+ * const netdiag = createNetdiag({ dnsServers: ['9.9.9.9'] });
+ * await netdiag.dns({ domain: 'example.com', type: 'MX' });
+ * await netdiag.close();
  * ```
  */
 
-// --- Capabilities (each folder's index.ts decides what it makes public) ---
-export * from './asn/index.js';
-export * from './blocklist/index.js';
-export * from './breach/index.js';
-export * from './caller/index.js';
-export * from './config/index.js';
-export * from './dns/index.js';
-export * from './email-auth/index.js';
-export * from './engine/index.js';
+export {
+  type AsnIpResult,
+  type AsnNameMatch,
+  type AsnNameResult,
+  type AsnNumberResult,
+  type AsnSearchResult,
+  parseAsn,
+  type SearchAsnOptions,
+  searchAsn,
+} from './asn/index.js';
+export {
+  type BlacklistListResult,
+  type BlacklistResult,
+  type BlacklistStatus,
+  type CheckBlacklistOptions,
+  checkBlacklist,
+  DNSBL_ZONES,
+  type DnsblZone,
+  dnsblQueryName,
+} from './blocklist/index.js';
+// --- Breach exposure, the score, this machine's address ---
+export {
+  type BreachResult,
+  type CheckBreachOptions,
+  checkBreach,
+} from './breach/index.js';
+export {
+  type AddressReport,
+  type CallerAnswer,
+  type CallerAnswerV1,
+  type CallerConnection,
+  type ConnectionInfo,
+  callerAnswer,
+  callerAnswerV1,
+  formatHttpVersion,
+  isTlsVersionName,
+  privacySignalsOf,
+  type ScoreAnswer,
+  scoreAnswer,
+  type V1Record,
+} from './caller/index.js';
+export {
+  checkNetdiagConfig,
+  DEFAULT_NETDIAG_CONFIG,
+  type Env,
+  type EnvReader,
+  envReader,
+  loadNetdiagConfig,
+  NETDIAG_CONFIG_ENV,
+  type NetdiagConfig,
+  resolveNetdiagConfig,
+} from './config/index.js';
+// --- DNS and blocklists ---
+export {
+  DNS_TYPES,
+  DNS_TYPES_V1,
+  type DnsLookupResult,
+  type DnsLookupV1Result,
+  type DnsQueryInput,
+  type DnsRecordV0,
+  type DnsRecordV1,
+  type LookupDnsOptions,
+  lookupDns,
+  lookupDnsV1,
+  type ReverseDnsOptions,
+  type ReverseDnsResult,
+  reverseDns,
+} from './dns/index.js';
+// --- Email authentication ---
+export {
+  type CheckEmailAuthInput,
+  type CheckEmailAuthOptions,
+  COMMON_DKIM_SELECTORS,
+  checkEmailAuth,
+  EMAIL_AUTH_GRADES,
+  EMAIL_AUTH_SECTION_LABELS,
+  EMAIL_AUTH_SECTIONS,
+  type EmailAuthGrade,
+  type EmailAuthReport,
+  type EmailAuthSection,
+  type EvaluateSpfInput,
+  type EvaluateSpfOptions,
+  evaluateSpf,
+  type Finding,
+  type FindingSeverity,
+  GRADE_RULE,
+  parseDmarcRecord,
+  parseSpfRecord,
+  type SectionStatus,
+  type SpfEvaluation,
+} from './email-auth/index.js';
+// --- The engine and its configuration ---
+export {
+  type BulkAnswer,
+  type CallOptions,
+  type CreateNetdiagOptions,
+  createNetdiag,
+  DEFAULT_ENGINE_TIMEOUTS,
+  type EmailAuthInput,
+  type EngineTimeouts,
+  type Netdiag,
+  type PortScanInput,
+  type ScanCallOptions,
+  type SpfInput,
+} from './engine/index.js';
 // --- Errors ---
 export {
   AbortedError,
@@ -36,19 +143,56 @@ export {
   TimeoutError,
   UpstreamError,
 } from './errors.js';
-export * from './feeds/index.js';
-export * from './headers/index.js';
-export * from './ip/index.js';
-export * from './myip/index.js';
-// --- Shared seams ---
+export { type FeedPolicy, type NetdiagLogger, TOR_EXIT_FEED } from './feeds/index.js';
 export {
-  type Cache,
-  type CachedOptions,
-  cached,
-  createMemoryCache,
-  createSingleFlight,
-  type MemoryCacheOptions,
-} from './net/cache.js';
+  type GradeSecurityHeadersOptions,
+  gradeSecurityHeaders,
+  type HeaderFinding,
+  SECURITY_GRADES,
+  type SecurityGrade,
+  type SecurityHeadersResult,
+} from './headers/index.js';
+// --- IP intelligence ---
+export {
+  BULK_MAX_IPS,
+  type BulkAnswerItem,
+  type BulkEntryError,
+  type BulkLookupOptions,
+  type BulkLookupResult,
+  bulkAnswerItem,
+  bulkLookup,
+  type DatasetInfo,
+  formatV4,
+  formatV6,
+  type IpDatasets,
+  type IpInfo,
+  type IpLocation,
+  type IpNetwork,
+  type IpPrivacy,
+  type LoadIpDatasetsOptions,
+  type LookupAnswer,
+  type LookupAnswerV1,
+  type LookupIpOptions,
+  loadIpDatasets,
+  lookupAnswer,
+  lookupAnswerJson,
+  lookupAnswerV1,
+  lookupAnswerV1Json,
+  lookupIp,
+  type PrivacySignal,
+  type PrivacySignalName,
+  parseTorExitList,
+  type TorExitList,
+} from './ip/index.js';
+export {
+  type DiscoverPublicIpOptions,
+  discoverPublicIp,
+  MYIP_METHODS,
+  type MyIpMethod,
+  parseMyIpServers,
+} from './myip/index.js';
+// --- Seams: DNS, caches, options ---
+export { type Cache, createMemoryCache, type MemoryCacheOptions } from './net/cache.js';
 export type {
   CaaValue,
   DnsQueryOptions,
@@ -61,23 +205,9 @@ export type {
   SoaValue,
   SrvValue,
 } from './net/dns-types.js';
-export { type NormaliseDomainOptions, normaliseDomain, registrableDomain } from './net/domain.js';
-export {
-  formatHostPort,
-  type HostPort,
-  type ParseHostPortOptions,
-  parseHostPort,
-} from './net/host-port.js';
-export {
-  parseJsonBody,
-  parseRetryAfter,
-  throwForStatus,
-  type UpstreamRequestOptions,
-  type UpstreamResponse,
-  USER_AGENT,
-  upstreamRequest,
-} from './net/http-client.js';
-// --- Addresses and names ---
+export { normaliseDomain, registrableDomain } from './net/domain.js';
+// --- Addresses, names and other grammars ---
+export { formatHostPort, type HostPort, parseHostPort } from './net/host-port.js';
 export {
   type IpVersion,
   normaliseSocketAddress,
@@ -91,23 +221,56 @@ export {
   type AddressClass,
   type CidrSet,
   classifyAddress,
-  IPV4_SPECIAL_RANGES,
-  IPV6_SPECIAL_RANGES,
   isPublicAddress,
   parseCidrList,
-  type SpecialRange,
 } from './net/ranges.js';
+export { resolverLookup } from './net/resolve-host.js';
 export {
-  type HostLookupError,
-  type ResolvedAddress,
-  resolveHost,
-  resolverLookup,
-} from './net/resolve-host.js';
-export { DEFAULT_TIMEOUT_MS, withTimeout } from './net/signal.js';
-export * from './ports/index.js';
+  createResolver,
+  type Resolver,
+  type ResolverOptions,
+} from './net/resolver.js';
+export {
+  createScanLimiter,
+  MAX_PORTS_PER_REQUEST,
+  PORT_CATALOG,
+  type PortResult,
+  parsePortList,
+  type ScanLimiter,
+  type ScanPortsInput,
+  type ScanPortsOptions,
+  type ScanPortsResult,
+  scanPorts,
+} from './ports/index.js';
+// --- Answer schemas (zod) and the SPEC shapes ---
 export * from './schemas/index.js';
-export * from './score/index.js';
-export * from './site/index.js';
-// --- Shared options ---
+export {
+  describeScoreTable,
+  type Grade,
+  type GradeLabel,
+  type IpScore,
+  SCORE_WEIGHTS,
+  type ScoreEvidence,
+  type ScoreIpOptions,
+  scoreIp,
+} from './score/index.js';
+// --- Probes: site, security headers, ports ---
+export {
+  type CheckSiteOptions,
+  checkSite,
+  type SiteCheckResult,
+  type SiteTls,
+} from './site/index.js';
 export type { BaseOptions } from './types.js';
-export * from './whois/index.js';
+// --- Registration data ---
+export {
+  type RdapLookupOptions,
+  type RdapResourceOptions,
+  type RdapResourceResult,
+  rdapLookup,
+  rdapLookupResource,
+  type WhoisLookupResult,
+  type WhoisOptions,
+  type WhoisResult,
+  whois,
+} from './whois/index.js';

@@ -3,7 +3,11 @@
  * @module
  */
 
-/** Every core function takes one options object that extends this. */
+/**
+ * Every async core function is `fn(input, options?)`: the thing asked about first (a string
+ * when it is one value, an object when it is several), then an options object that extends
+ * this with the function's seams (resolver, cache, datasets, dispatcher, allowedTargets, …).
+ */
 export interface BaseOptions {
   /** Abort the operation; the function rejects with `AbortedError`. */
   signal?: AbortSignal;

@@ -237,7 +237,11 @@ describe('control: the trap really intercepts the system resolver', () => {
     ).rejects.toMatchObject({ code: 'UPSTREAM_ERROR' });
     // The trap throws synchronously, from inside net.connect.
     await expect(
-      (async () => queryWhoisServer({ host: 'localhost', port: whoisRoot.port }, 'example.com'))(),
+      (async () =>
+        queryWhoisServer({
+          server: { host: 'localhost', port: whoisRoot.port },
+          query: 'example.com',
+        }))(),
     ).rejects.toThrow(/system resolver was used/);
     expect(systemCalls).toEqual(['dns.lookup(localhost)', 'dns.lookup(localhost)']);
   });
@@ -251,8 +255,7 @@ describe('control: the trap really intercepts the system resolver', () => {
 
 describe('with `resolver`, nothing asks the system resolver', () => {
   test('WHOIS: root, referral and registrar hosts by name (RDAP bootstrap first)', async () => {
-    const result = await whois({
-      domain: 'www.example.com',
+    const result = await whois('www.example.com', {
       resolver,
       cache: createMemoryCache(),
       bootstrapUrl: `http://rdap.test:${portOf(rdap.url)}/dns.json`,
@@ -283,8 +286,7 @@ describe('with `resolver`, nothing asks the system resolver', () => {
 
   test('RDAP: bootstrap, registry and registrar by name; Host keeps the name', async () => {
     const before = rdap.requests.length;
-    const result = await rdapLookup({
-      domain: 'example.org',
+    const result = await rdapLookup('example.org', {
       resolver,
       cache: createMemoryCache(),
       bootstrapUrl: `http://rdap.test:${portOf(rdap.url)}/dns.json`,
@@ -302,8 +304,7 @@ describe('with `resolver`, nothing asks the system resolver', () => {
       `rdap.test:${port} /registry/domain/example.org`,
       `rdap-registrar.test:${port} /registrar/domain/example.org`,
     ]);
-    const network = await rdapLookupResource({
-      query: '192.0.2.1',
+    const network = await rdapLookupResource('192.0.2.1', {
       resolver,
       cache: createMemoryCache(),
       bootstrapUrl: `http://rdap.test:${port}/dns.json`,
@@ -313,8 +314,7 @@ describe('with `resolver`, nothing asks the system resolver', () => {
   });
 
   test('RDAP through the shared per-resolver loader (no cache given)', async () => {
-    const result = await rdapLookup({
-      domain: 'example.org',
+    const result = await rdapLookup('example.org', {
       resolver,
       bootstrapUrl: `http://rdap.test:${portOf(rdap.url)}/dns.json`,
     });
@@ -323,8 +323,7 @@ describe('with `resolver`, nothing asks the system resolver', () => {
   });
 
   test('breach API by name', async () => {
-    const result = await checkBreach({
-      email: 'Someone@Example.com',
+    const result = await checkBreach('Someone@Example.com', {
       apiUrl: `http://breach.test:${portOf(xon.url)}`,
       resolver,
     });

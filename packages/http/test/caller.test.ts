@@ -128,7 +128,15 @@ describe('GET /api/ip, direct callers', () => {
       ip: '127.0.0.1',
       location: { city: '', country: '', latitude: '', longitude: '' },
       network: { asn: null, isp: '', connection_type: 'HTTP/1.1', tls_version: '' },
-      privacy: { type: 'residential', score: 100, grade: 'A' },
+      // A bogon is `residential` and its booleans agree with that type (docs/caller.md).
+      privacy: {
+        type: 'residential',
+        score: 100,
+        grade: 'A',
+        is_vpn: false,
+        is_datacenter: false,
+        is_residential: true,
+      },
       is_eu: false,
       ipv6: false,
       bogon: true,
@@ -382,6 +390,7 @@ describe('GET /api/score', () => {
     expectMatchesSchema('callerScore', res.body);
     const privacy = res.body.data.privacy;
     expect(privacy.type).toBe('vpn');
+    expect(privacy).toMatchObject({ is_vpn: true, is_datacenter: false, is_residential: false });
     expect(privacy.flags).toContain('Tor exit node');
     const signals = (privacy.evidence as { signal: string }[]).map((e) => e.signal);
     expect(signals).toContain('tor_exit');

@@ -11,18 +11,18 @@ const datasets = await loadIpDatasets({ cacheDir: mkdtempSync(join(tmpdir(), 'ne
 
 describe('searchAsn', () => {
   test('an IP gives its origin AS and the announced range', async () => {
-    const r = await searchAsn({ q: '8.8.8.8', datasets });
+    const r = await searchAsn('8.8.8.8', { datasets });
     expect(r).toMatchObject({ type: 'ip', asn: 15169, name: 'Google LLC', prefix: '8.8.8.0/24' });
   });
 
   test('an IPv6 address gives its AS and a prefix holding it', async () => {
-    const r = await searchAsn({ q: '2606:4700:4700::1111', datasets });
+    const r = await searchAsn('2606:4700:4700::1111', { datasets });
     expect(r).toMatchObject({ type: 'ip', asn: 13335 });
     expect(r.type === 'ip' && r.prefix.startsWith('2606:4700:')).toBe(true);
   });
 
   test('a bogon answers without an AS', async () => {
-    expect(await searchAsn({ q: '192.168.1.1', datasets })).toMatchObject({
+    expect(await searchAsn('192.168.1.1', { datasets })).toMatchObject({
       bogon: true,
       asn: null,
       range: null,
@@ -30,7 +30,7 @@ describe('searchAsn', () => {
   });
 
   test.each(['AS15169', 'as15169', '15169'])('%s gives the holder and its prefixes', async (q) => {
-    const r = await searchAsn({ q, datasets });
+    const r = await searchAsn(q, { datasets });
     if (r.type !== 'asn') throw new Error('expected an AS result');
     expect(r.name).toBe('Google LLC');
     expect(r.prefixes.ipv4).toContain('8.8.8.0/24');
@@ -39,32 +39,32 @@ describe('searchAsn', () => {
   });
 
   test('an unknown AS is NOT_FOUND', async () => {
-    await expect(searchAsn({ q: 'AS4294967295', datasets })).rejects.toMatchObject({
+    await expect(searchAsn('AS4294967295', { datasets })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
   });
 
   test('names: exact before prefix before word, case-insensitive, at most the limit', async () => {
-    const r = await searchAsn({ q: 'cloudflare, inc.', datasets });
+    const r = await searchAsn('cloudflare, inc.', { datasets });
     if (r.type !== 'name') throw new Error('expected a name result');
     expect(r.results[0]).toMatchObject({ asn: 13335, match: 'exact' });
-    const google = await searchAsn({ q: 'GOOGLE', datasets, limit: 3 });
+    const google = await searchAsn('GOOGLE', { datasets, limit: 3 });
     if (google.type !== 'name') throw new Error('expected a name result');
     expect(google.results).toHaveLength(3);
     expect(google.total_matches).toBeGreaterThan(3);
     const ranks = { exact: 0, prefix: 1, word: 2 };
     const order = google.results.map((m) => ranks[m.match]);
     expect(order).toEqual([...order].sort());
-    const word = await searchAsn({ q: 'tencent computer', datasets });
+    const word = await searchAsn('tencent computer', { datasets });
     expect(word.type === 'name' && word.results.some((m) => m.match === 'word')).toBe(true);
   });
 
   test.each(['1.2.3.999', '2001:db8::g'])('%s is an invalid IP, not a name', async (q) => {
-    await expect(searchAsn({ q, datasets })).rejects.toThrow(INVALID_IP_MESSAGE);
+    await expect(searchAsn(q, { datasets })).rejects.toThrow(INVALID_IP_MESSAGE);
   });
 
   test.each(['', 'x', 'AS99999999999'])('%j is rejected with a clear message', async (q) => {
-    await expect(searchAsn({ q, datasets })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(searchAsn(q, { datasets })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });
 

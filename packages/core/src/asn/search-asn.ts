@@ -30,8 +30,6 @@ import type { BaseOptions } from '../types.js';
 import { isAsnLike, MAX_ASN, parseAsn } from './as-number.js';
 
 export interface SearchAsnOptions extends BaseOptions {
-  /** An IP address, an AS number (`AS15169`, also bare `15169`) or an organisation name. */
-  q: string;
   /** Most name matches returned. @default 50 */
   limit?: number;
   /** @default the embedded data (`getDefaultIpDatasets()`) */
@@ -89,8 +87,15 @@ export type AsnSearchResult = AsnIpResult | AsnNumberResult | AsnNameResult;
 const QUERY_FORM =
   'an IP address, an AS number such as AS15169, or an organisation name (2 to 200 characters)';
 
-export async function searchAsn(options: SearchAsnOptions): Promise<AsnSearchResult> {
-  const query = typeof options.q === 'string' ? options.q.trim() : '';
+/**
+ * Searches the ASN data. `q` is an IP address, an AS number (`AS15169`, also bare `15169`) or
+ * an organisation name.
+ */
+export async function searchAsn(
+  q: string,
+  options: SearchAsnOptions = {},
+): Promise<AsnSearchResult> {
+  const query = typeof q === 'string' ? q.trim() : '';
   if (query === '') throw new InvalidInputError(`Missing "q": ${QUERY_FORM}`, 'q');
   throwIfAborted(options.signal);
   const datasets = options.datasets ?? (await getDefaultIpDatasets());

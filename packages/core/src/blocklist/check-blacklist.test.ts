@@ -9,7 +9,7 @@ import {
   type Zone,
 } from '@netdiag/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
-import { INVALID_IP_MESSAGE } from '../errors.js';
+import { INVALID_IP_MESSAGE, TimeoutError, UpstreamError } from '../errors.js';
 import { createMemoryCache } from '../net/cache.js';
 import { createResolver } from '../net/resolver.js';
 import { checkBlacklist } from './check-blacklist.js';
@@ -70,7 +70,7 @@ describe('checkBlacklist', () => {
       A: ['127.0.0.2'],
       TXT: [`listed in ${zone}`],
     }));
-    const result = await checkBlacklist({ ip: '127.0.0.2', resolver, cache: false });
+    const result = await checkBlacklist('127.0.0.2', { resolver, cache: false });
     expect(result).toMatchObject({
       ip: '127.0.0.2',
       total_lists: 12,
@@ -95,7 +95,7 @@ describe('checkBlacklist', () => {
 
   test('an address no list knows is CLEAN and every list is checked', async () => {
     const { resolver, server } = await dnsbl('192.0.2.99', () => undefined);
-    const result = await checkBlacklist({ ip: '192.0.2.99', resolver, cache: false });
+    const result = await checkBlacklist('192.0.2.99', { resolver, cache: false });
     expect(result).toMatchObject({
       total_checked: 12,
       listed_count: 0,
@@ -118,7 +118,7 @@ describe('checkBlacklist', () => {
     const { resolver } = await dnsbl('198.51.100.7', (zone) =>
       zone === 'zen.spamhaus.org' ? { A: [code] } : undefined,
     );
-    const result = await checkBlacklist({ ip: '198.51.100.7', resolver, cache: false });
+    const result = await checkBlacklist('198.51.100.7', { resolver, cache: false });
     const zen = result.results.find((r) => r.zone === 'zen.spamhaus.org');
     expect(zen).toMatchObject({ status: 'error', listed: false, response: [code] });
     expect(zen?.meaning[0]).toMatch(meaning);
@@ -134,7 +134,7 @@ describe('checkBlacklist', () => {
     const { resolver } = await dnsbl('198.51.100.8', (zone) =>
       zone === 'zen.spamhaus.org' ? { A: ['127.0.0.2', '127.0.0.4'] } : undefined,
     );
-    const result = await checkBlacklist({ ip: '198.51.100.8', resolver, cache: false });
+    const result = await checkBlacklist('198.51.100.8', { resolver, cache: false });
     expect(result.results[0]).toMatchObject({
       status: 'listed',
       response: ['127.0.0.2', '127.0.0.4'],
@@ -150,8 +150,7 @@ describe('checkBlacklist', () => {
       (q) => (q.name.endsWith('.bl.spamcop.net') ? 'drop' : undefined),
     );
     const started = Date.now();
-    const result = await checkBlacklist({
-      ip: '198.51.100.9',
+    const result = await checkBlacklist('198.51.100.9', {
       resolver,
       cache: false,
       timeout: 400,
@@ -168,7 +167,7 @@ describe('checkBlacklist', () => {
       () => undefined,
       (q) => (q.name.endsWith('.psbl.surriel.com') ? 'servfail' : undefined),
     );
-    const result = await checkBlacklist({ ip: '198.51.100.10', resolver, cache: false });
+    const result = await checkBlacklist('198.51.100.10', { resolver, cache: false });
     expect(result.results.find((r) => r.zone === 'psbl.surriel.com')).toMatchObject({
       status: 'error',
       meaning: ["the list's DNS answered SERVFAIL"],
@@ -178,7 +177,7 @@ describe('checkBlacklist', () => {
   test('all lists are asked at once: the time is about one round trip, not twelve', async () => {
     const { resolver } = await dnsbl('192.0.2.99', () => undefined, undefined, 100);
     const started = Date.now();
-    await checkBlacklist({ ip: '192.0.2.99', resolver, cache: false });
+    await checkBlacklist('192.0.2.99', { resolver, cache: false });
     expect(Date.now() - started).toBeLessThan(600);
   });
 
@@ -187,7 +186,7 @@ describe('checkBlacklist', () => {
     const { resolver, server } = await dnsbl(ip, (zone) =>
       zone === 'bl.blocklist.de' ? { A: ['127.0.0.2'] } : undefined,
     );
-    const result = await checkBlacklist({ ip, resolver, cache: false });
+    const result = await checkBlacklist(ip, { resolver, cache: false });
     const v6 = DNSBL_ZONES.filter((z) => z.ipv6).map((z) => z.zone);
     expect(v6).toEqual(['zen.spamhaus.org', 'bl.blocklist.de', 'all.s5h.net']);
     for (const r of result.results) {
@@ -213,7 +212,7 @@ describe('checkBlacklist', () => {
     });
     servers.push(server);
     const resolver = createResolver({ servers: [server.address] });
-    const result = await checkBlacklist({ ip: '203.0.113.5', resolver, cache: false });
+    const result = await checkBlacklist('203.0.113.5', { resolver, cache: false });
     const zap = result.results.find((r) => r.zone === 'dnsbl.zapbl.net');
     expect(zap).toMatchObject({ status: 'error', listed: false });
     expect(zap?.meaning[0]).toMatch(/RFC 5782/);
@@ -224,14 +223,14 @@ describe('checkBlacklist', () => {
     let now = 0;
     const cache = createMemoryCache({ now: () => now });
     const { resolver, server } = await dnsbl('192.0.2.50', () => undefined);
-    await checkBlacklist({ ip: '192.0.2.50', resolver, cache });
+    await checkBlacklist('192.0.2.50', { resolver, cache });
     const asked = server.queries.length;
     now += 9 * 60_000;
-    const again = await checkBlacklist({ ip: '192.0.2.50', resolver, cache });
+    const again = await checkBlacklist('192.0.2.50', { resolver, cache });
     expect(server.queries.length).toBe(asked);
     expect(again.status).toBe('CLEAN');
     now += 61_000;
-    await checkBlacklist({ ip: '192.0.2.50', resolver, cache });
+    await checkBlacklist('192.0.2.50', { resolver, cache });
     expect(server.queries.length).toBeGreaterThan(asked);
 
     const slow = await dnsbl(
@@ -239,22 +238,21 @@ describe('checkBlacklist', () => {
       () => undefined,
       (q) => (q.name.includes('spamcop') ? 'drop' : undefined),
     );
-    const first = await checkBlacklist({
-      ip: '192.0.2.51',
+    const first = await checkBlacklist('192.0.2.51', {
       resolver: slow.resolver,
       cache,
       timeout: 200,
     });
     expect(first.unavailable_count).toBe(1);
     const count = slow.server.queries.length;
-    await checkBlacklist({ ip: '192.0.2.51', resolver: slow.resolver, cache, timeout: 200 });
+    await checkBlacklist('192.0.2.51', { resolver: slow.resolver, cache, timeout: 200 });
     expect(slow.server.queries.length).toBeGreaterThan(count);
   });
 
   test.each(['', 'example.com', '1.2.3', '1.2.3.4.5', '::g'])(
     'invalid IP %j gets the SPEC message',
     async (ip) => {
-      await expect(checkBlacklist({ ip, cache: false })).rejects.toThrow(INVALID_IP_MESSAGE);
+      await expect(checkBlacklist(ip, { cache: false })).rejects.toThrow(INVALID_IP_MESSAGE);
     },
   );
 
@@ -267,8 +265,133 @@ describe('checkBlacklist', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     await expect(
-      checkBlacklist({ ip: '192.0.2.60', resolver, cache: false, signal: controller.signal }),
+      checkBlacklist('192.0.2.60', { resolver, cache: false, signal: controller.signal }),
     ).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+});
+
+describe('checkBlacklist when lists do not answer (no CLEAN without a list behind it)', () => {
+  const names = DNSBL_ZONES.map((z) => z.name);
+
+  test('every list dropped: TimeoutError naming the lists, never CLEAN', async () => {
+    const { resolver } = await dnsbl(
+      '192.0.2.70',
+      () => undefined,
+      () => 'drop',
+    );
+    const started = Date.now();
+    const error = await checkBlacklist('192.0.2.70', {
+      resolver,
+      cache: false,
+      timeout: 300,
+    }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'UPSTREAM_TIMEOUT', upstream: 'dnsbl', timeoutMs: 300 });
+    const message = (error as Error).message;
+    expect(message).toMatch(/^\[netdiag\] \[dnsbl\] none of the 12 DNSBLs answered within 300 ms/);
+    for (const name of names) expect(message).toContain(name);
+  });
+
+  test('every list SERVFAIL: UpstreamError naming each list and its reason', async () => {
+    const { resolver } = await dnsbl(
+      '192.0.2.71',
+      () => undefined,
+      () => 'servfail',
+    );
+    const error = await checkBlacklist('192.0.2.71', { resolver, cache: false }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error).toMatchObject({ code: 'UPSTREAM_ERROR', upstream: 'dnsbl' });
+    const message = (error as Error).message;
+    expect(message).toContain('none of the 12 DNSBLs gave a usable answer');
+    expect(message).toContain("Spamhaus ZEN: error (the list's DNS answered SERVFAIL)");
+    for (const name of names) expect(message).toContain(name);
+  });
+
+  test('no list answered, some timed out and some failed: UpstreamError (502, not 504)', async () => {
+    const { resolver } = await dnsbl(
+      '192.0.2.72',
+      (zone) => (zone === 'zen.spamhaus.org' ? { A: ['127.255.255.254'] } : undefined),
+      (q) =>
+        q.name.endsWith('.bl.spamcop.net')
+          ? 'servfail'
+          : q.name.includes('spamhaus')
+            ? undefined
+            : 'drop',
+    );
+    const error = await checkBlacklist('192.0.2.72', {
+      resolver,
+      cache: false,
+      timeout: 300,
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UPSTREAM_ERROR', upstream: 'dnsbl' });
+    const message = (error as Error).message;
+    expect(message).toContain('Spamhaus ZEN: error (error: query via a public/open resolver');
+    expect(message).toContain("SpamCop: error (the list's DNS answered SERVFAIL)");
+    expect(message).toContain('PSBL: timeout (no answer before the deadline)');
+  });
+
+  test('a mix: the verdict covers the lists that answered, the others are named', async () => {
+    const { resolver } = await dnsbl(
+      '192.0.2.73',
+      () => undefined,
+      (q) =>
+        q.name.endsWith('.bl.spamcop.net')
+          ? 'drop'
+          : q.name.endsWith('.psbl.surriel.com')
+            ? 'servfail'
+            : undefined,
+    );
+    const cache = createMemoryCache();
+    const result = await checkBlacklist('192.0.2.73', { resolver, cache, timeout: 300 });
+    expect(result).toMatchObject({
+      total_lists: 12,
+      total_checked: 10,
+      unavailable_count: 2,
+      listed_count: 0,
+      clean: true,
+      status: 'CLEAN',
+    });
+    expect(result.results.find((r) => r.zone === 'bl.spamcop.net')).toMatchObject({
+      status: 'timeout',
+      meaning: ['no answer before the deadline'],
+    });
+    expect(result.results.find((r) => r.zone === 'psbl.surriel.com')).toMatchObject({
+      status: 'error',
+      meaning: ["the list's DNS answered SERVFAIL"],
+    });
+    // A partial answer is not kept: the next call asks again.
+    expect(await cache.get(`dnsbl:${DNSBL_ZONES.map((z) => z.zone).join(',')}:192.0.2.73`)).toBe(
+      undefined,
+    );
+  });
+
+  test('IPv6: the three IPv6 lists all silent is a timeout; the skipped ones do not count', async () => {
+    const ip = '2001:db8::70';
+    const { resolver } = await dnsbl(
+      ip,
+      () => undefined,
+      () => 'drop',
+    );
+    await expect(
+      checkBlacklist(ip, { resolver, cache: false, timeout: 300 }),
+    ).rejects.toMatchObject({
+      code: 'UPSTREAM_TIMEOUT',
+      message: expect.stringContaining(
+        'none of the 3 DNSBLs answered within 300 ms (Spamhaus ZEN, blocklist.de, s5h.net)',
+      ),
+    });
+  });
+
+  test('IPv6 on lists that all lack IPv6 support: InvalidInputError, nothing asked', async () => {
+    const { resolver, server } = await dnsbl('2001:db8::71', () => undefined);
+    const zones = DNSBL_ZONES.filter((z) => !z.ipv6);
+    await expect(
+      checkBlacklist('2001:db8::71', { resolver, cache: false, zones }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', param: 'ip' });
+    expect(server.queries).toEqual([]);
   });
 });
 
@@ -317,7 +440,7 @@ if (!existsSync(corpusFile)) {
       '$kind test point $address is $expected',
       async (c) => {
         const resolver = await conformingList();
-        const result = await checkBlacklist({ ip: c.address as string, resolver, cache: false });
+        const result = await checkBlacklist(c.address as string, { resolver, cache: false });
         expect(result.status).toBe(c.expected === 'listed' ? 'LISTED' : 'CLEAN');
         expect(result.unavailable_count).toBe(0);
       },

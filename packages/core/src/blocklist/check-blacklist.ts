@@ -4,7 +4,13 @@
  * per list, and the whole result cached per IP for 10 minutes.
  * @module
  */
-import { AbortedError, isNetdiagError, TimeoutError } from '../errors.js';
+import {
+  AbortedError,
+  InvalidInputError,
+  isNetdiagError,
+  TimeoutError,
+  UpstreamError,
+} from '../errors.js';
 import { type Cache, createMemoryCache, createSingleFlight } from '../net/cache.js';
 import type { DnsResolver, DnsResponse } from '../net/dns-types.js';
 import { requireIp } from '../net/ip.js';
@@ -44,14 +50,17 @@ export interface BlacklistResult {
   skipped_count: number;
   /** Lists that list the IP. */
   listed_count: number;
+  /**
+   * True when none of the `total_checked` lists (always at least one) lists the IP. It says
+   * nothing about the lists counted in `unavailable_count`.
+   */
   clean: boolean;
+  /** `LISTED` when at least one list lists the IP, else `CLEAN` (as `clean`). */
   status: 'CLEAN' | 'LISTED';
   results: BlacklistListResult[];
 }
 
 export interface CheckBlacklistOptions extends BaseOptions {
-  /** IPv4 or IPv6 address; reserved addresses are fine (127.0.0.2 is the RFC 5782 test point). */
-  ip: string;
   /** DNS resolver. @default the library's shared resolver (system servers) */
   resolver?: DnsResolver;
   /** Result cache, keyed per IP. @default a shared in-memory cache */
@@ -95,11 +104,29 @@ function defaultsFor(resolver: DnsResolver) {
 }
 
 /**
- * Checks `ip` against every list concurrently. Never rejects because a list failed (that list
- * is `error`/`timeout`); rejects for a malformed IP (`InvalidIpError`) or when the caller aborts.
+ * Checks `ip` against every list concurrently.
+ *
+ * What the answer may claim (docs/dns.md, "Partial answers"):
+ * - every list answered: `clean` / `status` describe all of them;
+ * - some lists answered (`total_checked` ≥ 1): the answer is computed from those only. Each list
+ *   that did not give a usable answer keeps its entry in `results` with status `error` or
+ *   `timeout` and the reason in `meaning`, and is counted in `unavailable_count`; `clean: true`
+ *   means "none of the lists that answered lists the IP", never "no list lists it". Such an
+ *   answer is not cached;
+ * - no list answered (every list asked is `error` or `timeout`): there is nothing to base a
+ *   verdict on, so it rejects instead of claiming CLEAN — with `TimeoutError` (upstream
+ *   `dnsbl`, HTTP 504) when every list timed out, else `UpstreamError` (upstream `dnsbl`, HTTP
+ *   502); the message names the lists and why each failed;
+ * - no list could be asked at all (an IPv6 address and only lists without IPv6 support):
+ *   rejects with `InvalidInputError` (HTTP 400).
+ *
+ * Also rejects for a malformed IP (`InvalidIpError`) or when the caller aborts (`AbortedError`).
  */
-export async function checkBlacklist(options: CheckBlacklistOptions): Promise<BlacklistResult> {
-  const ip = requireIp(options.ip);
+export async function checkBlacklist(
+  address: string,
+  options: CheckBlacklistOptions = {},
+): Promise<BlacklistResult> {
+  const ip = requireIp(address);
   const zones = options.zones ?? DNSBL_ZONES;
   const resolver = options.resolver ?? getDefaultResolver();
   const shared = defaultsFor(resolver);
@@ -125,6 +152,8 @@ interface ListOutcome {
   result: BlacklistListResult;
   /** False when the outcome may change on retry (timeout, network error). */
   definitive: boolean;
+  /** For a `timeout`: how long the list had, when known. */
+  timeoutMs?: number;
 }
 
 async function checkAll(
@@ -151,6 +180,7 @@ async function checkAll(
     const results = outcomes.map((o) => o.result);
     const count = (status: BlacklistStatus) => results.filter((r) => r.status === status).length;
     const listed = count('listed');
+    if (listed + count('not_listed') === 0) throw noListAnswered(address, outcomes, ms);
     return {
       result: {
         ip: address,
@@ -250,6 +280,47 @@ async function zoneListsControl(control: Promise<DnsResponse>): Promise<boolean>
   }
 }
 
+/**
+ * The error for a check in which no list gave a usable answer: a verdict based on no list must
+ * not claim CLEAN (docs/dns.md, "Partial answers").
+ */
+function noListAnswered(
+  address: string,
+  outcomes: readonly ListOutcome[],
+  deadlineMs: number | false,
+): Error {
+  const asked = outcomes.filter((o) => o.result.status !== 'skipped');
+  if (asked.length === 0) {
+    return new InvalidInputError(
+      `${address} cannot be checked: none of the ${outcomes.length} configured DNSBLs supports IPv6`,
+      'ip',
+    );
+  }
+  if (asked.every((o) => o.result.status === 'timeout')) {
+    const known = asked.map((o) => o.timeoutMs).filter((t): t is number => t !== undefined);
+    const ms = deadlineMs === false ? Math.max(0, ...known) : deadlineMs;
+    return new DnsblTimeoutError(
+      ms,
+      `none of the ${asked.length} DNSBLs answered within ${ms} ms (${asked.map((o) => o.result.name).join(', ')}); no blocklist verdict is possible`,
+    );
+  }
+  const reasons = asked.map(
+    (o) => `${o.result.name}: ${o.result.status} (${o.result.meaning[0] ?? 'no answer'})`,
+  );
+  return new UpstreamError(
+    'dnsbl',
+    `none of the ${asked.length} DNSBLs gave a usable answer, so no blocklist verdict is possible: ${reasons.join('; ')}`,
+  );
+}
+
+/** A `TimeoutError` (code UPSTREAM_TIMEOUT, upstream `dnsbl`) whose message names the lists. */
+class DnsblTimeoutError extends TimeoutError {
+  constructor(ms: number, detail: string) {
+    super('dnsbl', ms);
+    this.message = `[netdiag] [dnsbl] ${detail}`;
+  }
+}
+
 function meaningOf(zone: DnsblZone, code: string, verdict: string): string {
   const known = zone.codes[code] ?? SPAMHAUS_ERROR_CODES[code];
   if (known) return known;
@@ -264,9 +335,11 @@ function failure(
   error: unknown,
 ): ListOutcome {
   if (isNetdiagError(error, 'UPSTREAM_TIMEOUT')) {
+    const ms = (error as { timeoutMs?: unknown }).timeoutMs;
     return {
       result: { ...base, status: 'timeout', meaning: ['no answer before the deadline'] },
       definitive: false,
+      ...(typeof ms === 'number' ? { timeoutMs: ms } : {}),
     };
   }
   if (isNetdiagError(error, 'ABORTED')) throw error;

@@ -28,8 +28,8 @@ beforeEach(() => {
   fake.requests.length = 0;
 });
 
-const check = (email: string, extra: Partial<Parameters<typeof checkBreach>[0]> = {}) =>
-  checkBreach({ email, apiUrl: fake.url, ...extra });
+const check = (email: string, extra: Partial<Parameters<typeof checkBreach>[1]> = {}) =>
+  checkBreach(email, { apiUrl: fake.url, ...extra });
 
 describe('checkBreach against a fake XposedOrNot', () => {
   test('several breaches: the full SPEC 2.6 shape', async () => {
@@ -119,7 +119,7 @@ describe('checkBreach against a fake XposedOrNot', () => {
 
   test('nothing listening → UpstreamError', async () => {
     await expect(
-      checkBreach({ email: 'a5@example.com', apiUrl: 'http://127.0.0.1:1' }),
+      checkBreach('a5@example.com', { apiUrl: 'http://127.0.0.1:1' }),
     ).rejects.toMatchObject({ code: 'UPSTREAM_ERROR', upstream: 'breach' });
   });
 
@@ -214,7 +214,7 @@ describe('pacing', () => {
       const gate = createRateGate({ maxWaitMs: 5000 });
       const results = await Promise.allSettled(
         ['c1', 'c2', 'c3', 'c4', 'c5'].map((n) =>
-          checkBreach({ email: `${n}@example.com`, apiUrl: strict.url, gate }),
+          checkBreach(`${n}@example.com`, { apiUrl: strict.url, gate }),
         ),
       );
       expect(results.map((r) => r.status)).toEqual(Array(5).fill('fulfilled'));
@@ -232,7 +232,7 @@ describe('pacing', () => {
     try {
       const results = await Promise.allSettled(
         ['d1', 'd2', 'd3', 'd4', 'd5'].map((n) =>
-          checkBreach({ email: `${n}@example.com`, apiUrl: strict.url }),
+          checkBreach(`${n}@example.com`, { apiUrl: strict.url }),
         ),
       );
       expect(results.filter((r) => r.status === 'rejected').length).toBeGreaterThan(0);

@@ -35,8 +35,6 @@ export const BREACH_CACHE_TTL_MS = 3_600_000;
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 
 export interface CheckBreachOptions extends BaseOptions {
-  /** The address to check. Invalid → `InvalidInputError`. */
-  email: string;
   /** Base URL of the XposedOrNot API. @default 'https://api.xposedornot.com' */
   apiUrl?: string;
   /** Where answers are kept (keyed by a SHA-256 of the address). No cache when absent. */
@@ -67,18 +65,21 @@ export function breachCacheKey(normalisedEmail: string): string {
 }
 
 /**
- * Checks one address. Errors: `InvalidInputError` (bad address), `ThrottledError` (the upstream
+ * Checks one address. Errors: `InvalidInputError` (`email` is not an address), `ThrottledError` (the upstream
  * or our gate says wait; `retryAfterS` set), `UpstreamError` (down, HTTP error, malformed
  * answer), `TimeoutError` (no answer within `timeout`, default 10 s), `AbortedError`.
  */
-export async function checkBreach(options: CheckBreachOptions): Promise<BreachResult> {
-  const email = normaliseEmail(options.email);
-  const key = breachCacheKey(email);
+export async function checkBreach(
+  email: string,
+  options: CheckBreachOptions = {},
+): Promise<BreachResult> {
+  const address = normaliseEmail(email);
+  const key = breachCacheKey(address);
   const lookup = async (): Promise<BreachSummary> => {
     const hit = await options.cache?.get<BreachSummary>(key);
     if (hit !== undefined) return hit;
     const run = async () => {
-      const summary = await fetchSummary(email, options);
+      const summary = await fetchSummary(address, options);
       await options.cache?.set(key, summary, options.cacheTtlMs ?? BREACH_CACHE_TTL_MS);
       return summary;
     };
@@ -87,7 +88,7 @@ export async function checkBreach(options: CheckBreachOptions): Promise<BreachRe
   // The shared flight is not tied to one caller's signal: a caller that goes away stops
   // waiting, the others still get the answer.
   const summary = options.signal ? await raceAbort(lookup(), options.signal) : await lookup();
-  return { email: maskEmail(email), status: 'checked', ...summary };
+  return { email: maskEmail(address), status: 'checked', ...summary };
 }
 
 async function fetchSummary(email: string, options: CheckBreachOptions): Promise<BreachSummary> {

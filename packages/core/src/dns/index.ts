@@ -21,6 +21,7 @@ export {
 export {
   type DnsLookupResult,
   type DnsLookupV1Result,
+  type DnsQueryInput,
   type DnsRecordV0,
   type DnsRecordV1,
   type LookupDnsOptions,

@@ -54,7 +54,13 @@ beforeAll(async () => {
   server = await startDnsServer({
     zone: ZONE,
     onQuery: (q) =>
-      q.name === 'broken.test' ? 'servfail' : q.name === 'slow.test' ? 'drop' : undefined,
+      q.name === 'broken.test'
+        ? 'servfail'
+        : q.name === 'slow.test'
+          ? 'drop'
+          : q.name === 'truncated.test'
+            ? 'truncate'
+            : undefined,
   });
   resolver = createResolver({ servers: [server.address], cache: false, attemptTimeout: 1000 });
 });
@@ -64,7 +70,7 @@ describe('lookupDns (GET /api/dns shape)', () => {
   test.each(CASES.filter(([, type]) => (DNS_TYPES as string[]).includes(type)))(
     '%s %s',
     async (domain, type, data) => {
-      const result = await lookupDns({ domain, type, resolver });
+      const result = await lookupDns({ domain, type }, { resolver });
       expect(result).toEqual({
         domain,
         type,
@@ -80,7 +86,7 @@ describe('lookupDns (GET /api/dns shape)', () => {
   );
 
   test('type codes and TTLs come from the answer', async () => {
-    const result = await lookupDns({ domain: 'example.test', type: 'mx', resolver });
+    const result = await lookupDns({ domain: 'example.test', type: 'mx' }, { resolver });
     expect(result.type).toBe('MX');
     expect(result.records[0]).toEqual({
       name: 'example.test',
@@ -91,7 +97,7 @@ describe('lookupDns (GET /api/dns shape)', () => {
   });
 
   test('default type is A and a CNAME chain is returned as the resolver gives it', async () => {
-    const result = await lookupDns({ domain: 'WWW.example.test.', resolver });
+    const result = await lookupDns({ domain: 'WWW.example.test.' }, { resolver });
     expect(result.type).toBe('A');
     expect(result.domain).toBe('www.example.test');
     expect(result.records).toEqual([
@@ -101,7 +107,7 @@ describe('lookupDns (GET /api/dns shape)', () => {
   });
 
   test('an IDN is asked in punycode', async () => {
-    const result = await lookupDns({ domain: 'bücher.example', resolver });
+    const result = await lookupDns({ domain: 'bücher.example' }, { resolver });
     expect(result.domain).toBe('xn--bcher-kva.example');
     expect(result.records.map((r) => r.data)).toEqual(['192.0.2.77']);
   });
@@ -109,7 +115,7 @@ describe('lookupDns (GET /api/dns shape)', () => {
   test.each(['SRV', 'PTR', 'ANY', 'SPF', 'HTTPS', 'a b'])(
     'type %s is refused naming the allowed types',
     async (type) => {
-      const error = await lookupDns({ domain: 'example.test', type, resolver }).catch(
+      const error = await lookupDns({ domain: 'example.test', type }, { resolver }).catch(
         (e: unknown) => e,
       );
       expect(isNetdiagError(error, 'INVALID_INPUT')).toBe(true);
@@ -120,7 +126,7 @@ describe('lookupDns (GET /api/dns shape)', () => {
 
 describe('lookupDnsV1 (GET /api/v1/dns/:domain shape)', () => {
   test.each(CASES)('%s %s', async (domain, type, data) => {
-    const result = await lookupDnsV1({ domain, type, resolver });
+    const result = await lookupDnsV1({ domain, type }, { resolver });
     expect(result.rcode).toBe('NOERROR');
     expect(result.records.map((r) => r.data)).toEqual(data);
     expect(result.records.every((r) => r.name === `${domain}.` && typeof r.ttl === 'number')).toBe(
@@ -130,22 +136,22 @@ describe('lookupDnsV1 (GET /api/v1/dns/:domain shape)', () => {
   });
 
   test('SRV and PTR are allowed, ANY is not', async () => {
-    await expect(lookupDnsV1({ domain: 'example.test', type: 'ANY', resolver })).rejects.toThrow(
-      DNS_TYPES_V1.join(', '),
-    );
+    await expect(
+      lookupDnsV1({ domain: 'example.test', type: 'ANY' }, { resolver }),
+    ).rejects.toThrow(DNS_TYPES_V1.join(', '));
   });
 });
 
 describe('answers that are not records', () => {
   test('NXDOMAIN is records [] plus rcode, and v1 shows the SOA in authority', async () => {
-    const v0 = await lookupDns({ domain: 'missing.example.test', resolver });
+    const v0 = await lookupDns({ domain: 'missing.example.test' }, { resolver });
     expect(v0).toEqual({
       domain: 'missing.example.test',
       type: 'A',
       rcode: 'NXDOMAIN',
       records: [],
     });
-    const v1 = await lookupDnsV1({ domain: 'missing.example.test', resolver });
+    const v1 = await lookupDnsV1({ domain: 'missing.example.test' }, { resolver });
     expect(v1.records).toEqual([]);
     expect(v1.authority).toEqual([
       {
@@ -158,18 +164,26 @@ describe('answers that are not records', () => {
   });
 
   test('NODATA is NOERROR with no records', async () => {
-    const result = await lookupDns({ domain: 'www.example.test', type: 'MX', resolver });
+    const result = await lookupDns({ domain: 'www.example.test', type: 'MX' }, { resolver });
     expect(result.rcode).toBe('NOERROR');
   });
 
   test('SERVFAIL is an upstream error', async () => {
-    const error = await lookupDns({ domain: 'broken.test', resolver }).catch((e: unknown) => e);
+    const error = await lookupDns({ domain: 'broken.test' }, { resolver }).catch((e: unknown) => e);
     expect(isNetdiagError(error, 'UPSTREAM_ERROR')).toBe(true);
     expect((error as Error).message).toContain('SERVFAIL');
   });
 
+  test('an answer truncated over UDP and TCP is an upstream error, not "no records"', async () => {
+    const error = await lookupDns({ domain: 'truncated.test' }, { resolver }).catch(
+      (e: unknown) => e,
+    );
+    expect(isNetdiagError(error, 'UPSTREAM_ERROR')).toBe(true);
+    expect((error as Error).message).toContain('truncated answer (TC bit set) over TCP');
+  });
+
   test('no answer is a timeout', async () => {
-    const error = await lookupDns({ domain: 'slow.test', resolver, timeout: 300 }).catch(
+    const error = await lookupDns({ domain: 'slow.test' }, { resolver, timeout: 300 }).catch(
       (e: unknown) => e,
     );
     expect(isNetdiagError(error, 'UPSTREAM_TIMEOUT')).toBe(true);
@@ -190,7 +204,7 @@ describe('bad domains are refused before any query', () => {
     ['[2001:db8::1]', /not an IP address/],
   ])('%j', async (domain, message) => {
     const before = server.queries.length;
-    const error = await lookupDns({ domain, resolver }).catch((e: unknown) => e);
+    const error = await lookupDns({ domain }, { resolver }).catch((e: unknown) => e);
     expect(isNetdiagError(error, 'INVALID_INPUT')).toBe(true);
     expect((error as Error).message).toMatch(message);
     expect(server.queries.length).toBe(before);

@@ -12,11 +12,15 @@ import { withTimeout } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
 import { DNS_TYPES, DNS_TYPES_V1, parseRecordType } from './record-types.js';
 
-export interface LookupDnsOptions extends BaseOptions {
+/** What `lookupDns` / `lookupDnsV1` ask. */
+export interface DnsQueryInput {
   /** Domain name; IDNs are converted to punycode, a trailing dot is ignored. */
   domain: string;
   /** Record type, case-insensitive. @default 'A' */
-  type?: string;
+  type?: string | undefined;
+}
+
+export interface LookupDnsOptions extends BaseOptions {
   /** DNS resolver. @default the library's shared resolver (system servers) */
   resolver?: DnsResolver;
 }
@@ -57,8 +61,11 @@ export interface DnsLookupV1Result {
 }
 
 /** `GET /api/dns`: types A, AAAA, MX, NS, TXT, CNAME, CAA, SOA. */
-export async function lookupDns(options: LookupDnsOptions): Promise<DnsLookupResult> {
-  const { domain, type, response } = await ask(options, DNS_TYPES);
+export async function lookupDns(
+  input: DnsQueryInput,
+  options: LookupDnsOptions = {},
+): Promise<DnsLookupResult> {
+  const { domain, type, response } = await ask(input, options, DNS_TYPES);
   return {
     domain,
     type,
@@ -73,8 +80,11 @@ export async function lookupDns(options: LookupDnsOptions): Promise<DnsLookupRes
 }
 
 /** `GET /api/v1/dns/:domain`: the same plus SRV and PTR, and the authority section. */
-export async function lookupDnsV1(options: LookupDnsOptions): Promise<DnsLookupV1Result> {
-  const { domain, type, response } = await ask(options, DNS_TYPES_V1);
+export async function lookupDnsV1(
+  input: DnsQueryInput,
+  options: LookupDnsOptions = {},
+): Promise<DnsLookupV1Result> {
+  const { domain, type, response } = await ask(input, options, DNS_TYPES_V1);
   return {
     domain,
     type,
@@ -89,11 +99,12 @@ function toV1(record: DnsRecord): DnsRecordV1 {
 }
 
 async function ask(
+  input: DnsQueryInput,
   options: LookupDnsOptions,
   allowed: readonly RecordType[],
 ): Promise<{ domain: string; type: RecordType; response: DnsResponse }> {
-  const type = parseRecordType(options.type, allowed);
-  const domain = normaliseDomain(options.domain);
+  const type = parseRecordType(input.type, allowed);
+  const domain = normaliseDomain(input.domain);
   const resolver = options.resolver ?? getDefaultResolver();
   const response = await withTimeout(options, 'dns', (signal) =>
     resolver.query(domain, type, { signal, timeout: false }),

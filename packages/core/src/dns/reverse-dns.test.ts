@@ -31,7 +31,7 @@ afterAll(() => server.close());
 
 describe('reverseDns', () => {
   test('IPv4: hostname, reverse name and a forward-confirmed result', async () => {
-    expect(await reverseDns({ ip: '192.0.2.10', resolver })).toEqual({
+    expect(await reverseDns('192.0.2.10', { resolver })).toEqual({
       ip: '192.0.2.10',
       hostname: 'mail.example.test',
       ptr_record: '10.2.0.192.in-addr.arpa',
@@ -42,20 +42,20 @@ describe('reverseDns', () => {
   });
 
   test('a PTR name that resolves to another address is not confirmed', async () => {
-    const result = await reverseDns({ ip: '192.0.2.11', resolver });
+    const result = await reverseDns('192.0.2.11', { resolver });
     expect(result.hostname).toBe('liar.example.test');
     expect(result.fcrdns).toBe(false);
   });
 
   test('any PTR name that resolves back confirms', async () => {
-    const result = await reverseDns({ ip: '192.0.2.12', resolver });
+    const result = await reverseDns('192.0.2.12', { resolver });
     expect(result.hostname).toBe('gone.example.test');
     expect(result.hostnames).toEqual(['gone.example.test', 'host12.example.test']);
     expect(result.fcrdns).toBe(true);
   });
 
   test('IPv6 uses the ip6.arpa nibbles and AAAA for the forward check', async () => {
-    const result = await reverseDns({ ip: '2001:DB8:0::1', resolver });
+    const result = await reverseDns('2001:DB8:0::1', { resolver });
     expect(result).toMatchObject({
       ip: '2001:db8::1',
       ptr_record: V6_PTR,
@@ -68,7 +68,7 @@ describe('reverseDns', () => {
   });
 
   test('no PTR: hostname "" and the rcode', async () => {
-    expect(await reverseDns({ ip: '203.0.113.9', resolver })).toEqual({
+    expect(await reverseDns('203.0.113.9', { resolver })).toEqual({
       ip: '203.0.113.9',
       hostname: '',
       ptr_record: '9.113.0.203.in-addr.arpa',
@@ -79,13 +79,13 @@ describe('reverseDns', () => {
   });
 
   test('IPv4-mapped IPv6 is the IPv4 address', async () => {
-    const result = await reverseDns({ ip: '::ffff:192.0.2.10', resolver });
+    const result = await reverseDns('::ffff:192.0.2.10', { resolver });
     expect(result.ip).toBe('192.0.2.10');
     expect(result.ptr_record).toBe('10.2.0.192.in-addr.arpa');
   });
 
   test('SERVFAIL is an upstream error', async () => {
-    await expect(reverseDns({ ip: '192.0.2.13', resolver })).rejects.toMatchObject({
+    await expect(reverseDns('192.0.2.13', { resolver })).rejects.toMatchObject({
       code: 'UPSTREAM_ERROR',
     });
   });
@@ -93,7 +93,7 @@ describe('reverseDns', () => {
   test.each(['', 'example.com', '192.0.2', '300.1.1.1', '1.2.3.4/24', 'fe80::1%eth0'])(
     'invalid IP %j gets the SPEC message',
     async (ip) => {
-      const error = await reverseDns({ ip, resolver }).catch((e: unknown) => e);
+      const error = await reverseDns(ip, { resolver }).catch((e: unknown) => e);
       expect(isNetdiagError(error, 'INVALID_INPUT')).toBe(true);
       expect((error as Error).message).toBe(INVALID_IP_MESSAGE);
     },

@@ -12,8 +12,6 @@ import { withTimeout } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
 
 export interface ReverseDnsOptions extends BaseOptions {
-  /** IPv4 or IPv6 address (IPv4-mapped IPv6 is treated as the IPv4 address). */
-  ip: string;
   /** DNS resolver. @default the library's shared resolver (system servers) */
   resolver?: DnsResolver;
   /** Check that a PTR name resolves back to the address. @default true */
@@ -41,8 +39,12 @@ export interface ReverseDnsResult {
  */
 const MAX_FORWARD_CHECKS = 10;
 
-export async function reverseDns(options: ReverseDnsOptions): Promise<ReverseDnsResult> {
-  const ip = requireIp(options.ip);
+/** `address`: IPv4 or IPv6 (IPv4-mapped IPv6 is treated as the IPv4 address). */
+export async function reverseDns(
+  address: string,
+  options: ReverseDnsOptions = {},
+): Promise<ReverseDnsResult> {
+  const ip = requireIp(address);
   const resolver = options.resolver ?? getDefaultResolver();
   const ptrName = reverseName(ip);
   return withTimeout(options, 'dns', async (signal) => {

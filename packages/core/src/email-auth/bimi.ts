@@ -4,11 +4,16 @@
  * only when DMARC is at enforcement (§3.2: p=quarantine or reject, no pct below 100).
  * @module
  */
-import type { DnsResolver } from '../net/dns-types.js';
 import type { DmarcAnalysis } from './dmarc/analyse.js';
-import type { LookupOptions } from './dns.js';
+import { type LookupOptions, runSection, type SectionRun } from './dns.js';
 import { lookupTxtPolicy } from './txt-policy.js';
-import { type Finding, finding, type SectionStatus, statusOf } from './types.js';
+import {
+  type EmailAuthSectionOptions,
+  type Finding,
+  finding,
+  type SectionStatus,
+  statusOf,
+} from './types.js';
 
 export interface BimiAnalysis {
   status: SectionStatus;
@@ -22,17 +27,22 @@ export interface BimiAnalysis {
   findings: Finding[];
 }
 
-export interface AnalyseBimiOptions {
-  resolver: DnsResolver;
-  signal?: AbortSignal;
-  dnsTimeout?: number;
+export interface AnalyseBimiOptions extends EmailAuthSectionOptions {
   /** The DMARC result, to check the enforcement BIMI requires. */
   dmarc?: DmarcAnalysis;
 }
 
+/** Analyses `domain`'s BIMI record. DNS failures become findings. */
 export async function analyseBimi(
   domain: string,
-  options: AnalyseBimiOptions,
+  options: AnalyseBimiOptions = {},
+): Promise<BimiAnalysis> {
+  return runSection(options, (run) => bimiSection(domain, run));
+}
+
+async function bimiSection(
+  domain: string,
+  options: SectionRun<AnalyseBimiOptions>,
 ): Promise<BimiAnalysis> {
   const lookup: LookupOptions = {
     ...(options.signal ? { signal: options.signal } : {}),

@@ -43,12 +43,10 @@ afterAll(() => server.close());
 
 describe('checkEmailAuth', () => {
   test('a fully configured domain gets every section and an A', async () => {
-    const report = await checkEmailAuth({
-      resolver,
-      domain: 'Example.TEST.',
-      now: () => Date.UTC(2026, 10, 21),
-      fetchMtaStsPolicy: false,
-    });
+    const report = await checkEmailAuth(
+      { domain: 'Example.TEST.' },
+      { resolver, now: () => Date.UTC(2026, 10, 21), fetchMtaStsPolicy: false },
+    );
     expect(report.domain).toBe('example.test');
     expect(report.checked_at).toBe('2026-11-21T00:00:00.000Z');
     expect(report.summary.sections.map((s) => [s.section, s.status])).toEqual([
@@ -70,13 +68,15 @@ describe('checkEmailAuth', () => {
   });
 
   test('with ip, sender and helo the SPF evaluation is included', async () => {
-    const report = await checkEmailAuth({
-      resolver,
-      domain: 'example.test',
-      ip: '93.184.217.5',
-      sender: 'alice@example.test',
-      helo: 'mx.example.test',
-    });
+    const report = await checkEmailAuth(
+      {
+        domain: 'example.test',
+        ip: '93.184.217.5',
+        sender: 'alice@example.test',
+        helo: 'mx.example.test',
+      },
+      { resolver },
+    );
     expect(report.spf.evaluation).toMatchObject({
       result: 'pass',
       domain: 'example.test',
@@ -84,7 +84,7 @@ describe('checkEmailAuth', () => {
       helo: 'mx.example.test',
       matched_term: 'include:_spf.example.test',
     });
-    const other = await checkEmailAuth({ resolver, domain: 'example.test', ip: '2001:db8::1' });
+    const other = await checkEmailAuth({ domain: 'example.test', ip: '2001:db8::1' }, { resolver });
     expect(other.spf.evaluation).toMatchObject({
       result: 'fail',
       sender: 'postmaster@example.test',
@@ -92,13 +92,13 @@ describe('checkEmailAuth', () => {
   });
 
   test('the MTA-STS policy is fetched by default; an unreachable one is a finding', async () => {
-    const report = await checkEmailAuth({ resolver, domain: 'example.test' });
+    const report = await checkEmailAuth({ domain: 'example.test' }, { resolver });
     expect(report.mta_sts).toMatchObject({ status: 'fail', policy_fetched: false });
     expect(report.mta_sts.policy_error).toContain('mta-sts.example.test');
   });
 
   test('a bare domain fails SPF and DMARC and is capped at D or below', async () => {
-    const report = await checkEmailAuth({ resolver, domain: 'bare.test' });
+    const report = await checkEmailAuth({ domain: 'bare.test' }, { resolver });
     expect(report.spf.status).toBe('fail');
     expect(report.dmarc.status).toBe('fail');
     expect(report.mx.implicit_mx).toBe(true);
@@ -113,15 +113,17 @@ describe('checkEmailAuth', () => {
     [{ domain: 'example.test', sender: 'a@example.test' }, 'ip'],
     [{ domain: 'example.test', dkimSelectors: 'bad selector' }, 'dkim_selector'],
   ])('bad input %j is an InvalidInputError on %s', async (input, param) => {
-    await expect(checkEmailAuth({ resolver, ...input })).rejects.toMatchObject({
+    await expect(checkEmailAuth(input, { resolver })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       param,
     });
   });
 
   test("the domain's own lookups timing out is a TimeoutError", async () => {
-    await expect(checkEmailAuth({ resolver, domain: 'timeout-mx.test' })).rejects.toMatchObject({
-      code: 'UPSTREAM_TIMEOUT',
-    });
+    await expect(checkEmailAuth({ domain: 'timeout-mx.test' }, { resolver })).rejects.toMatchObject(
+      {
+        code: 'UPSTREAM_TIMEOUT',
+      },
+    );
   });
 });

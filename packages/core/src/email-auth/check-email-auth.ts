@@ -19,14 +19,19 @@ import { analyseSpf, type SpfAnalysis } from './spf/analyse.js';
 import { evaluateSpf, type SpfEvaluation } from './spf/evaluate-spf.js';
 import { type EmailAuthSummary, summarise } from './summary.js';
 import { analyseTlsRpt, type TlsRptAnalysis } from './tls-rpt.js';
-import type { EmailAuthDnsOptions } from './types.js';
+import {
+  EMAIL_AUTH_DEFAULT_TIMEOUT_MS,
+  type EmailAuthDnsOptions,
+  type EmailAuthSectionOptions,
+} from './types.js';
 
 /** Budget of the whole check (DNS answers from many names, see docs). */
-export const EMAIL_AUTH_DEFAULT_TIMEOUT_MS = 20_000;
+export { EMAIL_AUTH_DEFAULT_TIMEOUT_MS };
 /** Budget of the SPF evaluation inside it (RFC 7208 §4.6.4 asks for at least 20 s standalone). */
 export const EMAIL_AUTH_SPF_EVALUATION_TIMEOUT_MS = 15_000;
 
-export interface CheckEmailAuthOptions extends EmailAuthDnsOptions {
+/** What `checkEmailAuth` checks: a domain and, optionally, one SMTP connection to evaluate. */
+export interface CheckEmailAuthInput {
   /** The domain to check (IDNs are converted to punycode). */
   domain: string;
   /** Evaluate SPF for this client IP (RFC 7208 check_host). */
@@ -37,6 +42,9 @@ export interface CheckEmailAuthOptions extends EmailAuthDnsOptions {
   helo?: string;
   /** DKIM selectors to try before the common ones (comma list or array, at most 10). */
   dkimSelectors?: string | readonly string[];
+}
+
+export interface CheckEmailAuthOptions extends EmailAuthDnsOptions {
   /** Budget of each DNS query in ms. @default the resolver's own */
   dnsTimeout?: number;
   /** Fetch the MTA-STS policy file (SSRF-safe client) when the TXT record exists. @default true */
@@ -75,16 +83,19 @@ export interface EmailAuthReport {
  * `TimeoutError`/`UpstreamError` when the domain's own MX or TXT lookup fails (nothing useful
  * can be said then); every other DNS failure becomes a finding of its section.
  */
-export async function checkEmailAuth(options: CheckEmailAuthOptions): Promise<EmailAuthReport> {
-  const domain = normaliseDomain(options.domain, { param: 'domain' });
-  if (options.ip === undefined && (options.sender || options.helo)) {
+export async function checkEmailAuth(
+  input: CheckEmailAuthInput,
+  options: CheckEmailAuthOptions = {},
+): Promise<EmailAuthReport> {
+  const domain = normaliseDomain(input.domain, { param: 'domain' });
+  if (input.ip === undefined && (input.sender || input.helo)) {
     throw new InvalidInputError(
       '"sender" and "helo" are used only with "ip" (the SMTP client address)',
       'ip',
     );
   }
-  if (options.ip !== undefined) requireIp(options.ip, 'ip');
-  const selectors = parseSelectors(options.dkimSelectors);
+  if (input.ip !== undefined) requireIp(input.ip, 'ip');
+  const selectors = parseSelectors(input.dkimSelectors);
   const resolver = resolverOf(options.resolver);
   const now = options.now ?? Date.now;
 
@@ -97,16 +108,18 @@ export async function checkEmailAuth(options: CheckEmailAuthOptions): Promise<Em
         signal,
         ...(options.dnsTimeout !== undefined ? { dnsTimeout: options.dnsTimeout } : {}),
       };
-      const mxDone = analyseMx(domain, dns);
+      // The sections run within this check's budget, not each within one of their own.
+      const section: EmailAuthSectionOptions = { ...dns, timeout: false };
+      const mxDone = analyseMx(domain, section);
       const [mx, spf, dmarc, dkim, mtaSts, tlsRpt, evaluation] = await Promise.all([
         mxDone,
-        analyseSpf(domain, dns),
-        analyseDmarc(domain, dns),
-        analyseDkim(domain, { ...dns, selectors }),
+        analyseSpf(domain, section),
+        analyseDmarc(domain, section),
+        analyseDkim(domain, { ...section, selectors }),
         // The policy's mx patterns are checked against the MX hosts, so this waits for MX.
         mxDone.then((mxResult) =>
           analyseMtaSts(domain, {
-            ...dns,
+            ...section,
             mxHosts: mxResult.records.map((r) => r.exchange),
             ...(options.fetchMtaStsPolicy !== undefined
               ? { fetchPolicy: options.fetchMtaStsPolicy }
@@ -116,21 +129,25 @@ export async function checkEmailAuth(options: CheckEmailAuthOptions): Promise<Em
             ...(options.mtaStsPolicyUrl ? { policyUrl: options.mtaStsPolicyUrl } : {}),
           }),
         ),
-        analyseTlsRpt(domain, dns),
-        options.ip === undefined
+        analyseTlsRpt(domain, section),
+        input.ip === undefined
           ? Promise.resolve(null)
-          : evaluateSpf({
-              resolver,
-              signal,
-              ip: options.ip,
-              domain,
-              sender: options.sender || `postmaster@${domain}`,
-              helo: options.helo || domain,
-              timeout: EMAIL_AUTH_SPF_EVALUATION_TIMEOUT_MS,
-              ...(options.dnsTimeout !== undefined ? { dnsTimeout: options.dnsTimeout } : {}),
-            }),
+          : evaluateSpf(
+              {
+                ip: input.ip,
+                domain,
+                sender: input.sender || `postmaster@${domain}`,
+                helo: input.helo || domain,
+              },
+              {
+                resolver,
+                signal,
+                timeout: EMAIL_AUTH_SPF_EVALUATION_TIMEOUT_MS,
+                ...(options.dnsTimeout !== undefined ? { dnsTimeout: options.dnsTimeout } : {}),
+              },
+            ),
       ]);
-      const bimi = await analyseBimi(domain, { ...dns, dmarc });
+      const bimi = await analyseBimi(domain, { ...section, dmarc });
       const summary = summarise({
         mx: mx.status,
         spf: spf.status,

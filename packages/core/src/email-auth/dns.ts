@@ -7,6 +7,8 @@
 import { getDefaultResolver } from '../dns/index.js';
 import { isNetdiagError, UpstreamError } from '../errors.js';
 import type { DnsRecord, DnsResolver, RecordType } from '../net/dns-types.js';
+import { withTimeout } from '../net/signal.js';
+import { EMAIL_AUTH_DEFAULT_TIMEOUT_MS, type EmailAuthSectionOptions } from './types.js';
 
 export type LookupResult =
   | {
@@ -33,6 +35,26 @@ export interface LookupOptions {
 
 export function resolverOf(resolver: DnsResolver | undefined): DnsResolver {
   return resolver ?? getDefaultResolver();
+}
+
+/** A section's options as its body sees them: the resolver to use and the budget's signal. */
+export type SectionRun<O> = O & { resolver: DnsResolver; signal: AbortSignal };
+
+/**
+ * Runs a section analyser within its `timeout` (default 20 s; `TimeoutError('email-auth')`)
+ * and the caller's `signal`, with the shared resolver when none is given.
+ */
+export function runSection<O extends EmailAuthSectionOptions, T>(
+  options: O,
+  section: (run: SectionRun<O>) => Promise<T>,
+): Promise<T> {
+  const resolver = resolverOf(options.resolver);
+  return withTimeout(
+    options,
+    'email-auth',
+    (signal) => section({ ...options, resolver, signal }),
+    EMAIL_AUTH_DEFAULT_TIMEOUT_MS,
+  );
 }
 
 /** One query; never throws for DNS failures (only for a caller abort). */

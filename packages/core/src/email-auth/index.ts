@@ -6,6 +6,7 @@
 
 export { type AnalyseBimiOptions, analyseBimi, type BimiAnalysis } from './bimi.js';
 export {
+  type CheckEmailAuthInput,
   type CheckEmailAuthOptions,
   checkEmailAuth,
   EMAIL_AUTH_DEFAULT_TIMEOUT_MS,
@@ -44,6 +45,7 @@ export {
 } from './dmarc/parse.js';
 export { type AnalyseMtaStsOptions, analyseMtaSts, type MtaStsAnalysis } from './mta-sts.js';
 export {
+  type FetchMtaStsPolicyOptions,
   fetchMtaStsPolicy,
   type MtaStsPolicy,
   mxMatchesPattern,
@@ -65,6 +67,7 @@ export {
   type SpfTraceStep,
 } from './spf/check-host.js';
 export {
+  type EvaluateSpfInput,
   type EvaluateSpfOptions,
   evaluateSpf,
   SPF_DEFAULT_TIMEOUT_MS,
@@ -98,4 +101,10 @@ export {
   summarise,
 } from './summary.js';
 export { type AnalyseTlsRptOptions, analyseTlsRpt, type TlsRptAnalysis } from './tls-rpt.js';
-export type { EmailAuthDnsOptions, Finding, FindingSeverity, SectionStatus } from './types.js';
+export type {
+  EmailAuthDnsOptions,
+  EmailAuthSectionOptions,
+  Finding,
+  FindingSeverity,
+  SectionStatus,
+} from './types.js';

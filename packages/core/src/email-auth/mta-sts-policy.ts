@@ -8,6 +8,7 @@ import { isNetdiagError } from '../errors.js';
 import type { DnsResolver } from '../net/dns-types.js';
 import type { CidrSet } from '../net/ranges.js';
 import { headerValue, safeFetch } from '../net/safe-fetch.js';
+import type { BaseOptions } from '../types.js';
 
 /** §3.2: max_age is at most 31557600 seconds (about one year). */
 export const MTA_STS_MAX_AGE_LIMIT = 31_557_600;
@@ -95,15 +96,15 @@ export function mxMatchesPattern(host: string, pattern: string): boolean {
   );
 }
 
-export interface FetchMtaStsPolicyOptions {
-  resolver: DnsResolver;
-  signal?: AbortSignal;
+export interface FetchMtaStsPolicyOptions extends BaseOptions {
+  /** Resolves the policy host. @default the library's shared resolver */
+  resolver?: DnsResolver;
   /** CIDRs exempt from the SSRF block (NETDIAG_ALLOWED_TARGETS). */
   allowedTargets?: readonly string[] | CidrSet;
   /** Extra trusted CA certificates (PEM). */
   ca?: string | Buffer | readonly (string | Buffer)[];
-  /** Budget of the fetch in ms. @default 10000 (CONTRACT §4) */
-  timeout?: number;
+  /** Budget of the fetch in ms (`false`: none). @default 10000 (CONTRACT §4) */
+  timeout?: number | false;
 }
 
 export type PolicyFetch = { ok: true; policy: MtaStsPolicy } | { ok: false; error: string };
@@ -116,11 +117,11 @@ export type PolicyFetch = { ok: true; policy: MtaStsPolicy } | { ok: false; erro
  */
 export async function fetchMtaStsPolicy(
   url: string,
-  options: FetchMtaStsPolicyOptions,
+  options: FetchMtaStsPolicyOptions = {},
 ): Promise<PolicyFetch> {
   try {
     const response = await safeFetch(url, {
-      resolver: options.resolver,
+      ...(options.resolver ? { resolver: options.resolver } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.allowedTargets ? { allowedTargets: options.allowedTargets } : {}),
       ...(options.ca ? { ca: options.ca } : {}),

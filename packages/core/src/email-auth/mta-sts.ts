@@ -5,12 +5,17 @@
  * domain's MX hosts.
  * @module
  */
-import type { DnsResolver } from '../net/dns-types.js';
 import type { CidrSet } from '../net/ranges.js';
-import type { LookupOptions } from './dns.js';
+import { type LookupOptions, runSection, type SectionRun } from './dns.js';
 import { fetchMtaStsPolicy, type MtaStsPolicy, mxMatchesPattern } from './mta-sts-policy.js';
 import { lookupTxtPolicy } from './txt-policy.js';
-import { type Finding, finding, type SectionStatus, statusOf } from './types.js';
+import {
+  type EmailAuthSectionOptions,
+  type Finding,
+  finding,
+  type SectionStatus,
+  statusOf,
+} from './types.js';
 
 /**
  * A max_age under one day means senders forget the policy quickly, shrinking the window in
@@ -38,10 +43,7 @@ export interface MtaStsAnalysis {
   findings: Finding[];
 }
 
-export interface AnalyseMtaStsOptions {
-  resolver: DnsResolver;
-  signal?: AbortSignal;
-  dnsTimeout?: number;
+export interface AnalyseMtaStsOptions extends EmailAuthSectionOptions {
   /** Fetch the policy file when the TXT record is published. @default true */
   fetchPolicy?: boolean;
   /** The domain's MX host names, checked against the policy's `mx` patterns. */
@@ -58,9 +60,20 @@ export interface AnalyseMtaStsOptions {
   policyUrl?: (domain: string) => string;
 }
 
+/**
+ * Analyses `domain`'s MTA-STS record and, when it is published, its policy file. DNS and fetch
+ * failures become findings.
+ */
 export async function analyseMtaSts(
   domain: string,
-  options: AnalyseMtaStsOptions,
+  options: AnalyseMtaStsOptions = {},
+): Promise<MtaStsAnalysis> {
+  return runSection(options, (run) => mtaStsSection(domain, run));
+}
+
+async function mtaStsSection(
+  domain: string,
+  options: SectionRun<AnalyseMtaStsOptions>,
 ): Promise<MtaStsAnalysis> {
   const lookup: LookupOptions = {
     ...(options.signal ? { signal: options.signal } : {}),

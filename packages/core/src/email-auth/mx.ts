@@ -7,8 +7,16 @@
 import type { DnsResolver, MxValue } from '../net/dns-types.js';
 import { parseIpLiteral } from '../net/ip.js';
 import { classifyAddress } from '../net/ranges.js';
-import { describeFailure, type LookupOptions, mustLookup, tryLookup } from './dns.js';
 import {
+  describeFailure,
+  type LookupOptions,
+  mustLookup,
+  runSection,
+  type SectionRun,
+  tryLookup,
+} from './dns.js';
+import {
+  type EmailAuthSectionOptions,
   type Finding,
   type FindingSeverity,
   finding,
@@ -44,14 +52,21 @@ export interface MxAnalysis {
   findings: Finding[];
 }
 
-export interface AnalyseMxOptions {
-  resolver: DnsResolver;
-  signal?: AbortSignal;
-  dnsTimeout?: number;
-}
+/** `resolver`, `signal`, `timeout` (the whole section) and `dnsTimeout` (each query). */
+export type AnalyseMxOptions = EmailAuthSectionOptions;
 
 /** Analyses `domain`'s MX records. Throws only when the MX lookup itself fails. */
-export async function analyseMx(domain: string, options: AnalyseMxOptions): Promise<MxAnalysis> {
+export async function analyseMx(
+  domain: string,
+  options: AnalyseMxOptions = {},
+): Promise<MxAnalysis> {
+  return runSection(options, (run) => mxSection(domain, run));
+}
+
+async function mxSection(
+  domain: string,
+  options: SectionRun<AnalyseMxOptions>,
+): Promise<MxAnalysis> {
   const lookup: LookupOptions = {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),

@@ -114,7 +114,11 @@ beforeAll(async () => {
   server = await startDnsServer({
     zone,
     onQuery: (q) =>
-      q.name.startsWith('dead.') || q.name.includes('.dead.') ? 'servfail' : undefined,
+      q.name.startsWith('dead.') || q.name.includes('.dead.')
+        ? 'servfail'
+        : q.name.endsWith('slow.test')
+          ? 'drop'
+          : undefined,
   });
   resolver = createResolver({
     servers: [server.address],
@@ -172,6 +176,22 @@ describe('MX', () => {
     await expect(analyseMx('dead.test', { resolver })).rejects.toMatchObject({
       code: 'UPSTREAM_ERROR',
     });
+  });
+});
+
+describe('section budgets', () => {
+  test('`timeout` bounds a section as a whole (TimeoutError), before any query gives up', async () => {
+    const started = Date.now();
+    await expect(analyseTlsRpt('slow.test', { resolver, timeout: 200 })).rejects.toMatchObject({
+      code: 'UPSTREAM_TIMEOUT',
+      upstream: 'email-auth',
+    });
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  test('without it, the same slow query is a finding of the section', async () => {
+    const a = await analyseTlsRpt('slow.test', { resolver });
+    expect(a.status).toBe('fail');
   });
 });
 

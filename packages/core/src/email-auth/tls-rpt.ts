@@ -3,10 +3,15 @@
  * rua=<mailto: or https: URIs>` (§3).
  * @module
  */
-import type { DnsResolver } from '../net/dns-types.js';
-import type { LookupOptions } from './dns.js';
+import { type LookupOptions, runSection, type SectionRun } from './dns.js';
 import { lookupTxtPolicy } from './txt-policy.js';
-import { type Finding, finding, type SectionStatus, statusOf } from './types.js';
+import {
+  type EmailAuthSectionOptions,
+  type Finding,
+  finding,
+  type SectionStatus,
+  statusOf,
+} from './types.js';
 
 export interface TlsRptAnalysis {
   status: SectionStatus;
@@ -18,15 +23,20 @@ export interface TlsRptAnalysis {
   findings: Finding[];
 }
 
-export interface AnalyseTlsRptOptions {
-  resolver: DnsResolver;
-  signal?: AbortSignal;
-  dnsTimeout?: number;
-}
+/** `resolver`, `signal`, `timeout` (the whole section) and `dnsTimeout` (each query). */
+export type AnalyseTlsRptOptions = EmailAuthSectionOptions;
 
+/** Analyses `domain`'s TLS-RPT record. DNS failures become findings. */
 export async function analyseTlsRpt(
   domain: string,
-  options: AnalyseTlsRptOptions,
+  options: AnalyseTlsRptOptions = {},
+): Promise<TlsRptAnalysis> {
+  return runSection(options, (run) => tlsRptSection(domain, run));
+}
+
+async function tlsRptSection(
+  domain: string,
+  options: SectionRun<AnalyseTlsRptOptions>,
 ): Promise<TlsRptAnalysis> {
   const lookup: LookupOptions = {
     ...(options.signal ? { signal: options.signal } : {}),

@@ -35,6 +35,20 @@ export interface EmailAuthDnsOptions extends BaseOptions {
   resolver?: DnsResolver;
 }
 
+/**
+ * Budget of `checkEmailAuth`, and of each section analyser called on its own (a section never
+ * gets less time alone than inside the whole check).
+ */
+export const EMAIL_AUTH_DEFAULT_TIMEOUT_MS = 20_000;
+
+/** Options of a section analyser (`analyseMx`, `analyseSpf`, …). */
+export interface EmailAuthSectionOptions extends EmailAuthDnsOptions {
+  /** Budget of each DNS query in ms. @default the resolver's own */
+  dnsTimeout?: number;
+  /** Budget of the whole section in ms (`false`: none). @default 20000 */
+  timeout?: number | false;
+}
+
 export function finding(severity: FindingSeverity, code: string, message: string): Finding {
   return { severity, code, message };
 }

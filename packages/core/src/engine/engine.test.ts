@@ -56,11 +56,10 @@ const engineOptions = () => ({
 describe('createNetdiag', () => {
   test('DNS answers are the capability answers, through the configured servers', async () => {
     const engine = createNetdiag(engineOptions());
-    const direct = await lookupDns({
-      domain: 'example.test',
-      type: 'MX',
-      resolver: createResolver({ servers: [dns.address], cache: false }),
-    });
+    const direct = await lookupDns(
+      { domain: 'example.test', type: 'MX' },
+      { resolver: createResolver({ servers: [dns.address], cache: false }) },
+    );
     expect(await engine.dns({ domain: 'example.test', type: 'MX' })).toEqual(direct);
     expect(dns.queries.some((q) => q.name === 'example.test' && q.type === 'MX')).toBe(true);
     await engine.close();

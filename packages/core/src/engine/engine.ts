@@ -44,7 +44,7 @@ import { reverseName } from '../net/ip.js';
 import { type CidrSet, parseCidrList } from '../net/ranges.js';
 import { createResolver } from '../net/resolver.js';
 import { createScanLimiter, type ScanLimiter } from '../ports/scan-limiter.js';
-import { type ScanPortsOptions, scanPorts } from '../ports/scan-ports.js';
+import { type ScanPortsInput, type ScanPortsOptions, scanPorts } from '../ports/scan-ports.js';
 import type {
   BlacklistData,
   BreachData,
@@ -136,10 +136,8 @@ export interface SpfInput {
 }
 
 export interface PortScanInput
-  extends Pick<
-    ScanPortsOptions,
-    'host' | 'ports' | 'maxPorts' | 'portTimeout' | 'concurrency' | 'onProgress'
-  > {}
+  extends ScanPortsInput,
+    Pick<ScanPortsOptions, 'maxPorts' | 'portTimeout' | 'concurrency' | 'onProgress'> {}
 
 export interface ScanCallOptions extends CallOptions {
   /** Wait for a slot of the engine's scan limiter (an API); `false` for a local CLI run. @default true */
@@ -331,7 +329,7 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
   const scans: ScanLimiter = options.scanLimiter ?? createScanLimiter();
 
   const blacklist = (ip: string, call: CallOptions = {}) =>
-    checkBlacklist({ ip, resolver, cache: cache('dnsbl'), ...withCall(call) });
+    checkBlacklist(ip, { resolver, cache: cache('dnsbl'), ...withCall(call) });
 
   /** The DNSBL answers behind a score; `null` when the check failed as a whole. */
   const dnsblAnswers = async (ip: string, call: CallOptions) => {
@@ -403,8 +401,7 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
       return withDatasets((d) => lookupAnswerV1(d.lookup(ip)));
     },
     async bulkLookup(ips, call = {}) {
-      const { results, errors } = await bulkLookup({
-        ips,
+      const { results, errors } = await bulkLookup(ips, {
         datasets: await datasets(),
         maxIps: call.maxIps ?? BULK_MAX_IPS,
         ...withCall(call),
@@ -412,7 +409,7 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
       return { total: results.length, results: results.map(bulkAnswerItem), errors };
     },
     async searchAsn(q, call = {}) {
-      return searchAsn({ q, datasets: await datasets(), ...withCall(call) });
+      return searchAsn(q, { datasets: await datasets(), ...withCall(call) });
     },
 
     inspect,
@@ -428,61 +425,62 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
       return scoreAnswer(await inspect(connection.ip, call), connectionInfo(connection));
     },
 
-    dns: (input, call = {}) => lookupDns({ ...input, resolver, ...withCall(call) }),
-    dnsV1: (input, call = {}) => lookupDnsV1({ ...input, resolver, ...withCall(call) }),
-    reverseDns: (ip, call = {}) => reverseDns({ ip, resolver, ...withCall(call) }),
+    dns: (input, call = {}) => lookupDns(input, { resolver, ...withCall(call) }),
+    dnsV1: (input, call = {}) => lookupDnsV1(input, { resolver, ...withCall(call) }),
+    reverseDns: (ip, call = {}) => reverseDns(ip, { resolver, ...withCall(call) }),
     blacklist,
 
     whois: (domain, call = {}) =>
-      whois({
-        domain,
+      whois(domain, {
         whoisServer: config.whoisServer,
         whoisHopTimeoutMs: timeouts.whoisHop,
         ...whoisBase(call),
       }),
-    whoisV1: (domain, call = {}) => rdapLookup({ domain, ...whoisBase(call) }),
-    rdapResource: (query, call = {}) => rdapLookupResource({ query, ...whoisBase(call) }),
+    whoisV1: (domain, call = {}) => rdapLookup(domain, whoisBase(call)),
+    rdapResource: (query, call = {}) => rdapLookupResource(query, whoisBase(call)),
 
     checkSite: (url, call = {}) =>
-      checkSite({ url, resolver, allowedTargets, ...withCall(call) } satisfies CheckSiteOptions),
+      checkSite(url, { resolver, allowedTargets, ...withCall(call) } satisfies CheckSiteOptions),
     securityHeaders: (url, call = {}) =>
-      gradeSecurityHeaders({
-        url,
+      gradeSecurityHeaders(url, {
         resolver,
         allowedTargets,
         ...(call.httpPort !== undefined ? { httpPort: call.httpPort } : {}),
         ...withCall(call),
       }),
     scanPorts(input, call = {}) {
-      const task = () => scanPorts({ ...input, resolver, allowedTargets, ...withCall(call) });
+      const { host, ports, ...tuning } = input;
+      const target: ScanPortsInput = ports === undefined ? { host } : { host, ports };
+      const task = () =>
+        scanPorts(target, { ...tuning, resolver, allowedTargets, ...withCall(call) });
       return call.limited === false ? task() : scans.run(task, call.signal);
     },
 
     emailAuth: (input, call = {}) =>
-      checkEmailAuth({
-        resolver,
-        allowedTargets,
-        domain: input.domain,
-        ...(input.ip !== undefined ? { ip: input.ip } : {}),
-        ...(input.sender !== undefined ? { sender: input.sender } : {}),
-        ...(input.helo !== undefined ? { helo: input.helo } : {}),
-        ...(input.dkimSelector !== undefined ? { dkimSelectors: input.dkimSelector } : {}),
-        ...withCall(call),
-      }),
+      checkEmailAuth(
+        {
+          domain: input.domain,
+          ...(input.ip !== undefined ? { ip: input.ip } : {}),
+          ...(input.sender !== undefined ? { sender: input.sender } : {}),
+          ...(input.helo !== undefined ? { helo: input.helo } : {}),
+          ...(input.dkimSelector !== undefined ? { dkimSelectors: input.dkimSelector } : {}),
+        },
+        { resolver, allowedTargets, ...withCall(call) },
+      ),
     evaluateSpf(input, call = {}) {
       const domain = normaliseDomain(input.domain, { param: 'domain' });
-      return evaluateSpf({
-        resolver,
-        ip: input.ip,
-        domain,
-        sender: input.sender || `postmaster@${domain}`,
-        helo: input.helo || domain,
-        ...withCall(call),
-      });
+      return evaluateSpf(
+        {
+          ip: input.ip,
+          domain,
+          sender: input.sender || `postmaster@${domain}`,
+          helo: input.helo || domain,
+        },
+        { resolver, ...withCall(call) },
+      );
     },
     breach: (email, call = {}) =>
-      checkBreach({
-        email,
+      checkBreach(email, {
         apiUrl: config.breachApiUrl,
         cache: cache('breach'),
         singleFlight: breachFlights,

@@ -47,8 +47,7 @@ describe('gradeSecurityHeaders over plain HTTP (loopback)', () => {
   afterAll(() => weak.close());
 
   test('no scheme: https fails, the http answer is graded and the note says so', async () => {
-    const result = await gradeSecurityHeaders({
-      url: `127.0.0.2:${weak.port}`,
+    const result = await gradeSecurityHeaders(`127.0.0.2:${weak.port}`, {
       allowedTargets,
       httpPort: weak.port,
       now,
@@ -105,8 +104,7 @@ describe('gradeSecurityHeaders over plain HTTP (loopback)', () => {
 
   test('an explicit https:// URL that cannot connect is an error, not a fallback', async () => {
     await expect(
-      gradeSecurityHeaders({
-        url: `https://127.0.0.2:${weak.port}/`,
+      gradeSecurityHeaders(`https://127.0.0.2:${weak.port}/`, {
         allowedTargets,
         httpPort: weak.port,
       }),
@@ -116,7 +114,7 @@ describe('gradeSecurityHeaders over plain HTTP (loopback)', () => {
   test('a blocked target is refused and never contacted', async () => {
     const before = weak.connections;
     await expect(
-      gradeSecurityHeaders({ url: `http://127.0.0.2:${weak.port}/`, httpPort: weak.port }),
+      gradeSecurityHeaders(`http://127.0.0.2:${weak.port}/`, { httpPort: weak.port }),
     ).rejects.toMatchObject({ code: 'TARGET_NOT_ALLOWED' });
     expect(weak.connections).toBe(before);
   });
@@ -147,8 +145,7 @@ describe.skipIf(!opensslAvailable())('gradeSecurityHeaders over HTTPS (loopback)
   });
 
   test('a well-configured site earns A+ with bonuses; every row passes', async () => {
-    const result = await gradeSecurityHeaders({
-      url: `${secure.url}/`,
+    const result = await gradeSecurityHeaders(`${secure.url}/`, {
       allowedTargets,
       ca: secure.cert,
       httpPort: redirector.port,
@@ -175,8 +172,7 @@ describe.skipIf(!opensslAvailable())('gradeSecurityHeaders over HTTPS (loopback)
   });
 
   test('an untrusted certificate is graded, with hsts-invalid-cert and a note', async () => {
-    const result = await gradeSecurityHeaders({
-      url: `${secure.url}/`,
+    const result = await gradeSecurityHeaders(`${secure.url}/`, {
       allowedTargets,
       httpPort: redirector.port,
     });

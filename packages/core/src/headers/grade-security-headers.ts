@@ -37,8 +37,6 @@ export interface GradeSecurityHeadersOptions
     SafeFetchOptions,
     'resolver' | 'allowedTargets' | 'signal' | 'timeout' | 'connectTimeout' | 'ca' | 'maxBytes'
   > {
-  /** URL or host name; https is assumed when there is no scheme. */
-  url: string;
   /** Probe the http:// URL for the redirection test. @default true */
   checkRedirection?: boolean;
   /** Port of that http:// probe (RFC 9110 §4.2.1: http's default). @default 80 */
@@ -95,17 +93,19 @@ export interface SecurityHeadersResult {
 }
 
 /**
- * Grades a site's security headers. Errors: `InvalidInputError` (URL), `TargetNotAllowedError`
+ * Grades a site's security headers. `url` is a URL or a host name; https is assumed when there
+ * is no scheme. Errors: `InvalidInputError` (URL), `TargetNotAllowedError`
  * (any hop not public), DNS `NotFoundError`/`UpstreamError`, `ProbeError` /
  * `ProbeTimeoutError` when the site cannot be fetched.
  */
 export async function gradeSecurityHeaders(
-  options: GradeSecurityHeadersOptions,
+  url: string,
+  options: GradeSecurityHeadersOptions = {},
 ): Promise<SecurityHeadersResult> {
   const now = options.now ?? Date.now;
   const checkedAt = new Date(now()).toISOString();
-  const schemeGiven = /^\s*https?:\/\//i.test(options.url);
-  const url = parseProbeUrl(options.url, { defaultScheme: 'https' });
+  const schemeGiven = /^\s*https?:\/\//i.test(url);
+  const target = parseProbeUrl(url, { defaultScheme: 'https' });
   const fetchOptions: SafeFetchOptions = {
     ...(options.resolver ? { resolver: options.resolver } : {}),
     ...(options.allowedTargets ? { allowedTargets: options.allowedTargets } : {}),
@@ -117,15 +117,15 @@ export async function gradeSecurityHeaders(
     // Grade what browsers would see, and report an untrusted chain instead of failing.
     tlsPolicy: 'report',
   };
-  const probeHttp = options.checkRedirection !== false && url.protocol === 'https:';
-  const httpUrl = new URL(url.href);
+  const probeHttp = options.checkRedirection !== false && target.protocol === 'https:';
+  const httpUrl = new URL(target.href);
   httpUrl.protocol = 'http:';
   httpUrl.port =
     options.httpPort === undefined || options.httpPort === 80 ? '' : String(options.httpPort);
   // Both requests carry the probe Origin: either may end up being the one graded.
   const withOrigin: SafeFetchOptions = { ...fetchOptions, headers: { origin: CORS_PROBE_ORIGIN } };
   const [main, http] = await Promise.allSettled([
-    safeFetch(url, withOrigin),
+    safeFetch(target, withOrigin),
     probeHttp ? safeFetch(httpUrl, withOrigin) : Promise.resolve(null),
   ]);
   // A forbidden hop anywhere is a refusal, not a finding.
@@ -139,7 +139,7 @@ export async function gradeSecurityHeaders(
   let httpChain: SafeFetchResponse | null = http.status === 'fulfilled' ? http.value : null;
   if (main.status === 'fulfilled') {
     auto = main.value;
-    if (url.protocol === 'http:') httpChain = main.value;
+    if (target.protocol === 'http:') httpChain = main.value;
   } else if (!schemeGiven && httpChain && isConnectFailure(main.reason)) {
     auto = httpChain;
     notes.push(
@@ -159,7 +159,7 @@ export async function gradeSecurityHeaders(
   const autoCaptured = capture(auto, autoIsHtml);
   const finalUrl = new URL(auto.url);
   const input: ScanInput = {
-    hostname: hostOfUrl(url).host,
+    hostname: hostOfUrl(target).host,
     url: finalUrl,
     auto: autoCaptured,
     https: finalUrl.protocol === 'https:' ? autoCaptured : null,

@@ -12,8 +12,6 @@ import type { IpInfo } from './types.js';
 export const BULK_MAX_IPS = 50;
 
 export interface BulkLookupOptions extends BaseOptions {
-  /** Entries to look up; anything that is not an IP string is reported in `errors`. */
-  ips: readonly unknown[];
   /** Most entries accepted (`Infinity` for none). @default 50 (SPEC §8) */
   maxIps?: number;
   /** @default the embedded data (`getDefaultIpDatasets()`) */
@@ -33,11 +31,14 @@ export interface BulkLookupResult {
 }
 
 /**
- * Looks up every valid distinct entry. Throws `InvalidInputError` for an empty list or one
+ * Looks up every valid distinct entry of `ips`; anything that is not an IP string is reported
+ * in `errors`. Throws `InvalidInputError` for an empty list or one
  * over `maxIps`, and `InvalidIpError` when no entry at all is a valid address.
  */
-export async function bulkLookup(options: BulkLookupOptions): Promise<BulkLookupResult> {
-  const { ips } = options;
+export async function bulkLookup(
+  ips: readonly unknown[],
+  options: BulkLookupOptions = {},
+): Promise<BulkLookupResult> {
   const max = options.maxIps ?? BULK_MAX_IPS;
   if (!Array.isArray(ips)) {
     throw new InvalidInputError('"ips" must be an array of IPv4 or IPv6 address strings', 'ips');

@@ -19,7 +19,7 @@ describe('lookupIp on the embedded data', () => {
     ['2001:4860:4860::8888', 15169, 'Google LLC', 'CA'],
     ['2606:4700:4700::1111', 13335, 'Cloudflare, Inc.', 'CA'],
   ])('%s → AS%i %s, %s', async (ip, asn, name, country) => {
-    const info = await lookupIp({ ip, datasets });
+    const info = await lookupIp(ip, { datasets });
     expect(info.network).toMatchObject({ asn, as_name: name, isp: name, org: name });
     expect(info.location.country).toBe(country);
     expect(typeof info.location.latitude).toBe('number');
@@ -29,7 +29,7 @@ describe('lookupIp on the embedded data', () => {
   });
 
   test('8.8.8.8 in detail: derived fields and the hosting signal with its evidence', async () => {
-    const info = await lookupIp({ ip: '8.8.8.8', datasets });
+    const info = await lookupIp('8.8.8.8', { datasets });
     expect(info.location).toMatchObject({
       country_name: 'United States',
       continent: 'NA',
@@ -51,7 +51,7 @@ describe('lookupIp on the embedded data', () => {
     ['2001:db8::1', '2001:db8::/32'],
     ['::ffff:10.0.0.1', '10.0.0.0/8'],
   ])('bogon %s → empty data, bogon: true (%s)', async (ip, cidr) => {
-    const info = await lookupIp({ ip, datasets });
+    const info = await lookupIp(ip, { datasets });
     expect(info.bogon).toBe(true);
     expect(info.bogon_reason).toContain(cidr);
     expect(info.location.country).toBe('');
@@ -60,8 +60,8 @@ describe('lookupIp on the embedded data', () => {
   });
 
   test('IPv4-mapped, NAT64 and 6to4 forms are looked up by their IPv4 host', async () => {
-    expect((await lookupIp({ ip: '::ffff:8.8.8.8', datasets })).ip).toBe('8.8.8.8');
-    const sixToFour = await lookupIp({ ip: '2002:808:808::1', datasets });
+    expect((await lookupIp('::ffff:8.8.8.8', { datasets })).ip).toBe('8.8.8.8');
+    const sixToFour = await lookupIp('2002:808:808::1', { datasets });
     expect(sixToFour).toMatchObject({ ip: '2002:808:808::1', version: 6 });
     expect(sixToFour.network.asn).toBe(15169);
   });
@@ -69,8 +69,8 @@ describe('lookupIp on the embedded data', () => {
   test.each(['999.1.1.1', 'example.com', '', '1.2.3', 'fe80::1%eth0', 42 as unknown as string])(
     'invalid %j → the SPEC message',
     async (ip) => {
-      await expect(lookupIp({ ip, datasets })).rejects.toThrow(INVALID_IP_MESSAGE);
-      await expect(lookupIp({ ip })).rejects.toThrow(INVALID_IP_MESSAGE);
+      await expect(lookupIp(ip, { datasets })).rejects.toThrow(INVALID_IP_MESSAGE);
+      await expect(lookupIp(ip)).rejects.toThrow(INVALID_IP_MESSAGE);
     },
   );
 
@@ -78,7 +78,7 @@ describe('lookupIp on the embedded data', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(
-      lookupIp({ ip: '8.8.8.8', datasets, signal: controller.signal }),
+      lookupIp('8.8.8.8', { datasets, signal: controller.signal }),
     ).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
@@ -87,11 +87,11 @@ describe('lookupIp on the embedded data', () => {
       parseTorExitList('# exits\n8.8.4.4\n2001:4860:4860::8844\nnot-an-ip\n'),
     );
     try {
-      const tor = await lookupIp({ ip: '8.8.4.4', datasets });
+      const tor = await lookupIp('8.8.4.4', { datasets });
       expect(tor.privacy).toMatchObject({ is_tor: true, is_proxy: true, type: 'vpn' });
       expect(tor.privacy.signals.map((s) => s.source)).toContain('tor-exit-list');
-      expect((await lookupIp({ ip: '2001:4860:4860::8844', datasets })).privacy.is_tor).toBe(true);
-      expect((await lookupIp({ ip: '8.8.8.8', datasets })).privacy.is_tor).toBe(false);
+      expect((await lookupIp('2001:4860:4860::8844', { datasets })).privacy.is_tor).toBe(true);
+      expect((await lookupIp('8.8.8.8', { datasets })).privacy.is_tor).toBe(false);
     } finally {
       datasets.setTorExitList(undefined);
     }
@@ -112,10 +112,12 @@ describe('lookupIp on the embedded data', () => {
 
 describe('bulkLookup (CONTRACT §6)', () => {
   test('valid distinct addresses in order of first appearance; invalid entries in errors', async () => {
-    const result = await bulkLookup({
-      ips: ['8.8.8.8', 'nope', '1.1.1.1', '::ffff:8.8.8.8', 7, '10.0.0.1'],
-      datasets,
-    });
+    const result = await bulkLookup(
+      ['8.8.8.8', 'nope', '1.1.1.1', '::ffff:8.8.8.8', 7, '10.0.0.1'],
+      {
+        datasets,
+      },
+    );
     expect(result.results.map((r) => r.ip)).toEqual(['8.8.8.8', '1.1.1.1', '10.0.0.1']);
     expect(result.errors).toEqual([
       { input: 'nope', error: INVALID_IP_MESSAGE },
@@ -128,12 +130,12 @@ describe('bulkLookup (CONTRACT §6)', () => {
     [Array.from({ length: 51 }, () => '8.8.8.8'), /51 entries: at most 50/],
     [['x', 'y'], /Invalid IP address format/],
   ])('%#: rejected', async (ips, message) => {
-    await expect(bulkLookup({ ips, datasets })).rejects.toThrow(message);
+    await expect(bulkLookup(ips, { datasets })).rejects.toThrow(message);
   });
 
   test('maxIps lifts the limit (the CLI batches without the 50 cap)', async () => {
     const ips = Array.from({ length: 300 }, (_, i) => `8.8.${i >> 8}.${i & 255}`);
-    const result = await bulkLookup({ ips, datasets, maxIps: Number.POSITIVE_INFINITY });
+    const result = await bulkLookup(ips, { datasets, maxIps: Number.POSITIVE_INFINITY });
     expect(result.results).toHaveLength(300);
   });
 });

@@ -10,8 +10,6 @@ import { getDefaultIpDatasets, type IpDatasets } from './datasets.js';
 import type { IpInfo } from './types.js';
 
 export interface LookupIpOptions extends BaseOptions {
-  /** IPv4 or IPv6 address (brackets and IPv4-mapped IPv6 accepted). */
-  ip: string;
   /**
    * Loaded datasets (`loadIpDatasets()`); share one per process.
    * @default the embedded data, loaded on first use by `getDefaultIpDatasets()`
@@ -22,19 +20,20 @@ export interface LookupIpOptions extends BaseOptions {
 const scratch = createAddressParts();
 
 /**
- * Everything known about an address. Private and reserved addresses are answered (with
+ * Everything known about an address: `ip` is an IPv4 or IPv6 address (brackets and
+ * IPv4-mapped IPv6 accepted). Private and reserved addresses are answered (with
  * `bogon: true` and empty location and network), never rejected. Lookups are in memory: the
  * only wait is the first load of the default datasets, and `timeout` does not apply.
  * @throws InvalidIpError (SPEC §7 message) when `ip` is not an IPv4 or IPv6 address.
  */
-export async function lookupIp(options: LookupIpOptions): Promise<IpInfo> {
+export async function lookupIp(ip: string, options: LookupIpOptions = {}): Promise<IpInfo> {
   throwIfAborted(options.signal);
-  if (options.datasets) return options.datasets.lookup(options.ip);
+  if (options.datasets) return options.datasets.lookup(ip);
   // Reject bad input before loading ~150 MB of data for nothing.
-  if (typeof options.ip !== 'string' || !parseAddressInto(options.ip, scratch)) {
+  if (typeof ip !== 'string' || !parseAddressInto(ip, scratch)) {
     throw new InvalidIpError();
   }
   const datasets = await getDefaultIpDatasets();
   throwIfAborted(options.signal);
-  return datasets.lookup(options.ip);
+  return datasets.lookup(ip);
 }

@@ -7,10 +7,10 @@ import {
 } from '@netdiag/test-utils';
 import * as packet from 'dns-packet';
 import { afterEach, describe, expect, test } from 'vitest';
-import { isNetdiagError } from '../errors.js';
+import { isNetdiagError, UpstreamError } from '../errors.js';
 import { createMemoryCache } from './cache.js';
 import type { RecordType } from './dns-types.js';
-import { createResolver } from './resolver.js';
+import { createResolver, TruncatedAnswerError } from './resolver.js';
 
 const ZONE: Zone = {
   'example.test': {
@@ -164,6 +164,38 @@ describe('createResolver over the loopback fixture', () => {
     const response = await resolver.query('example.test', 'A');
     expect(response.transport).toBe('tcp');
     expect(response.answers.map((r) => r.data)).toEqual(['192.0.2.10', '192.0.2.11']);
+  });
+
+  test('a truncated answer over TCP too (TC on UDP and TCP) is an UpstreamError, not "no records"', async () => {
+    const server = await fixture({ onQuery: () => 'truncate' });
+    const resolver = createResolver({ servers: [server.address], cache: false, tries: 2 });
+    const error = await resolver.query('example.test', 'A').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error).toBeInstanceOf(TruncatedAnswerError);
+    expect(error).toMatchObject({ code: 'UPSTREAM_ERROR', upstream: 'dns' });
+    expect((error as Error).message).toBe(
+      `[netdiag] [dns] ${server.address} sent a truncated answer (TC bit set) over TCP for ` +
+        'example.test A; the full answer cannot be obtained, so the records are unknown',
+    );
+    // Asked once over each transport: a second round would only repeat the truncation.
+    expect(server.queries.map((q) => q.transport)).toEqual(['udp', 'tcp']);
+  });
+
+  test('a server truncating over TCP is skipped for the next one', async () => {
+    const broken = await fixture({ onQuery: () => 'truncate' });
+    const good = await fixture();
+    const resolver = createResolver({ servers: [broken.address, good.address], cache: false });
+    const response = await resolver.query('example.test', 'A');
+    expect(response.server).toBe(good.address);
+    expect(response.answers.map((r) => r.data)).toEqual(['192.0.2.10', '192.0.2.11']);
+  });
+
+  test('a truncated TCP answer is not cached', async () => {
+    const server = await fixture({ onQuery: () => 'truncate' });
+    const resolver = createResolver({ servers: [server.address], cache: createMemoryCache() });
+    await expect(resolver.query('example.test', 'A')).rejects.toBeInstanceOf(TruncatedAnswerError);
+    await expect(resolver.query('example.test', 'A')).rejects.toBeInstanceOf(TruncatedAnswerError);
+    expect(server.queries).toHaveLength(4);
   });
 
   test.each(['spoof-id', 'spoof-question'] as const)(
@@ -409,6 +441,23 @@ describe('DNS-over-HTTPS (RFC 8484 wire format)', () => {
         '20 backup.example.test.',
       ]);
       expect(doh.methods[0]).toBe(method === 'POST' ? 'POST application/dns-message' : 'GET ');
+    } finally {
+      await doh.target.close();
+    }
+  });
+
+  test('a truncated DoH answer (no TCP to retry on) is an UpstreamError', async () => {
+    const server = await fixture({ onQuery: () => 'truncate' });
+    const doh = await startDoh(server);
+    try {
+      const resolver = createResolver({ dohUrl: doh.url, cache: false });
+      const error = await resolver.query('example.test', 'A').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TruncatedAnswerError);
+      expect(error).toMatchObject({ code: 'UPSTREAM_ERROR', upstream: 'dns' });
+      expect((error as Error).message).toContain(
+        'truncated answer (TC bit set) over DNS-over-HTTPS',
+      );
+      expect(doh.methods).toHaveLength(1);
     } finally {
       await doh.target.close();
     }

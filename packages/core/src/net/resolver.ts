@@ -118,7 +118,10 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
         })
       : undefined;
 
-  /** Asks one server; TCP when the UDP answer is truncated (RFC 7766 §5). */
+  /**
+   * Asks one server; TCP when the UDP answer is truncated (RFC 7766 §5). A TCP answer that is
+   * itself truncated cannot be completed by any retry: it is a `TruncatedAnswerError`.
+   */
   async function ask(
     server: DnsServer,
     name: string,
@@ -134,6 +137,7 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
         const retry = buildQuery(name, type, { edns: useEdns });
         message = await tcpExchange(server, retry, attemptMs, signal);
         transport = 'tcp';
+        if (message.flag_tc) throw new TruncatedAnswerError(server.label, name, type, 'TCP');
       }
       // A server that does not know EDNS answers FORMERR: ask again without it (RFC 6891 §7).
       if (useEdns && message.rcode === 'FORMERR') {
@@ -156,6 +160,9 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
       dispatcher: options.dispatcher,
       resolver: dohBootstrap,
     });
+    // DoH carries the whole message like TCP does (RFC 8484 §6), and there is no TCP to fall
+    // back to: a truncated DoH answer is unusable.
+    if (message.flag_tc) throw new TruncatedAnswerError(url, name, type, 'DNS-over-HTTPS');
     return toResponse(message, name, type, url, 'doh');
   }
 
@@ -186,6 +193,8 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
           if (signal.aborted) throw signal.reason ?? error;
           lastError = error;
           if (!(error instanceof AttemptTimeout)) allTimeouts = false;
+          // The server answered; asking it again would bring the same truncated answer.
+          if (error instanceof TruncatedAnswerError) answered.add(target);
         }
       }
       if (answered.size === targets.length) break;
@@ -236,6 +245,23 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
       });
     },
   };
+}
+
+/**
+ * A truncated answer (TC bit, RFC 1035 §4.1.1) where no retry can get the full one: over TCP
+ * (RFC 7766: TCP is the transport that carries answers too large for UDP, so TC there means the
+ * server could not send it at all) or over DNS-over-HTTPS. A truncated answer is incomplete
+ * (RFC 2181 §9), so its records — usually none — must not be reported as the answer.
+ */
+export class TruncatedAnswerError extends UpstreamError {
+  override name = 'TruncatedAnswerError';
+  constructor(server: string, name: string, type: RecordType, transport: string) {
+    super(
+      'dns',
+      `${server} sent a truncated answer (TC bit set) over ${transport} for ${name} ${type}; ` +
+        'the full answer cannot be obtained, so the records are unknown',
+    );
+  }
 }
 
 function toResponse(

@@ -19,8 +19,15 @@ export {
   DEFAULT_PORT_TIMEOUT_MS,
   DEFAULT_SCAN_CONCURRENCY,
   type PortResult,
+  type ScanPortsInput,
   type ScanPortsOptions,
   type ScanPortsResult,
   scanPorts,
 } from './scan-ports.js';
-export { type PortState, type ProbeResult, probeTcpPort } from './tcp-probe.js';
+export {
+  type PortState,
+  type ProbeResult,
+  type ProbeTcpPortInput,
+  type ProbeTcpPortOptions,
+  probeTcpPort,
+} from './tcp-probe.js';

@@ -88,17 +88,18 @@ describe('scanPorts against loopback', () => {
 
   test('open, closed and filtered with latency; every field', async () => {
     const progress: number[] = [];
-    const result = await scanPorts({
-      host: '127.0.0.2',
-      ports: [...open.ports, ...closed, filtered.port],
-      allowedTargets,
-      portTimeout: 300,
-      onProgress: (done, total) => {
-        expect(total).toBe(6);
-        progress.push(done);
+    const result = await scanPorts(
+      { host: '127.0.0.2', ports: [...open.ports, ...closed, filtered.port] },
+      {
+        allowedTargets,
+        portTimeout: 300,
+        onProgress: (done, total) => {
+          expect(total).toBe(6);
+          progress.push(done);
+        },
+        now: () => Date.parse('2026-11-21T10:00:00.000Z'),
       },
-      now: () => Date.parse('2026-11-21T10:00:00.000Z'),
-    });
+    );
     expect(result.host).toBe('127.0.0.2');
     expect(result.ip).toBe('127.0.0.2');
     expect(result.ports_scanned).toBe(6);
@@ -126,11 +127,10 @@ describe('scanPorts against loopback', () => {
   });
 
   test('catalog ports carry service and risk; others empty strings', async () => {
-    const result = await scanPorts({
-      host: '127.0.0.2',
-      ports: [6379, closed[0] as number],
-      allowedTargets,
-    });
+    const result = await scanPorts(
+      { host: '127.0.0.2', ports: [6379, closed[0] as number] },
+      { allowedTargets },
+    );
     expect(result.results.find((r) => r.port === 6379)).toMatchObject({
       service: 'redis',
       risk_level: 'high',
@@ -143,12 +143,10 @@ describe('scanPorts against loopback', () => {
 
   test('filtered ports are bounded by the per-port timeout, in parallel', async () => {
     const started = Date.now();
-    const result = await scanPorts({
-      host: '127.0.0.2',
-      ports: [filtered.port],
-      allowedTargets,
-      portTimeout: 200,
-    });
+    const result = await scanPorts(
+      { host: '127.0.0.2', ports: [filtered.port] },
+      { allowedTargets, portTimeout: 200 },
+    );
     expect(result.filtered_count).toBe(1);
     expect(Date.now() - started).toBeLessThan(1_000);
   });
@@ -156,7 +154,7 @@ describe('scanPorts against loopback', () => {
   test('a host that accepts everything is flagged', async () => {
     const many = await listen(12);
     try {
-      const result = await scanPorts({ host: '127.0.0.2', ports: many.ports, allowedTargets });
+      const result = await scanPorts({ host: '127.0.0.2', ports: many.ports }, { allowedTargets });
       expect(result.open_count).toBe(12);
       expect(result.accepts_everything).toBe(true);
       expect(result.note).toMatch(/12 of 12 ports answered open/);
@@ -167,7 +165,7 @@ describe('scanPorts against loopback', () => {
 
   test('the 100-port cap applies unless lifted', async () => {
     await expect(
-      scanPorts({ host: '127.0.0.2', ports: '1-200', allowedTargets }),
+      scanPorts({ host: '127.0.0.2', ports: '1-200' }, { allowedTargets }),
     ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
@@ -184,11 +182,10 @@ describe('scanPorts against loopback', () => {
   ])('blocked target %s: 403 reason and no connection', async (host) => {
     const before = open.connections;
     await expect(
-      scanPorts({
-        host,
-        ports: open.ports,
-        allowedTargets: host === '127.0.0.2' ? allowedTargets : [],
-      }),
+      scanPorts(
+        { host, ports: open.ports },
+        { allowedTargets: host === '127.0.0.2' ? allowedTargets : [] },
+      ),
     ).rejects.toMatchObject({ code: 'TARGET_NOT_ALLOWED' });
     expect(open.connections).toBe(before);
   });
@@ -199,16 +196,14 @@ describe('scanPorts against loopback', () => {
     });
     try {
       const resolver = createResolver({ servers: [dns.address] });
-      const result = await scanPorts({
-        host: 'Scan.Fixture.Test.',
-        ports: open.ports,
-        allowedTargets,
-        resolver,
-      });
+      const result = await scanPorts(
+        { host: 'Scan.Fixture.Test.', ports: open.ports },
+        { allowedTargets, resolver },
+      );
       expect(result).toMatchObject({ host: 'scan.fixture.test', ip: '127.0.0.2', open_count: 3 });
       const before = open.connections;
       await expect(
-        scanPorts({ host: 'bad.fixture.test', ports: open.ports, allowedTargets, resolver }),
+        scanPorts({ host: 'bad.fixture.test', ports: open.ports }, { allowedTargets, resolver }),
       ).rejects.toThrow('Target not allowed: bad.fixture.test resolves to 127.0.0.1');
       expect(open.connections).toBe(before);
     } finally {
@@ -220,13 +215,10 @@ describe('scanPorts against loopback', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     await expect(
-      scanPorts({
-        host: '127.0.0.2',
-        ports: [filtered.port],
-        allowedTargets,
-        portTimeout: 5_000,
-        signal: controller.signal,
-      }),
+      scanPorts(
+        { host: '127.0.0.2', ports: [filtered.port] },
+        { allowedTargets, portTimeout: 5_000, signal: controller.signal },
+      ),
     ).rejects.toMatchObject({ code: 'ABORTED' });
   });
 });

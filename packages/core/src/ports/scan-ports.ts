@@ -10,10 +10,9 @@ import { type GuardOptions, normaliseHost, resolveAndCheck } from '../net/guard.
 import { withTimeout } from '../net/signal.js';
 import { catalogEntry, defaultPorts, type RiskLevel } from './catalog.js';
 import { MAX_PORTS_PER_REQUEST, parsePortList } from './port-list.js';
-import { type PortState, probeTcpPort } from './tcp-probe.js';
+import { DEFAULT_PORT_TIMEOUT_MS, type PortState, probeTcpPort } from './tcp-probe.js';
 
-/** Per-port connect timeout: nmap's initial RTT timeout is 1 s; 1.5 s spares slow links. */
-export const DEFAULT_PORT_TIMEOUT_MS = 1_500;
+export { DEFAULT_PORT_TIMEOUT_MS };
 /** Ports probed at once per scan. */
 export const DEFAULT_SCAN_CONCURRENCY = 50;
 /** Share of open ports from which the result is flagged as "accepts everything". */
@@ -21,7 +20,8 @@ export const ACCEPTS_EVERYTHING_RATIO = 0.9;
 /** The flag needs at least this many ports to mean something. */
 export const ACCEPTS_EVERYTHING_MIN_PORTS = 10;
 
-export interface ScanPortsOptions extends GuardOptions {
+/** What `scanPorts` scans: a host, and which of its ports. */
+export interface ScanPortsInput {
   /** Host name or IP address (any literal form) to scan. */
   host: string;
   /**
@@ -29,6 +29,9 @@ export interface ScanPortsOptions extends GuardOptions {
    * @default the curated catalog (`PORT_CATALOG`)
    */
   ports?: string | readonly number[];
+}
+
+export interface ScanPortsOptions extends GuardOptions {
   /** Most ports per scan; `false` lifts the cap (the CLI does). @default 100 */
   maxPorts?: number | false;
   /** @default 1500 */
@@ -85,9 +88,12 @@ export interface ScanPortsResult {
  * `TargetNotAllowedError` (private/reserved address, also after DNS), `NotFoundError` /
  * `UpstreamError` from DNS, `TimeoutError` when the overall budget (default 30 s) runs out.
  */
-export async function scanPorts(options: ScanPortsOptions): Promise<ScanPortsResult> {
-  const ports = resolvePorts(options.ports, options.maxPorts);
-  const { host } = normaliseHost(options.host, 'host');
+export async function scanPorts(
+  input: ScanPortsInput,
+  options: ScanPortsOptions = {},
+): Promise<ScanPortsResult> {
+  const ports = resolvePorts(input.ports, options.maxPorts);
+  const { host } = normaliseHost(input.host, 'host');
   const portTimeout = options.portTimeout ?? DEFAULT_PORT_TIMEOUT_MS;
   if (!Number.isFinite(portTimeout) || portTimeout <= 0) {
     throw new InvalidInputError('portTimeout must be a positive number of milliseconds', 'timeout');
@@ -109,7 +115,7 @@ export async function scanPorts(options: ScanPortsOptions): Promise<ScanPortsRes
       const results = await Promise.all(
         ports.map((port) =>
           limit(async (): Promise<PortResult> => {
-            const probe = await probeTcpPort(address, port, portTimeout, signal);
+            const probe = await probeTcpPort({ address, port }, { timeout: portTimeout, signal });
             done++;
             options.onProgress?.(done, ports.length);
             const entry = catalogEntry(port);
@@ -132,7 +138,7 @@ export async function scanPorts(options: ScanPortsOptions): Promise<ScanPortsRes
 }
 
 function resolvePorts(
-  ports: ScanPortsOptions['ports'],
+  ports: ScanPortsInput['ports'],
   maxPorts: ScanPortsOptions['maxPorts'],
 ): number[] {
   const max = maxPorts === undefined ? MAX_PORTS_PER_REQUEST : maxPorts;

@@ -24,11 +24,17 @@ const flagsSchema = z
   .describe(
     'Fixed texts: "Tor exit node", "Listed on N spam blacklist(s)", "Mobile network", "Residential ISP"',
   );
-const isVpn = z.boolean().describe('VPN provider detected');
-const isDatacenter = z.boolean().describe('Datacenter/hosting network detected');
+const isVpn = z
+  .boolean()
+  .describe('Any anonymiser (VPN, proxy, Tor exit): true exactly when type is vpn');
+const isDatacenter = z
+  .boolean()
+  .describe('Datacenter/hosting network and no anonymiser: true exactly when type is datacenter');
 const isResidential = z
   .boolean()
-  .describe('Residential ISP (an access network with no other signal)');
+  .describe(
+    'Neither anonymiser nor datacenter (special-purpose addresses included): true exactly when type is residential',
+  );
 const hosting = z
   .boolean()
   .describe('Hosting network (same source as /api/lookup privacy.hosting)');

@@ -133,11 +133,20 @@ const blacklistEntry = z.strictObject({
 export const blacklistDataSchema = z.strictObject({
   ip: z.string().describe('The address checked, normalised'),
   total_lists: z.int().describe('Lists configured (12)'),
-  total_checked: z.int().describe('Lists that answered (listed or not listed)'),
+  total_checked: z
+    .int()
+    .min(1)
+    .describe(
+      'Lists that answered (listed or not listed); at least 1, else the request fails with 502/504',
+    ),
   unavailable_count: z.int().describe('Lists that could not be queried (status error or timeout)'),
   skipped_count: z.int().describe('Added: lists skipped (IPv6 address, list without IPv6 support)'),
   listed_count: z.int().describe('Lists that list the IP'),
-  clean: z.boolean().describe('True when no list lists the IP'),
+  clean: z
+    .boolean()
+    .describe(
+      'True when none of the lists that answered (total_checked ≥ 1) lists the IP; see unavailable_count',
+    ),
   status: z.enum(['CLEAN', 'LISTED']).describe('LISTED when at least one list lists the IP'),
   results: z.array(blacklistEntry).describe('One entry per list, in the order of the list table'),
 });

@@ -212,7 +212,7 @@ describe('what the parameter schemas admit, the server accepts', () => {
     );
     await property(qs, async (q) => {
       try {
-        await searchAsn({ q, datasets });
+        await searchAsn(q, { datasets });
       } catch (error) {
         expect(isNetdiagError(error, 'NOT_FOUND'), `${q}: ${(error as Error).message}`).toBe(true);
       }

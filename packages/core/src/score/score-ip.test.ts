@@ -78,10 +78,10 @@ describe('scoreIp, one signal at a time', () => {
     });
   });
 
-  test('the dataset saying "not residential" drops the flag but the type stays residential', () => {
+  test('the dataset saying "not residential" drops the flag; type and is_residential agree', () => {
     const r = scoreIp({ signals: { residential: false, mobile: true } });
     expect(r.type).toBe('residential');
-    expect(r.is_residential).toBe(false);
+    expect(r.is_residential).toBe(true);
     expect(r.flags).toEqual(['Mobile network']);
   });
 
@@ -131,14 +131,154 @@ describe('DNSBL listings', () => {
     });
   });
 
-  test('a failed DNSBL step is named and scored as clean', () => {
+  test('a failed DNSBL step is named and scored without DNSBL evidence', () => {
     const r = scoreIp({ signals: { datacenter: true }, dnsbl: null });
     expect(r.score).toBe(75);
-    expect(r.evidence.at(-1)).toMatchObject({ signal: 'dnsbl_unavailable', weight: 0 });
+    expect(r.evidence.at(-1)).toEqual({
+      signal: 'dnsbl_unavailable',
+      weight: 0,
+      detail: 'the DNSBL check could not be done; scored without DNSBL evidence',
+      source: 'DNSBL',
+    });
+  });
+
+  test('no list answered is treated like a failed check, never as "not listed"', () => {
+    const failed = scoreIp({ signals: { datacenter: true }, dnsbl: null });
+    const silent = scoreIp({
+      signals: { datacenter: true },
+      dnsbl: answers('timeout', 'error', 'timeout', 'skipped'),
+    });
+    expect(silent).toMatchObject({
+      score: failed.score,
+      grade: failed.grade,
+      flags: failed.flags,
+    });
+    const item = silent.evidence.at(-1);
+    expect(item).toMatchObject({ signal: 'dnsbl_unavailable', weight: 0 });
+    expect(item?.detail).toMatch(/^the DNSBL check could not be done: no list answered/);
+    expect(item?.detail).toContain('SpamCop, Barracuda');
+    expect(item?.detail).not.toMatch(/lists that answered/);
+    expect(item?.source).toBe('zen.spamhaus.org, bl.spamcop.net, b.barracudacentral.org');
+  });
+
+  test('no list could be asked (every list skipped): the step could not be done', () => {
+    const r = scoreIp({ signals: {}, dnsbl: answers('skipped', 'skipped') });
+    expect(r.evidence).toEqual([
+      expect.objectContaining({
+        signal: 'dnsbl_unavailable',
+        detail: expect.stringContaining('no list could be asked'),
+      }),
+    ]);
   });
 
   test('DNSBL not requested: no DNSBL evidence', () => {
     expect(scoreIp({ signals: {} }).evidence).toEqual([]);
+  });
+});
+
+describe('type and the is_* booleans (one mapping, never contradicting)', () => {
+  const allSignals = fc.record({
+    tor: fc.boolean(),
+    vpn: fc.boolean(),
+    proxy: fc.boolean(),
+    datacenter: fc.boolean(),
+    mobile: fc.boolean(),
+    residential: fc.option(fc.boolean(), { nil: undefined }),
+  });
+  const dnsblInput = fc.oneof(
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.array(fc.constantFrom('listed', 'not_listed', 'error', 'timeout', 'skipped'), {
+      maxLength: 12,
+    }),
+  );
+
+  test('property: is_vpn ⇔ vpn, is_datacenter ⇔ datacenter, is_residential ⇔ residential', () => {
+    fc.assert(
+      fc.property(allSignals, dnsblInput, (signals, statuses) => {
+        const dnsbl = Array.isArray(statuses) ? answers(...statuses) : statuses;
+        const r = scoreIp({ signals, dnsbl });
+        expect(r.is_vpn).toBe(r.type === 'vpn');
+        expect(r.is_datacenter).toBe(r.type === 'datacenter');
+        expect(r.is_residential).toBe(r.type === 'residential');
+        // Exactly one of the three.
+        expect([r.is_vpn, r.is_datacenter, r.is_residential].filter(Boolean)).toHaveLength(1);
+        // The type follows the signals: any anonymiser → vpn, else hosting → datacenter.
+        const anonymiser = signals.tor || signals.vpn || signals.proxy;
+        expect(r.type).toBe(anonymiser ? 'vpn' : signals.datacenter ? 'datacenter' : 'residential');
+        // Flags never contradict the type either.
+        if (r.flags.includes('Tor exit node')) expect(r.type).toBe('vpn');
+        if (r.flags.includes('Residential ISP')) expect(r.type).toBe('residential');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('every one of the 96 signal combinations agrees (exhaustive)', () => {
+    const bools = [false, true];
+    let combinations = 0;
+    for (const tor of bools)
+      for (const vpn of bools)
+        for (const proxy of bools)
+          for (const datacenter of bools)
+            for (const mobile of bools)
+              for (const residential of [undefined, false, true]) {
+                const r = scoreIp({
+                  signals: { tor, vpn, proxy, datacenter, mobile, residential },
+                });
+                expect({
+                  vpn: r.is_vpn,
+                  datacenter: r.is_datacenter,
+                  residential: r.is_residential,
+                }).toEqual({
+                  vpn: r.type === 'vpn',
+                  datacenter: r.type === 'datacenter',
+                  residential: r.type === 'residential',
+                });
+                combinations++;
+              }
+    expect(combinations).toBe(96);
+  });
+
+  test('a Tor exit: type vpn and is_vpn true (is_tor says which anonymiser)', () => {
+    expect(scoreIp({ signals: { tor: true, proxy: false } })).toMatchObject({
+      type: 'vpn',
+      is_vpn: true,
+      is_datacenter: false,
+      is_residential: false,
+      is_tor: true,
+      is_proxy: false,
+    });
+  });
+
+  test('a VPN in a datacenter: type vpn, so is_datacenter is false', () => {
+    expect(scoreIp({ signals: { vpn: true, datacenter: true } })).toMatchObject({
+      type: 'vpn',
+      is_vpn: true,
+      is_datacenter: false,
+    });
+  });
+
+  test('a special-purpose (bogon) address, no signal at all: residential, without the ISP flag', () => {
+    const r = scoreIp({
+      signals: {
+        tor: false,
+        vpn: false,
+        proxy: false,
+        datacenter: false,
+        mobile: false,
+        residential: false,
+      },
+    });
+    expect(r).toMatchObject({
+      type: 'residential',
+      is_vpn: false,
+      is_datacenter: false,
+      is_residential: true,
+      score: 100,
+      flags: [],
+      evidence: [],
+    });
   });
 });
 

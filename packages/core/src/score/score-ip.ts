@@ -2,6 +2,20 @@
  * `scoreIp`: the cleanliness score of an address from its privacy signals and DNSBL answers.
  * Pure and synchronous: the same signals give the same score everywhere (`/api/ip`,
  * `/api/v1/ip`, `/api/score`, the CLI). The numbers live in `weights.ts`.
+ *
+ * The SPEC 2.3 type and its booleans (docs/caller.md, "type and the is_* booleans") are one
+ * classification, so they can never disagree:
+ *
+ * | signals present                           | type          | is_vpn | is_datacenter | is_residential |
+ * |-------------------------------------------|---------------|--------|---------------|----------------|
+ * | Tor exit, VPN or proxy (any anonymiser)   | `vpn`         | true   | false         | false          |
+ * | datacenter/hosting, no anonymiser         | `datacenter`  | false  | true          | false          |
+ * | neither (ISP lines, and addresses with no | `residential` | false  | false         | true           |
+ * | data: special-purpose/bogon, unannounced) |               |        |               |                |
+ *
+ * `is_tor`, `is_proxy` and `is_mobile` are the raw signals (a Tor exit has `is_vpn: true` and
+ * `is_tor: true`). The `Residential ISP` flag needs positive evidence: type `residential` and IP
+ * intelligence not saying otherwise (a bogon has `is_residential: true` but no such flag).
  * @module
  */
 import {
@@ -43,7 +57,9 @@ export interface ScoreIpOptions {
   signals: PrivacySignals;
   /**
    * The DNSBL answers. `undefined`: not checked (no DNSBL evidence); `null`: the check failed
-   * as a whole (named in the evidence, scored as if clean).
+   * as a whole. `null` and answers in which no list answered (`listed` or `not_listed`) are
+   * treated alike: a `dnsbl_unavailable` evidence item says the DNSBL step could not be done
+   * and the score has no DNSBL part (no listing penalty, no claim that the address is unlisted).
    */
   dnsbl?: readonly DnsblAnswer[] | null;
 }
@@ -61,7 +77,12 @@ export interface ScoreEvidence {
 export type AddressType = 'residential' | 'vpn' | 'datacenter';
 
 export interface IpScore {
-  /** `vpn` for any anonymiser (VPN, proxy, Tor), else `datacenter`, else `residential`. */
+  /**
+   * `vpn` for any anonymiser (VPN, proxy, Tor), else `datacenter`, else `residential` (also for
+   * addresses without data, e.g. special-purpose ones). `is_vpn`, `is_datacenter` and
+   * `is_residential` are true exactly when `type` is respectively `vpn`, `datacenter`,
+   * `residential`.
+   */
   type: AddressType;
   /** 0–100, higher is cleaner. */
   score: number;
@@ -71,15 +92,24 @@ export interface IpScore {
   flags: string[];
   /** Every signal that moved the score, its weight and source; unanswered DNSBLs named. */
   evidence: ScoreEvidence[];
+  /** `type === 'vpn'`: any anonymiser (VPN provider, proxy or Tor exit). */
   is_vpn: boolean;
+  /** `type === 'datacenter'`: a hosting network with no anonymiser signal. */
   is_datacenter: boolean;
+  /** `type === 'residential'`: no anonymiser and no hosting signal. */
   is_residential: boolean;
+  /** Raw signal: the address is a Tor exit. */
   is_tor: boolean;
+  /** Raw signal: a proxy of its own (a Tor exit alone is not counted twice). */
   is_proxy: boolean;
+  /** Raw signal: a mobile carrier network. */
   is_mobile: boolean;
 }
 
 const DEFAULT_SOURCE = 'IP intelligence';
+/** Evidence text when the DNSBL step could not be done (no list answered, or it failed). */
+const noDnsblDetail = (why?: string) =>
+  `the DNSBL check could not be done${why ? `: ${why}` : ''}; scored without DNSBL evidence`;
 
 /** Scores one address. Never throws for well-typed input. */
 export function scoreIp(options: ScoreIpOptions): IpScore {
@@ -99,8 +129,9 @@ export function scoreIp(options: ScoreIpOptions): IpScore {
       : present.datacenter
         ? 'datacenter'
         : 'residential';
-  // Residential means "an ISP's customer line": not when the network is a datacenter or an
-  // anonymiser, whatever the dataset says.
+  // The "Residential ISP" signal (a flag, weight 0) needs the type and the data to agree: never
+  // for a datacenter or an anonymiser, whatever the dataset says, and not when IP intelligence
+  // says the address is not an ISP line (e.g. a special-purpose address, which has no data).
   present.residential = type === 'residential' && s.residential !== false;
 
   const evidence: ScoreEvidence[] = [];
@@ -139,12 +170,28 @@ export function scoreIp(options: ScoreIpOptions): IpScore {
       source: signalSource[w.signal] ?? DEFAULT_SOURCE,
     });
   }
+  const answered = (options.dnsbl ?? []).filter(
+    (a) => a.status === 'listed' || a.status === 'not_listed',
+  );
   if (options.dnsbl === null) {
     evidence.push({
       signal: 'dnsbl_unavailable',
       weight: 0,
-      detail: 'the DNSBL check did not complete; scored without it',
+      detail: noDnsblDetail(),
       source: 'DNSBL',
+    });
+  } else if (options.dnsbl && answered.length === 0) {
+    // No list answered: the same as a failed check, never "not listed anywhere".
+    const silent = options.dnsbl.filter((a) => a.status !== 'skipped');
+    evidence.push({
+      signal: 'dnsbl_unavailable',
+      weight: 0,
+      detail: noDnsblDetail(
+        silent.length > 0
+          ? `no list answered (no usable answer from ${silent.map((a) => a.name).join(', ')})`
+          : 'no list could be asked about this address',
+      ),
+      source: silent.length > 0 ? silent.map((a) => a.zone).join(', ') : 'DNSBL',
     });
   } else if (options.dnsbl) {
     const silent = options.dnsbl.filter((a) => a.status === 'error' || a.status === 'timeout');
@@ -172,9 +219,9 @@ export function scoreIp(options: ScoreIpOptions): IpScore {
     label: grade.label,
     flags,
     evidence,
-    is_vpn: present.vpn,
-    is_datacenter: present.datacenter,
-    is_residential: present.residential,
+    is_vpn: type === 'vpn',
+    is_datacenter: type === 'datacenter',
+    is_residential: type === 'residential',
     is_tor: present.tor_exit,
     is_proxy: present.proxy,
     is_mobile: present.mobile,

@@ -48,7 +48,7 @@ afterAll(() => target.close());
 
 describe('checkSite: up', () => {
   test('every SPEC field, plus final_url, redirects, ip, tls', async () => {
-    const result = await checkSite({ url: `${target.url}/moved`, allowedTargets, now });
+    const result = await checkSite(`${target.url}/moved`, { allowedTargets, now });
     expect(result).toMatchObject({
       url: `${target.url}/moved`,
       is_up: true,
@@ -69,7 +69,7 @@ describe('checkSite: up', () => {
   });
 
   test('absent headers keep their types', async () => {
-    const result = await checkSite({ url: `${target.url}/plain`, allowedTargets });
+    const result = await checkSite(`${target.url}/plain`, { allowedTargets });
     expect(result).toMatchObject({
       is_up: true,
       status_code: 204,
@@ -80,26 +80,26 @@ describe('checkSite: up', () => {
   });
 
   test('4xx is still up (an HTTP answer below 500)', async () => {
-    const result = await checkSite({ url: `${target.url}/missing`, allowedTargets });
+    const result = await checkSite(`${target.url}/missing`, { allowedTargets });
     expect(result).toMatchObject({ is_up: true, status_code: 404, status_text: 'Not Found' });
   });
 
   test('no scheme: https cannot connect, http is used and the note says so', async () => {
-    const result = await checkSite({ url: `127.0.0.2:${target.port}/`, allowedTargets });
+    const result = await checkSite(`127.0.0.2:${target.port}/`, { allowedTargets });
     expect(result.is_up).toBe(true);
     expect(result.url).toBe(`http://127.0.0.2:${target.port}/`);
     expect(result.note).toMatch(/^HTTPS did not answer \(TLS failed .*\); checked over HTTP$/);
   });
 
   test('an oversized body is capped at 1 MiB and noted; still up', async () => {
-    const result = await checkSite({ url: `${target.url}/big`, allowedTargets });
+    const result = await checkSite(`${target.url}/big`, { allowedTargets });
     expect(result.is_up).toBe(true);
     expect(result.note).toBe('body larger than 1 MiB; stopped reading');
   });
 
   test('a slow-drip body is cut at the budget and noted; still up', async () => {
     const started = Date.now();
-    const result = await checkSite({ url: `${target.url}/drip`, allowedTargets, timeout: 500 });
+    const result = await checkSite(`${target.url}/drip`, { allowedTargets, timeout: 500 });
     expect(Date.now() - started).toBeLessThan(1_500);
     expect(result.is_up).toBe(true);
     expect(result.note).toMatch(/body still arriving/);
@@ -117,7 +117,7 @@ describe('checkSite: down is a result, not an error', () => {
     });
 
   test('5xx', async () => {
-    const result = await checkSite({ url: `${target.url}/broken`, allowedTargets });
+    const result = await checkSite(`${target.url}/broken`, { allowedTargets });
     expect(result).toMatchObject({
       is_up: false,
       status_code: 503,
@@ -129,7 +129,7 @@ describe('checkSite: down is a result, not an error', () => {
 
   test('connection refused', async () => {
     const port = await freePort('127.0.0.2');
-    const result = await checkSite({ url: `http://127.0.0.2:${port}/`, allowedTargets });
+    const result = await checkSite(`http://127.0.0.2:${port}/`, { allowedTargets });
     down(result);
     expect(result.status_code).toBeNull();
     expect(result.response_time_ms).toBeNull();
@@ -140,8 +140,7 @@ describe('checkSite: down is a result, not an error', () => {
     const filtered: FilteredPort = await startFilteredPort('127.0.0.2');
     try {
       const started = Date.now();
-      const result = await checkSite({
-        url: `http://127.0.0.2:${filtered.port}/`,
+      const result = await checkSite(`http://127.0.0.2:${filtered.port}/`, {
         allowedTargets,
         connectTimeout: 300,
       });
@@ -154,31 +153,29 @@ describe('checkSite: down is a result, not an error', () => {
   });
 
   test('response timeout', async () => {
-    const result = await checkSite({ url: `${target.url}/stall`, allowedTargets, timeout: 400 });
+    const result = await checkSite(`${target.url}/stall`, { allowedTargets, timeout: 400 });
     down(result);
     expect(result.note).toMatch(/^timeout: no complete answer within 400 ms$/);
   });
 
   test('redirect loop keeps the last status', async () => {
-    const result = await checkSite({ url: `${target.url}/loop`, allowedTargets });
+    const result = await checkSite(`${target.url}/loop`, { allowedTargets });
     down(result);
     expect(result.status_code).toBe(302);
     expect(result.note).toMatch(/^redirect loop: more than 5 redirects/);
   });
 
   test('a redirect to a blocked address is a 403 error, and nothing is contacted there', async () => {
-    await expect(
-      checkSite({ url: `${target.url}/to-metadata`, allowedTargets }),
-    ).rejects.toMatchObject({
+    await expect(checkSite(`${target.url}/to-metadata`, { allowedTargets })).rejects.toMatchObject({
       code: 'TARGET_NOT_ALLOWED',
     });
   });
 
   test('bad input is an error', async () => {
-    await expect(checkSite({ url: 'ftp://127.0.0.2/' })).rejects.toMatchObject({
+    await expect(checkSite('ftp://127.0.0.2/')).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     });
-    await expect(checkSite({ url: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(checkSite('')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });
 
@@ -196,7 +193,7 @@ describe.skipIf(!opensslAvailable())('checkSite over TLS', () => {
   afterAll(() => secure.close());
 
   test('certificate facts: issuer, expiry, days left', async () => {
-    const result = await checkSite({ url: `${secure.url}/`, allowedTargets, ca: secure.cert });
+    const result = await checkSite(`${secure.url}/`, { allowedTargets, ca: secure.cert });
     expect(result.is_up).toBe(true);
     expect(result.tls).toMatchObject({
       issuer: 'Netdiag Test CA',
@@ -212,7 +209,7 @@ describe.skipIf(!opensslAvailable())('checkSite over TLS', () => {
 
   test('an untrusted certificate: down with a TLS note and the facts; no request sent', async () => {
     const before = secure.requests.length;
-    const result = await checkSite({ url: `${secure.url}/`, allowedTargets });
+    const result = await checkSite(`${secure.url}/`, { allowedTargets });
     expect(result.is_up).toBe(false);
     expect(result.note).toMatch(/^TLS error: the certificate of 127\.0\.0\.3 is not trusted: /);
     expect(result.tls).toMatchObject({ trusted: false, issuer: 'Netdiag Test CA' });

@@ -23,8 +23,6 @@ export interface CheckSiteOptions
     SafeFetchOptions,
     'resolver' | 'allowedTargets' | 'signal' | 'timeout' | 'connectTimeout' | 'ca' | 'maxBytes'
   > {
-  /** URL or host name; without a scheme https is tried first, then http. */
-  url: string;
   /** Clock for `checked_at` and certificate `days_left`. @default Date.now */
   now?: () => number;
 }
@@ -78,14 +76,18 @@ export interface SiteCheckResult {
 }
 
 /**
- * Checks whether a site is up. Rejects only with `InvalidInputError` (URL),
+ * Checks whether a site is up. `url` is a URL or a host name; without a scheme https is tried
+ * first, then http. Rejects only with `InvalidInputError` (URL),
  * `TargetNotAllowedError` (a hop is not public) or `AbortedError`.
  */
-export async function checkSite(options: CheckSiteOptions): Promise<SiteCheckResult> {
+export async function checkSite(
+  url: string,
+  options: CheckSiteOptions = {},
+): Promise<SiteCheckResult> {
   const now = options.now ?? Date.now;
   const checkedAt = new Date(now()).toISOString();
-  const schemeGiven = /^\s*https?:\/\//i.test(options.url);
-  const url = parseProbeUrl(options.url, { defaultScheme: 'https' });
+  const schemeGiven = /^\s*https?:\/\//i.test(url);
+  const target = parseProbeUrl(url, { defaultScheme: 'https' });
   const budget = options.timeout === undefined ? TOTAL_TIMEOUT_MS : options.timeout;
   const started = performance.now();
   const fetchOptions = (timeout: number | false): SafeFetchOptions => ({
@@ -100,13 +102,13 @@ export async function checkSite(options: CheckSiteOptions): Promise<SiteCheckRes
     now,
   });
 
-  let attempt = await settle(safeFetch(url, fetchOptions(budget)));
-  let checked = url;
+  let attempt = await settle(safeFetch(target, fetchOptions(budget)));
+  let checked = target;
   let fallbackNote: string | null = null;
   if (!schemeGiven && !attempt.ok && cannotConnect(attempt.error)) {
     // SPEC 2.12: protocol optional — https first, then http when https cannot connect.
     const left = budget === false ? false : Math.max(1, budget - (performance.now() - started));
-    const http = new URL(url.href);
+    const http = new URL(target.href);
     http.protocol = 'http:';
     fallbackNote = `HTTPS did not answer (${reasonOf(attempt.error)}); checked over HTTP`;
     checked = http;

@@ -64,6 +64,7 @@ export {
   parseWhoisServer,
   queryWhoisServer,
   type WhoisAnswer,
+  type WhoisQueryInput,
   type WhoisQueryOptions,
   type WhoisServer,
 } from './whois-client.js';

@@ -155,7 +155,7 @@ const expectedRdap = (rdapUrl: string) => ({
 describe('RDAP (rdapLookup, the v1 family)', () => {
   test('bootstrap → registry → registrar fills the missing expiration; registry values win', async () => {
     const { rdap, seams } = await setup();
-    const result = await rdapLookup({ ...seams, domain: 'www.Example.com.' });
+    const result = await rdapLookup('www.Example.com.', seams);
     expect(result).toEqual(expectedRdap(rdap.url));
     expect(rdap.requests.map((r) => r.path)).toEqual([
       '/dns.json',
@@ -176,7 +176,7 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
         ],
       }),
     };
-    const result = await rdapLookup({ ...seams, domain: 'example.com' });
+    const result = await rdapLookup('example.com', seams);
     expect(result.expiration_date).toBe('2031-01-01T00:00:00.000Z');
     expect(rdap.requests.some((r) => r.path.startsWith('/registrar/'))).toBe(false);
   });
@@ -188,7 +188,7 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
         '/couk/domain/example.co.uk': { body: { objectClassName: 'domain', status: ['active'] } },
       },
     });
-    const result = await rdapLookup({ ...seams, domain: 'deep.www.example.co.uk' });
+    const result = await rdapLookup('deep.www.example.co.uk', seams);
     expect(result.domain).toBe('example.co.uk');
     expect(result.status).toEqual(['active']);
     expect(result.rdap_link).toBe(`${rdap.url}/couk/domain/example.co.uk`);
@@ -201,7 +201,7 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
       },
     });
     rdap.routes['/moved/domain/example.com'] = { body: registryRecord(rdap.url) };
-    const result = await rdapLookup({ ...seams, domain: 'example.com' });
+    const result = await rdapLookup('example.com', seams);
     expect(result.rdap_link).toBe(`${rdap.url}/moved/domain/example.com`);
     expect(result.registrar).toBe('Example Registrar, Inc.');
   });
@@ -215,7 +215,7 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
     ['no RDAP service for the TLD', {}, { net: '/registry/' }],
   ])('%s → NOT_FOUND "Domain not found in RDAP"', async (_label, routes, tlds) => {
     const { seams, iana } = await setup({ routes, tlds });
-    await expect(rdapLookup({ ...seams, domain: 'example.com' })).rejects.toMatchObject({
+    await expect(rdapLookup('example.com', seams)).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'Domain not found in RDAP',
     });
@@ -228,7 +228,7 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
         '/registry/domain/example.com': { status: 429, headers: { 'retry-after': '120' } },
       },
     });
-    await expect(rdapLookup({ ...seams, domain: 'example.com' })).rejects.toMatchObject({
+    await expect(rdapLookup('example.com', seams)).rejects.toMatchObject({
       code: 'UPSTREAM_THROTTLED',
       retryAfterS: 120,
       upstream: 'rdap',
@@ -239,9 +239,9 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
     const { seams } = await setup({
       routes: { '/registry/domain/example.com': { body: {}, delayMs: 1_000 } },
     });
-    await expect(
-      rdapLookup({ ...seams, rdapTimeoutMs: 100, domain: 'example.com' }),
-    ).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT', upstream: 'rdap' });
+    await expect(rdapLookup('example.com', { ...seams, rdapTimeoutMs: 100 })).rejects.toMatchObject(
+      { code: 'UPSTREAM_TIMEOUT', upstream: 'rdap' },
+    );
   });
 
   test('the overall budget bounds the lookup', async () => {
@@ -249,9 +249,7 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
       routes: { '/registry/domain/example.com': { body: {}, delayMs: 1_000 } },
     });
     const started = Date.now();
-    await expect(
-      rdapLookup({ ...seams, timeout: 150, domain: 'example.com' }),
-    ).rejects.toMatchObject({
+    await expect(rdapLookup('example.com', { ...seams, timeout: 150 })).rejects.toMatchObject({
       code: 'UPSTREAM_TIMEOUT',
     });
     expect(Date.now() - started).toBeLessThan(900);
@@ -264,7 +262,7 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     await expect(
-      rdapLookup({ ...seams, signal: controller.signal, domain: 'example.com' }),
+      rdapLookup('example.com', { ...seams, signal: controller.signal }),
     ).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
@@ -274,7 +272,7 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
     ['a JSON array', { body: [1, 2] }],
   ])('registry %s → UPSTREAM_ERROR naming rdap', async (_label, reply) => {
     const { seams } = await setup({ routes: { '/registry/domain/example.com': reply } });
-    await expect(rdapLookup({ ...seams, domain: 'example.com' })).rejects.toMatchObject({
+    await expect(rdapLookup('example.com', seams)).rejects.toMatchObject({
       code: 'UPSTREAM_ERROR',
       upstream: 'rdap',
     });
@@ -282,7 +280,7 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
 
   test('an unreachable bootstrap → UPSTREAM_ERROR naming the bootstrap', async () => {
     const { seams } = await setup({ routes: { '/dns.json': { status: 503 } } });
-    await expect(rdapLookup({ ...seams, domain: 'example.com' })).rejects.toMatchObject({
+    await expect(rdapLookup('example.com', seams)).rejects.toMatchObject({
       code: 'UPSTREAM_ERROR',
       upstream: 'rdap-bootstrap',
     });
@@ -294,13 +292,13 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
     ['slow', { body: registrarRecord, delayMs: 1_000 }],
   ])('a failing registrar record (%s) leaves the registry answer standing', async (_l, reply) => {
     const { rdap, seams } = await setup({ routes: { '/registrar/domain/example.com': reply } });
-    const result = await rdapLookup({ ...seams, rdapTimeoutMs: 200, domain: 'example.com' });
+    const result = await rdapLookup('example.com', { ...seams, rdapTimeoutMs: 200 });
     expect(result).toEqual({ ...expectedRdap(rdap.url), expiration_date: '' });
   });
 
   test('the bootstrap is fetched once for many lookups through one cache', async () => {
     const { rdap, seams } = await setup();
-    for (let i = 0; i < 3; i++) await rdapLookup({ ...seams, domain: 'example.com' });
+    for (let i = 0; i < 3; i++) await rdapLookup('example.com', seams);
     expect(rdap.requests.filter((r) => r.path === '/dns.json')).toHaveLength(1);
   });
 
@@ -312,7 +310,7 @@ describe('RDAP (rdapLookup, the v1 family)', () => {
     ['empty', ''],
   ])('%s → INVALID_INPUT, nothing queried', async (_label, domain) => {
     const { rdap, seams } = await setup();
-    await expect(rdapLookup({ ...seams, domain })).rejects.toMatchObject({
+    await expect(rdapLookup(domain, seams)).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       param: 'domain',
     });
@@ -339,8 +337,8 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
 
   test('RDAP data: the same record as v1, plus source "rdap"', async () => {
     const { rdap, seams, iana } = await setup();
-    const v1 = await rdapLookup({ ...seams, domain: 'example.com' });
-    const unversioned = await whois({ ...seams, domain: 'example.com' });
+    const v1 = await rdapLookup('example.com', seams);
+    const unversioned = await whois('example.com', seams);
     const { source, ...rest } = unversioned;
     expect(source).toBe('rdap');
     expect(rest).toEqual(v1);
@@ -366,7 +364,7 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
           'Domain Name: example.com\nRegistrar Registration Expiration Date: 2030-08-13T04:00:00Z\nRegistrar: Should Not Win\n',
       },
     });
-    const result = await whois({ ...seams, domain: 'www.example.com' });
+    const result = await whois('www.example.com', seams);
     expect(result).toEqual({
       domain: 'example.com',
       registrar: 'RESERVED-Internet Assigned Numbers Authority',
@@ -391,7 +389,7 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
         'example.com': `${registryText('127.0.0.1:1')}Registry Expiry Date: 2030-08-13T04:00:00Z\r\n`,
       },
     });
-    const result = await whois({ ...seams, domain: 'example.com' });
+    const result = await whois('example.com', seams);
     expect(result.expiration_date).toBe('2030-08-13T04:00:00.000Z');
     expect(registrar.queries).toEqual([]);
   });
@@ -402,7 +400,7 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
       registryAnswers: (registrarAddress) => ({ 'example.com': registryText(registrarAddress) }),
       registrarAnswers: { 'example.com': 'hang' },
     });
-    const result = await whois({ ...seams, whoisHopTimeoutMs: 200, domain: 'example.com' });
+    const result = await whois('example.com', { ...seams, whoisHopTimeoutMs: 200 });
     expect(result.source).toBe('whois');
     expect(result.expiration_date).toBe('');
     expect(result.registrar).toBe('RESERVED-Internet Assigned Numbers Authority');
@@ -413,7 +411,7 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
     const { seams, registry } = await setup({
       routes: { '/registry/domain/example.com': { status: 404 } },
     });
-    await expect(whois({ ...seams, domain: 'example.com' })).rejects.toMatchObject({
+    await expect(whois('example.com', seams)).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'Domain not found: example.com has no record in RDAP or WHOIS',
     });
@@ -428,7 +426,7 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
           '% IANA WHOIS server\n\ndomain:       COM\nstatus:       ACTIVE\ncreated:      1985-01-01\nnserver:      A.GTLD-SERVERS.NET 192.5.6.30\n',
       }),
     });
-    await expect(whois({ ...seams, domain: 'example.com' })).rejects.toMatchObject({
+    await expect(whois('example.com', seams)).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
   });
@@ -440,7 +438,7 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
         'example.com': 'WHOIS LIMIT EXCEEDED - SEE WWW.PIR.ORG/WHOIS FOR DETAILS\n',
       },
     });
-    await expect(whois({ ...seams, domain: 'example.com' })).rejects.toMatchObject({
+    await expect(whois('example.com', seams)).rejects.toMatchObject({
       code: 'UPSTREAM_THROTTLED',
       upstream: 'whois',
       retryAfterS: 60,
@@ -452,9 +450,10 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
       routes: { '/registry/domain/example.com': { status: 404 } },
       registryAnswers: { 'example.com': 'hang' },
     });
-    await expect(
-      whois({ ...seams, whoisHopTimeoutMs: 150, domain: 'example.com' }),
-    ).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT', upstream: 'whois' });
+    await expect(whois('example.com', { ...seams, whoisHopTimeoutMs: 150 })).rejects.toMatchObject({
+      code: 'UPSTREAM_TIMEOUT',
+      upstream: 'whois',
+    });
   });
 
   test('a Latin-1 registry answer is decoded', async () => {
@@ -467,7 +466,7 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
         ),
       },
     });
-    const result = await whois({ ...seams, domain: 'example.com' });
+    const result = await whois('example.com', seams);
     expect(result.registrar).toBe('Société Française');
     expect(result.creation_date).toBe('2001-02-03T00:00:00.000Z');
   });
@@ -476,7 +475,7 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
     const { seams, iana } = await setup({
       routes: { '/registry/domain/example.com': { status: 429, headers: { 'retry-after': '7' } } },
     });
-    await expect(whois({ ...seams, domain: 'example.com' })).rejects.toMatchObject({
+    await expect(whois('example.com', seams)).rejects.toMatchObject({
       code: 'UPSTREAM_THROTTLED',
       retryAfterS: 7,
     });
@@ -487,9 +486,10 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
     const { seams, iana } = await setup({
       routes: { '/registry/domain/example.com': { status: 404 } },
     });
-    await expect(whois({ ...seams, fallback: false, domain: 'example.com' })).rejects.toMatchObject(
-      { code: 'NOT_FOUND', message: 'Domain not found in RDAP' },
-    );
+    await expect(whois('example.com', { ...seams, fallback: false })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Domain not found in RDAP',
+    });
     expect(iana.queries).toEqual([]);
   });
 });
@@ -511,7 +511,7 @@ describe('rdapLookupResource (IP networks and AS numbers)', () => {
         },
       },
     });
-    const result = await rdapLookupResource({ ...seams, query: '8.8.8.8' });
+    const result = await rdapLookupResource('8.8.8.8', seams);
     expect(result).toMatchObject({
       query: '8.8.8.8',
       object_class: 'ip network',
@@ -537,7 +537,7 @@ describe('rdapLookupResource (IP networks and AS numbers)', () => {
         },
       },
     });
-    const result = await rdapLookupResource({ ...seams, query: 'as13335' });
+    const result = await rdapLookupResource('as13335', seams);
     expect(result).toMatchObject({ query: 'AS13335', name: 'CLOUDFLARENET', start: 'AS13335' });
     expect(rdap.requests.map((r) => r.path)).toEqual(['/asn.json', '/rir/autnum/13335']);
   });
@@ -546,7 +546,7 @@ describe('rdapLookupResource (IP networks and AS numbers)', () => {
     const { rdap, seams } = await setup({
       routes: { '/rir/ip/2001:db8::1': { body: { objectClassName: 'ip network', handle: 'V6' } } },
     });
-    expect((await rdapLookupResource({ ...seams, query: '2001:DB8::1' })).handle).toBe('V6');
+    expect((await rdapLookupResource('2001:DB8::1', seams)).handle).toBe('V6');
     expect(rdap.requests[0]?.path).toBe('/ipv6.json');
   });
 
@@ -556,14 +556,14 @@ describe('rdapLookupResource (IP networks and AS numbers)', () => {
     ['no service covers the AS', 'AS1'],
   ])('%s → NOT_FOUND', async (_label, query) => {
     const { seams } = await setup();
-    await expect(rdapLookupResource({ ...seams, query })).rejects.toMatchObject({
+    await expect(rdapLookupResource(query, seams)).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
   });
 
   test.each(['example.com', 'AS-1', 'AS99999999999', ''])('%j → INVALID_INPUT', async (query) => {
     const { seams } = await setup();
-    await expect(rdapLookupResource({ ...seams, query })).rejects.toMatchObject({
+    await expect(rdapLookupResource(query, seams)).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     });
   });

@@ -37,20 +37,16 @@ export const DEFAULT_WHOIS_TIMEOUT_MS = 20_000;
 /** SPEC §7 / CONTRACT §2: the v1 message when RDAP has no record of the domain. */
 export const RDAP_NOT_FOUND_MESSAGE = 'Domain not found in RDAP';
 
-export interface RdapLookupOptions extends WhoisSeams {
-  /** A domain name; its registrable domain is looked up (`www.example.co.uk` → `example.co.uk`). */
-  domain: string;
-}
+/** Options of `rdapLookup`: the network seams (the domain is the first argument). */
+export type RdapLookupOptions = WhoisSeams;
 
 export interface WhoisOptions extends RdapLookupOptions, WhoisClientOptions {
   /** Fall back to classic WHOIS when RDAP has no service or no record. @default true */
   fallback?: boolean;
 }
 
-export interface RdapResourceOptions extends WhoisSeams {
-  /** An IPv4/IPv6 address, or an AS number (`AS13335` or `13335`). */
-  query: string;
-}
+/** Options of `rdapLookupResource`: the network seams (the query is the first argument). */
+export type RdapResourceOptions = WhoisSeams;
 
 /** Raised inside core when RDAP cannot answer for a domain (no service, or 404). */
 class RdapMissError extends NotFoundError {
@@ -107,43 +103,51 @@ export function whoisDomain(input: unknown): string {
 
 /**
  * RDAP lookup of a domain (RFC 9082 §3.1.3): bootstrap → registry record → the registrar's
- * record when the registry leaves fields empty. Throws `NotFoundError("Domain not found in
- * RDAP")` when no RDAP service covers the TLD or the registry answers 404.
+ * record when the registry leaves fields empty. `domain` is a domain name; its registrable
+ * domain is looked up (`www.example.co.uk` → `example.co.uk`). Throws `NotFoundError("Domain
+ * not found in RDAP")` when no RDAP service covers the TLD or the registry answers 404.
  */
-export async function rdapLookup(options: RdapLookupOptions): Promise<WhoisResult> {
-  const domain = whoisDomain(options.domain);
+export async function rdapLookup(
+  domain: string,
+  options: RdapLookupOptions = {},
+): Promise<WhoisResult> {
+  const registrable = whoisDomain(domain);
   return withTimeout(
     options,
     'rdap',
-    (signal) => rdapDomain(domain, options, signal),
+    (signal) => rdapDomain(registrable, options, signal),
     DEFAULT_WHOIS_TIMEOUT_MS,
   );
 }
 
 /**
- * WHOIS record of a domain: RDAP first; when RDAP has no service for the TLD or no record,
- * classic WHOIS over port 43 (unless `fallback: false`). The result says which `source`
- * answered. Not registered anywhere → `NotFoundError`.
+ * WHOIS record of a domain (its registrable domain, as for `rdapLookup`): RDAP first; when
+ * RDAP has no service for the TLD or no record, classic WHOIS over port 43 (unless
+ * `fallback: false`). The result says which `source` answered. Not registered anywhere →
+ * `NotFoundError`.
  */
-export async function whois(options: WhoisOptions): Promise<WhoisLookupResult> {
-  const domain = whoisDomain(options.domain);
+export async function whois(
+  domain: string,
+  options: WhoisOptions = {},
+): Promise<WhoisLookupResult> {
+  const registrable = whoisDomain(domain);
   return withTimeout(
     options,
     'whois',
     async (signal) => {
       try {
-        const record = await rdapDomain(domain, options, signal);
+        const record = await rdapDomain(registrable, options, signal);
         return { ...record, source: 'rdap' as const };
       } catch (error) {
         if (!(error instanceof RdapMissError) || options.fallback === false) throw error;
       }
       try {
-        const { record } = await lookupWhoisChain(domain, { ...options, signal });
+        const { record } = await lookupWhoisChain(registrable, { ...options, signal });
         return { ...record, source: 'whois' as const };
       } catch (error) {
         if (isNetdiagError(error, 'NOT_FOUND')) {
           throw new NotFoundError(
-            `Domain not found: ${domain} has no record in RDAP or WHOIS`,
+            `Domain not found: ${registrable} has no record in RDAP or WHOIS`,
             'whois',
           );
         }
@@ -217,12 +221,14 @@ async function fetchFirst(
 
 /**
  * RDAP lookup of an IP network (RFC 9082 §3.1.1) or an AS number (§3.1.2) via the IANA
- * IPv4/IPv6/ASN bootstrap files. An addition beyond SPEC, used by `netdiag whois <ip|ASN>`.
+ * IPv4/IPv6/ASN bootstrap files: `query` is an IPv4/IPv6 address or an AS number (`AS13335`
+ * or `13335`). An addition beyond SPEC, used by `netdiag whois <ip|ASN>`.
  */
 export async function rdapLookupResource(
-  options: RdapResourceOptions,
+  query: string,
+  options: RdapResourceOptions = {},
 ): Promise<RdapResourceResult> {
-  const input = typeof options.query === 'string' ? options.query.trim() : '';
+  const input = typeof query === 'string' ? query.trim() : '';
   const ip = parseIp(input);
   const asn = ip ? undefined : parseAsn(input);
   if (!ip && asn === undefined) {
@@ -231,7 +237,7 @@ export async function rdapLookupResource(
       'query',
     );
   }
-  const query = ip ? ip.address : `AS${asn}`;
+  const canonical = ip ? ip.address : `AS${asn}`;
   return withTimeout(
     options,
     'rdap',
@@ -244,7 +250,7 @@ export async function rdapLookupResource(
           )
         : findAsnService(await loader.load('asn', { signal }), asn as number);
       if (!bases) {
-        throw new NotFoundError(`No RDAP service covers ${query} (IANA bootstrap)`, 'rdap');
+        throw new NotFoundError(`No RDAP service covers ${canonical} (IANA bootstrap)`, 'rdap');
       }
       const path = ip ? `ip/${ip.address}` : `autnum/${asn}`;
       let doc: RdapDocument;
@@ -252,11 +258,11 @@ export async function rdapLookupResource(
         doc = await fetchFirst(bases, path, options, signal);
       } catch (error) {
         if (isNetdiagError(error, 'NOT_FOUND')) {
-          throw new NotFoundError(`Not found in RDAP: ${query}`, 'rdap');
+          throw new NotFoundError(`Not found in RDAP: ${canonical}`, 'rdap');
         }
         throw error;
       }
-      return normaliseRdapResource(doc.doc, query, doc.url);
+      return normaliseRdapResource(doc.doc, canonical, doc.url);
     },
     DEFAULT_WHOIS_TIMEOUT_MS,
   );

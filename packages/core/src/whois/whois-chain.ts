@@ -67,12 +67,16 @@ export async function lookupWhoisChain(
   const servers: string[] = [];
   const ask = async (server: WhoisServer): Promise<ParsedWhois> => {
     servers.push(formatWhoisServer(server));
-    const answer = await queryWhoisServer(server, whoisQueryFor(server, domain), {
-      signal: options.signal,
-      timeoutMs: options.whoisHopTimeoutMs,
-      maxBytes: options.whoisMaxBytes,
-      resolver: options.resolver,
-    });
+    const query = whoisQueryFor(server, domain);
+    const answer = await queryWhoisServer(
+      { server, query },
+      {
+        signal: options.signal,
+        timeoutMs: options.whoisHopTimeoutMs,
+        maxBytes: options.whoisMaxBytes,
+        resolver: options.resolver,
+      },
+    );
     return parseWhoisText(answer.text);
   };
 

@@ -44,7 +44,7 @@ describe('parseWhoisServer', () => {
 describe('queryWhoisServer', () => {
   test('sends the query with CRLF and reads until close', async () => {
     server = await startWhoisServer({ answers: { 'example.com': 'Domain Name: EXAMPLE.COM\r\n' } });
-    const answer = await queryWhoisServer(at(server), 'example.com');
+    const answer = await queryWhoisServer({ server: at(server), query: 'example.com' });
     expect(answer.text).toBe('Domain Name: EXAMPLE.COM\r\n');
     expect(answer.truncated).toBe(false);
     expect(server.queries).toEqual(['example.com']);
@@ -54,14 +54,17 @@ describe('queryWhoisServer', () => {
     server = await startWhoisServer({
       answers: { 'a.example': Buffer.from('registrar: Fundação Ñandú\n', 'latin1') },
     });
-    expect((await queryWhoisServer(at(server), 'a.example')).text).toBe(
+    expect((await queryWhoisServer({ server: at(server), query: 'a.example' })).text).toBe(
       'registrar: Fundação Ñandú\n',
     );
   });
 
   test('an endless answer is cut at maxBytes', async () => {
     server = await startWhoisServer({ answers: { flood: 'flood' } });
-    const answer = await queryWhoisServer(at(server), 'flood', { maxBytes: 50_000 });
+    const answer = await queryWhoisServer(
+      { server: at(server), query: 'flood' },
+      { maxBytes: 50_000 },
+    );
     expect(answer.truncated).toBe(true);
     expect(answer.text.length).toBe(50_000);
   });
@@ -69,7 +72,9 @@ describe('queryWhoisServer', () => {
   test('a server that never answers → TimeoutError naming whois', async () => {
     server = await startWhoisServer({ answers: { slow: 'hang' } });
     const started = Date.now();
-    await expect(queryWhoisServer(at(server), 'slow', { timeoutMs: 150 })).rejects.toMatchObject({
+    await expect(
+      queryWhoisServer({ server: at(server), query: 'slow' }, { timeoutMs: 150 }),
+    ).rejects.toMatchObject({
       code: 'UPSTREAM_TIMEOUT',
       upstream: 'whois',
     });
@@ -78,7 +83,9 @@ describe('queryWhoisServer', () => {
 
   test('connection refused → UpstreamError naming the server', async () => {
     const port = await freePort();
-    await expect(queryWhoisServer({ host: '127.0.0.1', port }, 'x')).rejects.toMatchObject({
+    await expect(
+      queryWhoisServer({ server: { host: '127.0.0.1', port }, query: 'x' }),
+    ).rejects.toMatchObject({
       code: 'UPSTREAM_ERROR',
       message: expect.stringContaining(`127.0.0.1:${port}`),
     });
@@ -87,13 +94,16 @@ describe('queryWhoisServer', () => {
   test('the caller signal aborts the hop', async () => {
     server = await startWhoisServer({ answers: { slow: 'hang' } });
     const controller = new AbortController();
-    const pending = queryWhoisServer(at(server), 'slow', { signal: controller.signal });
+    const pending = queryWhoisServer(
+      { server: at(server), query: 'slow' },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
   test('an empty answer is an empty text', async () => {
     server = await startWhoisServer({ answers: { x: 'close' } });
-    expect((await queryWhoisServer(at(server), 'x')).text).toBe('');
+    expect((await queryWhoisServer({ server: at(server), query: 'x' })).text).toBe('');
   });
 });

@@ -45,6 +45,13 @@ export function decodeWhois(bytes: Uint8Array): string {
   return text.startsWith('\ufeff') ? text.slice(1) : text;
 }
 
+/** What `queryWhoisServer` asks: the query line, sent to one server. */
+export interface WhoisQueryInput {
+  server: WhoisServer;
+  /** The query line, without the CRLF. */
+  query: string;
+}
+
 export interface WhoisQueryOptions {
   signal?: AbortSignal;
   /** Connect + answer budget in ms. @default 8000 */
@@ -68,10 +75,10 @@ export interface WhoisAnswer {
  * when the hop budget runs out and `UpstreamError('whois', …)` when the connection fails.
  */
 export function queryWhoisServer(
-  server: WhoisServer,
-  query: string,
+  input: WhoisQueryInput,
   options: WhoisQueryOptions = {},
 ): Promise<WhoisAnswer> {
+  const { server, query } = input;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WHOIS_HOP_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_WHOIS_MAX_BYTES;
   const name = formatWhoisServer(server);

@@ -20,7 +20,11 @@ const SCORE =
   'Signals come from IP intelligence (curated AS lists, AS-name keywords, the Tor Project exit ' +
   'list) and from the 12 DNSBLs of /api/blacklist (queried in parallel under one 5 s deadline, ' +
   'cached 10 min per address; lists that did not answer are named in the evidence of /api/score ' +
-  'and the score uses the lists that did).';
+  'and the score uses the lists that did; when no list answered, the evidence says the DNSBL ' +
+  'step could not be done and the score has no DNSBL part). privacy.type is `vpn` for any ' +
+  'anonymiser (VPN, proxy, Tor exit), else `datacenter` for hosting networks, else `residential` ' +
+  '(also special-purpose addresses, `bogon: true`); is_vpn, is_datacenter and is_residential ' +
+  'are true exactly when type is vpn, datacenter, residential respectively.';
 const CONNECTION =
   'network.connection_type is the HTTP version the caller speaks to this server (HTTP/1.0, ' +
   'HTTP/1.1); network.tls_version is the TLS version (e.g. TLSv1.3) when the server terminates ' +
@@ -140,7 +144,7 @@ const scoreRoute: RouteDef = {
       label: 'High risk',
       flags: ['Listed on 1 spam blacklist'],
       is_vpn: true,
-      is_datacenter: true,
+      is_datacenter: false,
       is_residential: false,
       evidence: [
         {

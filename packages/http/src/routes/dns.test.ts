@@ -50,7 +50,11 @@ beforeAll(async () => {
   dns = await startDnsServer({
     zone,
     onQuery: (q) =>
-      q.name === 'servfail.test' ? 'servfail' : q.name === 'silent.test' ? 'drop' : undefined,
+      q.name === 'servfail.test' || q.name.startsWith('9.100.51.198.')
+        ? 'servfail'
+        : q.name === 'silent.test'
+          ? 'drop'
+          : undefined,
   });
   app = createApp({ logLevel: 'silent', dnsServers: [dns.address] });
 });
@@ -325,6 +329,16 @@ describe('GET /api/blacklist', () => {
     const res = await request(app).get('/api/blacklist?ip=2001:db8::99');
     expectMatchesSchema('blacklist', res.body);
     expect(res.body.data).toMatchObject({ total_checked: 3, skipped_count: 9, status: 'CLEAN' });
+  });
+
+  test('no list answered (every list SERVFAIL): 502 naming the lists, never CLEAN', async () => {
+    const res = await request(app).get('/api/blacklist?ip=198.51.100.9');
+    expect(res.status).toBe(502);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error).toMatch(
+      /^Upstream dnsbl failed: none of the 12 DNSBLs gave a usable answer/,
+    );
+    expect(res.body.error).toContain('Spamhaus ZEN');
   });
 
   test.each(['', 'ip=', 'ip=not-an-ip', 'ip=10.0.0.0/8'])('%s → 400', async (query) => {

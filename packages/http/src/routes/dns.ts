@@ -102,7 +102,12 @@ export const dnsRoutes: RouteDef[] = [
       'that also lists the RFC 5782 control address 127.0.0.1 is reported as `error` (dead or ' +
       'wildcarded zone). IPv6 addresses are checked with nibble queries on the lists that ' +
       'support IPv6 and `skipped` elsewhere. Reserved addresses are accepted (127.0.0.2 is the ' +
-      'RFC 5782 test point). Results are cached per IP for 10 minutes.',
+      'RFC 5782 test point). Results are cached per IP for 10 minutes. Partial answers: the ' +
+      'verdict covers only the lists that answered (`total_checked`); the others keep their ' +
+      'entry with status `error` or `timeout` and are counted in `unavailable_count`, so ' +
+      '`clean: true` means "none of the lists that answered lists the IP". When no list ' +
+      'answered there is no verdict: 504 when every list timed out, else 502, with a message ' +
+      'naming the lists and why each failed.',
     params: paramsOf('blacklist', { ip: '127.0.0.2' }),
     data: dataSchema('blacklist'),
     example: {
@@ -135,7 +140,7 @@ export const dnsRoutes: RouteDef[] = [
         },
       ],
     },
-    errors: [400],
+    errors: [400, 502, 504],
     handle({ req, ctx, signal }) {
       return ctx.engine.blacklist(queryParam(req, 'ip', IP_EXPECTED, true), { signal });
     },

@@ -7,8 +7,14 @@
  */
 import { InvalidInputError } from '../../errors.js';
 import type { DnsResolver } from '../../net/dns-types.js';
-import { type LookupOptions, tryLookup, txtTexts } from '../dns.js';
-import { type Finding, type FindingSeverity, finding, type SectionStatus } from '../types.js';
+import { type LookupOptions, runSection, type SectionRun, tryLookup, txtTexts } from '../dns.js';
+import {
+  type EmailAuthSectionOptions,
+  type Finding,
+  type FindingSeverity,
+  finding,
+  type SectionStatus,
+} from '../types.js';
 import { looksLikeDkimKey, parseDkimKeyRecord } from './key-record.js';
 
 /**
@@ -74,10 +80,7 @@ export interface DkimAnalysis {
   findings: Finding[];
 }
 
-export interface AnalyseDkimOptions {
-  resolver: DnsResolver;
-  signal?: AbortSignal;
-  dnsTimeout?: number;
+export interface AnalyseDkimOptions extends EmailAuthSectionOptions {
   /** Selectors to try first (`dkim_selector`, a comma list or an array). */
   selectors?: string | readonly string[];
 }
@@ -107,9 +110,20 @@ export function parseSelectors(input: string | readonly string[] | undefined): s
   return [...new Set(list)];
 }
 
+/**
+ * Looks for `domain`'s DKIM keys: the requested `selectors` first, then the common ones. DNS
+ * failures become findings; invalid selectors are an `InvalidInputError`.
+ */
 export async function analyseDkim(
   domain: string,
-  options: AnalyseDkimOptions,
+  options: AnalyseDkimOptions = {},
+): Promise<DkimAnalysis> {
+  return runSection(options, (run) => dkimSection(domain, run));
+}
+
+async function dkimSection(
+  domain: string,
+  options: SectionRun<AnalyseDkimOptions>,
 ): Promise<DkimAnalysis> {
   const lookup: LookupOptions = {
     ...(options.signal ? { signal: options.signal } : {}),

@@ -6,14 +6,28 @@
  */
 import type { DnsResolver } from '../../net/dns-types.js';
 import { registrableDomain } from '../../net/domain.js';
-import { describeFailure, type LookupOptions, tryLookup, txtTexts } from '../dns.js';
-import { type Finding, finding, type SectionStatus, statusOf } from '../types.js';
+import {
+  describeFailure,
+  type LookupOptions,
+  runSection,
+  type SectionRun,
+  tryLookup,
+  txtTexts,
+} from '../dns.js';
+import {
+  type EmailAuthSectionOptions,
+  type Finding,
+  finding,
+  type SectionStatus,
+  statusOf,
+} from '../types.js';
 import {
   type DmarcEffectivePolicy,
   type DmarcPolicy,
   type DmarcTagError,
   type DmarcTags,
   effectivePolicy,
+  isDmarcRecord,
   parseDmarcRecord,
   parseDmarcUri,
 } from './parse.js';
@@ -61,18 +75,19 @@ export interface DmarcAnalysis {
   findings: Finding[];
 }
 
-export interface AnalyseDmarcOptions {
-  resolver: DnsResolver;
-  signal?: AbortSignal;
-  dnsTimeout?: number;
-}
-
-const IS_DMARC = /^v\s*=\s*DMARC1\s*(;|$)/;
+export type AnalyseDmarcOptions = EmailAuthSectionOptions;
 
 /** Finds and analyses the DMARC policy of `domain`. DNS failures become findings. */
-export async function analyseDmarc(
+export function analyseDmarc(
   domain: string,
-  options: AnalyseDmarcOptions,
+  options: AnalyseDmarcOptions = {},
+): Promise<DmarcAnalysis> {
+  return runSection(options, (run) => dmarcSection(domain, run));
+}
+
+async function dmarcSection(
+  domain: string,
+  options: SectionRun<AnalyseDmarcOptions>,
 ): Promise<DmarcAnalysis> {
   const lookup: LookupOptions = {
     ...(options.signal ? { signal: options.signal } : {}),
@@ -317,8 +332,9 @@ async function fetchDmarc(
   return {
     kind: 'ok',
     name,
-    records: texts.filter((t) => IS_DMARC.test(t)),
-    others: texts.filter((t) => !IS_DMARC.test(t)),
+    // The parser's own version test, so that every record picked here parses as valid.
+    records: texts.filter(isDmarcRecord),
+    others: texts.filter((t) => !isDmarcRecord(t)),
   };
 }
 
@@ -357,7 +373,7 @@ async function destinations(
         'TXT',
         lookup,
       );
-      verdicts.set(dest, answer.ok ? txtTexts(answer.records).some((t) => IS_DMARC.test(t)) : null);
+      verdicts.set(dest, answer.ok ? txtTexts(answer.records).some(isDmarcRecord) : null);
     }),
   );
   return list.map((d) =>

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { effectivePolicy, parseDmarcRecord, parseDmarcUri } from './parse.js';
+import { effectivePolicy, isDmarcRecord, parseDmarcRecord, parseDmarcUri } from './parse.js';
 
 const corpora =
   process.env['NETDIAG_CORPORA'] ??
@@ -112,6 +112,107 @@ describe.skipIf(!present)('DMARC corpus: 145 real records all parse', () => {
       expect(parsed.valid).toBe(false);
       expect(parsed.errors[0]?.message).toContain('v=DMARC1');
     }
+  });
+});
+
+/** `record` with every tag name upper-cased and nothing else touched (values keep their case). */
+function upperCaseTagNames(record: string): string {
+  return record
+    .split(';')
+    .map((segment) => {
+      const eq = segment.indexOf('=');
+      return eq === -1 ? segment : segment.slice(0, eq).toUpperCase() + segment.slice(eq);
+    })
+    .join(';');
+}
+
+describe.skipIf(!present)('DMARC corpus: tag names are case-insensitive (RFC 7489 §6.4)', () => {
+  const dmarc = realRecords().filter((r) => /^v=DMARC1\s*(;|$)/.test(r.record));
+
+  test('the corpus has real DMARC records to upper-case', () => {
+    expect(dmarc.length).toBeGreaterThan(100);
+  });
+
+  test.each(dmarc.map((r) => [r.domain, r.record] as const))(
+    '%s with upper-case tag names parses the same',
+    (_domain, record) => {
+      const upper = upperCaseTagNames(record);
+      expect(upper).toMatch(/^V=DMARC1/);
+      expect(isDmarcRecord(upper)).toBe(true);
+      const a = parseDmarcRecord(record);
+      const b = parseDmarcRecord(upper);
+      expect(b.valid).toBe(true);
+      // Same tags, values included: rua/ruf URIs keep their case exactly.
+      expect(b.tags).toEqual(a.tags);
+      expect(b.errors).toEqual(a.errors);
+      expect(b.unknown_tags.map((t) => t.toLowerCase())).toEqual(a.unknown_tags);
+    },
+  );
+
+  test.each(cases.records.map((c) => [c.test, c] as const))(
+    'trailofbits case "%s" with upper-case tag names',
+    (_name, c) => {
+      const parsed = parseDmarcRecord(upperCaseTagNames(c.record));
+      expect(parsed.valid).toBe(c.expect === 'valid');
+      if (c.expected_tags_exact) expect(parsed.tags).toEqual(c.expected_tags_exact);
+    },
+  );
+});
+
+describe('DMARC tag names are case-insensitive, the v value and URIs are not', () => {
+  test.each([
+    ['V=DMARC1; P=reject', { v: 'DMARC1', p: 'reject' }],
+    [
+      'V=DMARC1;P=REJECT;SP=None;ADKIM=s;Aspf=S;PCT=50',
+      {
+        v: 'DMARC1',
+        p: 'reject',
+        sp: 'none',
+        adkim: 's',
+        aspf: 's',
+        pct: 50,
+      },
+    ],
+    [' V = DMARC1 ; np = Quarantine ; T = y', { v: 'DMARC1', np: 'quarantine', t: 'y' }],
+  ])('%s is a DMARC record', (record, tags) => {
+    expect(isDmarcRecord(record)).toBe(true);
+    const parsed = parseDmarcRecord(record);
+    expect(parsed.valid).toBe(true);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.tags).toEqual(tags);
+  });
+
+  test('report URIs keep their case exactly', () => {
+    const parsed = parseDmarcRecord(
+      'V=DMARC1; P=none; RUA=mailto:DMARC-Reports@Example.COM!10M; RUF=mailto:Forensic@Example.com',
+    );
+    expect(parsed.tags.rua).toEqual(['mailto:DMARC-Reports@Example.COM!10M']);
+    expect(parsed.tags.ruf).toEqual(['mailto:Forensic@Example.com']);
+    expect(parseDmarcUri('mailto:DMARC-Reports@Example.COM!10M')).toEqual({
+      uri: 'mailto:DMARC-Reports@Example.COM',
+      size: '10',
+      unit: 'm',
+    });
+  });
+
+  test('an upper-case duplicate of a tag is still a duplicate', () => {
+    const parsed = parseDmarcRecord('V=DMARC1; p=none; P=reject');
+    expect(parsed.tags.p).toBe('none');
+    expect(parsed.errors.map((e) => e.tag)).toEqual(['p']);
+  });
+
+  test.each(['v=dmarc1; p=none', 'V=dmarc1; p=none', 'V=Dmarc1; P=reject', 'p=reject; V=DMARC1'])(
+    '%j is not a DMARC record (the value DMARC1 is case-sensitive, v comes first)',
+    (record) => {
+      expect(isDmarcRecord(record)).toBe(false);
+      const parsed = parseDmarcRecord(record);
+      expect(parsed.valid).toBe(false);
+      expect(parsed.errors[0]?.message).toContain('v=DMARC1');
+    },
+  );
+
+  test('the error of a wrong-case value reports the value as published', () => {
+    expect(parseDmarcRecord('V=dmarc1').errors[0]).toMatchObject({ tag: 'v', value: 'dmarc1' });
   });
 });
 

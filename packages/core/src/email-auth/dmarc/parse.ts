@@ -62,17 +62,39 @@ const FAILURE_OPTIONS: readonly string[] = ['0', '1', 'd', 's'];
 /** RFC 7489 §6.3 rf: afrf (RFC 6591); iodef (RFC 5070) appeared in drafts and is still seen. */
 const REPORT_FORMATS: readonly string[] = ['afrf', 'iodef'];
 
-/** Parses one DMARC TXT record. Never throws. */
+/**
+ * The version test of RFC 7489 §6.4 (`dmarc-version = "v" *WSP "=" *WSP %x44.4d.41.52.43.31`):
+ * the first tag is `v`, in either case — tag names are ABNF quoted strings, which are
+ * case-insensitive (RFC 5234 §2.3) — and its value is exactly `DMARC1`, upper case (§6.4 spells
+ * it with %x codes; §6.3: "MUST have the value of DMARC1"). `V=DMARC1` is a DMARC record,
+ * `v=dmarc1` is not.
+ */
+const DMARC_VERSION = /^\s*[Vv]\s*=\s*DMARC1\s*(?:;|$)/;
+
+/**
+ * True when `text` is a DMARC record (starts with the `v=DMARC1` tag, see `DMARC_VERSION`):
+ * the one test for both parsing and picking the records at `_dmarc.<domain>` (§6.6.3).
+ */
+export function isDmarcRecord(text: string): boolean {
+  return DMARC_VERSION.test(text);
+}
+
+/**
+ * Parses one DMARC TXT record. Never throws. Tag names are case-insensitive (`P=reject` is
+ * `p=reject`, RFC 7489 §6.4); keyword values (policies, alignment modes, fo, rf, psd, t) are
+ * ABNF literals too and are compared case-insensitively; report URIs and the `v` value keep
+ * their case.
+ */
 export function parseDmarcRecord(record: string): DmarcRecordParse {
   const result: DmarcRecordParse = { valid: false, tags: {}, errors: [], unknown_tags: [] };
   const list = parseTagList(record);
   const first = list.entries[0];
   // §6.4: "v" MUST be the first tag and its value exactly "DMARC1".
-  if (first?.name !== 'v' || first.value !== 'DMARC1' || !/^\s*v\s*=/.test(record)) {
+  if (!isDmarcRecord(record)) {
     const start = record.trim().slice(0, 20);
     result.errors.push({
       tag: 'v',
-      value: first?.name === 'v' ? first.value : '',
+      value: first?.name.toLowerCase() === 'v' ? first.value : '',
       message: `a DMARC record starts with "v=DMARC1" (RFC 7489 §6.4); this one starts "${start}"`,
     });
     return result;

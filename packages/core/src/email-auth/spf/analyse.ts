@@ -7,8 +7,22 @@
  */
 import type { DnsResolver, MxValue } from '../../net/dns-types.js';
 import { classifyAddress } from '../../net/ranges.js';
-import { describeFailure, type LookupOptions, mustLookup, tryLookup, txtTexts } from '../dns.js';
-import { type Finding, type FindingSeverity, finding, type SectionStatus } from '../types.js';
+import {
+  describeFailure,
+  type LookupOptions,
+  mustLookup,
+  runSection,
+  type SectionRun,
+  tryLookup,
+  txtTexts,
+} from '../dns.js';
+import {
+  type EmailAuthSectionOptions,
+  type Finding,
+  type FindingSeverity,
+  finding,
+  type SectionStatus,
+} from '../types.js';
 import { SPF_LOOKUP_LIMIT, SPF_NAME_LIMIT, SPF_VOID_LOOKUP_LIMIT } from './check-host.js';
 import { expandTokens, isQueryableName, parseMacroString, toTargetName } from './macro.js';
 import {
@@ -93,14 +107,21 @@ interface Walk {
   finalAll: string | null;
 }
 
-export interface AnalyseSpfOptions {
-  resolver: DnsResolver;
-  signal?: AbortSignal;
-  dnsTimeout?: number;
-}
+/** `resolver`, `signal`, `timeout` (the whole section) and `dnsTimeout` (each query). */
+export type AnalyseSpfOptions = EmailAuthSectionOptions;
 
 /** Analyses `domain`'s SPF policy. Throws only when the domain's own TXT lookup fails. */
-export async function analyseSpf(domain: string, options: AnalyseSpfOptions): Promise<SpfAnalysis> {
+export async function analyseSpf(
+  domain: string,
+  options: AnalyseSpfOptions = {},
+): Promise<SpfAnalysis> {
+  return runSection(options, (run) => spfSection(domain, run));
+}
+
+async function spfSection(
+  domain: string,
+  options: SectionRun<AnalyseSpfOptions>,
+): Promise<SpfAnalysis> {
   const lookup: LookupOptions = {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),

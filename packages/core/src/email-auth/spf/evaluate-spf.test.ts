@@ -7,7 +7,7 @@ import { type DnsTestServer, startDnsServer, type Zone } from '@netdiag/test-uti
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createResolver } from '../../dns/index.js';
 import type { DnsResolver } from '../../net/dns-types.js';
-import { type EvaluateSpfOptions, evaluateSpf } from './evaluate-spf.js';
+import { type EvaluateSpfInput, type EvaluateSpfOptions, evaluateSpf } from './evaluate-spf.js';
 
 const spf = (...texts: (string | string[])[]) => ({ TXT: texts });
 
@@ -237,14 +237,19 @@ afterAll(async () => {
 
 type Case = [
   name: string,
-  input: Omit<EvaluateSpfOptions, 'resolver'>,
+  /** The connection, and the checking host's name for `%{r}` when a case needs one. */
+  input: EvaluateSpfInput & Pick<EvaluateSpfOptions, 'receiver'>,
   result: string,
   extra?: { explanation?: string | null; reason?: string; matched_term?: string },
 ];
 
 function runTable(cases: Case[]) {
   test.each(cases)('%s', async (_name, input, result, extra) => {
-    const evaluation = await evaluateSpf({ resolver, ...input });
+    const { receiver, ...connection } = input;
+    const evaluation = await evaluateSpf(connection, {
+      resolver,
+      ...(receiver !== undefined ? { receiver } : {}),
+    });
     expect(evaluation.result, evaluation.reason).toBe(result);
     if (extra && 'explanation' in extra) expect(evaluation.explanation).toBe(extra.explanation);
     if (extra?.reason) expect(evaluation.reason).toContain(extra.reason);
@@ -596,11 +601,10 @@ describe('§7 macros in evaluation', () => {
   ]);
 
   test('IPv6 %{i} and %{c} in an explanation', async () => {
-    const evaluation = await evaluateSpf({
-      resolver,
-      ip: '2001:DB8::CB01',
-      sender: 'x@exp-macros.example.com',
-    });
+    const evaluation = await evaluateSpf(
+      { ip: '2001:DB8::CB01', sender: 'x@exp-macros.example.com' },
+      { resolver },
+    );
     expect(evaluation.explanation).toContain('2001:db8::cb01 may not send');
     expect(evaluation.explanation).toContain(
       '2.0.0.1.0.d.b.8.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.c.b.0.1, ip6',
@@ -642,21 +646,19 @@ describe('§4.6.4 processing limits', () => {
   ]);
 
   test('the counters are reported', async () => {
-    const evaluation = await evaluateSpf({ resolver, ...from('x@void-2.example.com') });
+    const evaluation = await evaluateSpf(from('x@void-2.example.com'), { resolver });
     expect(evaluation).toMatchObject({ dns_lookups: 2, void_lookups: 2 });
-    const limit = await evaluateSpf({ resolver, ...from('x@limit-10.example.com', '192.0.2.80') });
+    const limit = await evaluateSpf(from('x@limit-10.example.com', '192.0.2.80'), { resolver });
     expect(limit.dns_lookups).toBe(10);
   });
 
   test('the whole check has a time limit; exceeding it is temperror', async () => {
     const slow = createResolver({ servers: [server.address], attemptTimeout: 2000, cache: false });
     const started = Date.now();
-    const evaluation = await evaluateSpf({
-      resolver: slow,
-      ip: '192.0.2.1',
-      sender: 'x@slow.example.com',
-      timeout: 200,
-    });
+    const evaluation = await evaluateSpf(
+      { ip: '192.0.2.1', sender: 'x@slow.example.com' },
+      { resolver: slow, timeout: 200 },
+    );
     expect(evaluation.result).toBe('temperror');
     expect(evaluation.reason).toContain('200 ms');
     expect(Date.now() - started).toBeLessThan(1500);
@@ -665,12 +667,10 @@ describe('§4.6.4 processing limits', () => {
 
 describe('identities (§2.3, §2.4)', () => {
   test('the null sender is postmaster@<helo>', async () => {
-    const evaluation = await evaluateSpf({
-      resolver,
-      ip: '192.0.2.100',
-      sender: '',
-      helo: 'helo.example.com',
-    });
+    const evaluation = await evaluateSpf(
+      { ip: '192.0.2.100', sender: '', helo: 'helo.example.com' },
+      { resolver },
+    );
     expect(evaluation).toMatchObject({
       result: 'pass',
       sender: 'postmaster@helo.example.com',
@@ -679,12 +679,10 @@ describe('identities (§2.3, §2.4)', () => {
   });
 
   test('a domain can be checked with a sender from elsewhere', async () => {
-    const evaluation = await evaluateSpf({
-      resolver,
-      ip: '192.0.2.100',
-      domain: 'helo.example.com',
-      sender: 'alice@other.example',
-    });
+    const evaluation = await evaluateSpf(
+      { ip: '192.0.2.100', domain: 'helo.example.com', sender: 'alice@other.example' },
+      { resolver },
+    );
     expect(evaluation).toMatchObject({
       result: 'pass',
       domain: 'helo.example.com',
@@ -694,7 +692,7 @@ describe('identities (§2.3, §2.4)', () => {
   });
 
   test('the trace lists the records and terms evaluated', async () => {
-    const evaluation = await evaluateSpf({ resolver, ...from('x@i1.example.com') });
+    const evaluation = await evaluateSpf(from('x@i1.example.com'), { resolver });
     expect(evaluation.trace.map((s) => [s.depth, s.outcome, s.term])).toEqual([
       [0, 'record', 'v=spf1 include:inc-pass.example.com ~all'],
       [1, 'record', 'v=spf1 ip4:192.0.2.1 -all'],
@@ -710,7 +708,7 @@ describe('identities (§2.3, §2.4)', () => {
     [{ ip: '192.0.2.1', sender: 'no-at-sign' }, '"sender" must be an email address'],
     [{ ip: '192.0.2.1' }, 'needs a domain'],
   ])('bad input %j throws InvalidInputError', async (input, message) => {
-    await expect(evaluateSpf({ resolver, ...input })).rejects.toMatchObject({
+    await expect(evaluateSpf(input, { resolver })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       message: expect.stringContaining(message),
     });

@@ -25,7 +25,8 @@ import {
  */
 export const SPF_DEFAULT_TIMEOUT_MS = 20_000;
 
-export interface EvaluateSpfOptions extends EmailAuthDnsOptions {
+/** The connection evaluated: the client address and the identities it presented. */
+export interface EvaluateSpfInput {
   /** The SMTP client's address (IPv4, IPv6; IPv4-mapped IPv6 counts as IPv4, §5). */
   ip: string;
   /**
@@ -40,6 +41,9 @@ export interface EvaluateSpfOptions extends EmailAuthDnsOptions {
    * @default the sender's domain, or the HELO name for the null sender
    */
   domain?: string;
+}
+
+export interface EvaluateSpfOptions extends EmailAuthDnsOptions {
   /** `%{r}` in explanations: the checking host's name. @default 'unknown' (§7.3) */
   receiver?: string;
   /** Void-lookup limit (§4.6.4 "MAY choose to make such a limit configurable"). @default 2 */
@@ -76,9 +80,12 @@ export interface SpfEvaluation {
 }
 
 /** Runs check_host() for one connection. Throws only for bad input and caller aborts. */
-export async function evaluateSpf(options: EvaluateSpfOptions): Promise<SpfEvaluation> {
-  const ip = requireIp(options.ip, 'ip');
-  const identity = identities(options);
+export async function evaluateSpf(
+  input: EvaluateSpfInput,
+  options: EvaluateSpfOptions = {},
+): Promise<SpfEvaluation> {
+  const ip = requireIp(input.ip, 'ip');
+  const identity = identities(input);
   const state: CheckHostState = {
     resolver: resolverOf(options.resolver),
     signal: undefined,
@@ -162,7 +169,7 @@ interface Identities {
 }
 
 /** §2.3, §2.4, §4.3: who is checked, and what `s`, `l`, `o` and `h` expand to. */
-function identities(options: EvaluateSpfOptions): Identities {
+function identities(input: EvaluateSpfInput): Identities {
   const clean = (value: string | undefined, param: string) => {
     const text = (value ?? '').trim();
     if (text.length > 1024) {
@@ -170,9 +177,9 @@ function identities(options: EvaluateSpfOptions): Identities {
     }
     return text;
   };
-  const rawSender = clean(options.sender, 'sender');
-  const rawHelo = clean(options.helo, 'helo');
-  const rawDomain = clean(options.domain, 'domain');
+  const rawSender = clean(input.sender, 'sender');
+  const rawHelo = clean(input.helo, 'helo');
+  const rawDomain = clean(input.domain, 'domain');
   const lowerDomain = (name: string) => name.toLowerCase().replace(/\.$/, '');
 
   let local = 'postmaster';

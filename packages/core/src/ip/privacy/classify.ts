@@ -9,6 +9,11 @@
  * - residential: an announced address with none of the above (listed ISPs say so with
  *   `isp-list` evidence, others with `no-other-signal`).
  * `type` (SPEC 2.3) is `vpn` for vpn/proxy/tor, else `datacenter` for hosting, else `residential`.
+ *
+ * The booleans here are per-signal evidence (`is_vpn`: a VPN-provider signal; a Tor exit is
+ * `is_tor` and `is_proxy`), the input of the score. The SPEC 2.3 privacy object of the caller
+ * endpoints, where `type` and `is_vpn`/`is_datacenter`/`is_residential` never disagree, is
+ * computed from them by `scoreIp` (score/score-ip.ts, docs/caller.md).
  * @module
  */
 import type { IpPrivacy, PrivacySignal, PrivacySignalName } from '../types.js';

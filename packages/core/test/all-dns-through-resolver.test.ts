@@ -6,7 +6,10 @@
  * with `resolver` pointing at that fixture: each must answer correctly with zero system calls.
  */
 import dns from 'node:dns';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   bootstrapFile,
   bootstrapRoute,
@@ -24,6 +27,7 @@ import {
 import * as packet from 'dns-packet';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { checkBreach } from '../src/breach/index.js';
+import { createNetdiag } from '../src/engine/index.js';
 import { parseTorExitList } from '../src/ip/tor-exit-list.js';
 import { discoverPublicIp, parseMyIpServers } from '../src/myip/index.js';
 import { createMemoryCache } from '../src/net/cache.js';
@@ -389,5 +393,44 @@ describe('with `resolver`, nothing asks the system resolver', () => {
     const google = parseMyIpServers(`127.0.0.1:1,${myip.address}`);
     expect(await discoverPublicIp({ methods: google, timeout: 500 })).toBe('198.51.100.42');
     expect(systemCalls).toEqual([]);
+  });
+});
+
+describe('the engine, configured with host names only, asks nothing of the system resolver', () => {
+  test('WHOIS, RDAP, breach, the Tor feed, DoH and my-IP through NETDIAG_DNS_SERVERS', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-all-dns-'));
+    const rdapPort = portOf(rdap.url);
+    const engine = createNetdiag({
+      dnsServers: [names.address],
+      whoisServer: `whois-root.test:${whoisRoot.port}`,
+      rdapBootstrapUrl: `http://rdap.test:${rdapPort}/dns.json`,
+      breachApiUrl: `http://breach.test:${portOf(xon.url)}`,
+      torExitListUrl: `http://tor.test:${tor.port}/torbulkexitlist`,
+      myIpServers: `opendns=${myip.address}`,
+      cacheDir,
+    });
+    const viaDoh = createNetdiag({
+      dnsServers: [names.address],
+      dohUrl: `http://doh.test:${doh.port}/dns-query`,
+      cacheDir,
+    });
+    try {
+      expect(await engine.whois('www.example.com')).toMatchObject({
+        source: 'whois',
+        registrar: 'Example Registrar, Inc.',
+        expiration_date: '2030-08-13T04:00:00.000Z',
+      });
+      expect((await engine.whoisV1('example.org')).registrar).toBe('Org Registrar');
+      expect(await engine.breach('someone@example.com')).toMatchObject({ breaches: 2 });
+      expect(await engine.refreshFeeds()).toEqual(['tor-exit-list']);
+      expect(engine.torExitList()?.has('2001:db8::10')).toBe(true);
+      expect(await engine.myIp()).toBe('203.0.113.7');
+      const answer = await viaDoh.dns({ domain: 'only-via-doh.test' });
+      expect(answer.records.map((r) => r.data)).toEqual(['192.0.2.77']);
+      expect(systemCalls).toEqual([]);
+    } finally {
+      await Promise.all([engine.close(), viaDoh.close()]);
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 });

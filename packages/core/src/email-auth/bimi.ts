@@ -5,7 +5,7 @@
  * @module
  */
 import type { DmarcAnalysis } from './dmarc/analyse.js';
-import { type LookupOptions, runSection, type SectionRun } from './dns.js';
+import { runSection, type SectionRun } from './dns.js';
 import { lookupTxtPolicy } from './txt-policy.js';
 import {
   type EmailAuthSectionOptions,
@@ -44,10 +44,7 @@ async function bimiSection(
   domain: string,
   options: SectionRun<AnalyseBimiOptions>,
 ): Promise<BimiAnalysis> {
-  const lookup: LookupOptions = {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
-  };
+  const { lookup } = options;
   const name = `default._bimi.${domain}`;
   const base: BimiAnalysis = {
     status: 'none',

@@ -37,8 +37,15 @@ export function resolverOf(resolver: DnsResolver | undefined): DnsResolver {
   return resolver ?? getDefaultResolver();
 }
 
-/** A section's options as its body sees them: the resolver to use and the budget's signal. */
-export type SectionRun<O> = O & { resolver: DnsResolver; signal: AbortSignal };
+/**
+ * A section's options as its body sees them: the resolver to use, the budget's signal and the
+ * options of each DNS query (that signal and the per-query `dnsTimeout`).
+ */
+export type SectionRun<O> = O & {
+  resolver: DnsResolver;
+  signal: AbortSignal;
+  lookup: LookupOptions;
+};
 
 /**
  * Runs a section analyser within its `timeout` (default 20 s; `TimeoutError('email-auth')`)
@@ -52,7 +59,16 @@ export function runSection<O extends EmailAuthSectionOptions, T>(
   return withTimeout(
     options,
     'email-auth',
-    (signal) => section({ ...options, resolver, signal }),
+    (signal) =>
+      section({
+        ...options,
+        resolver,
+        signal,
+        lookup: {
+          signal,
+          ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
+        },
+      }),
     EMAIL_AUTH_DEFAULT_TIMEOUT_MS,
   );
 }

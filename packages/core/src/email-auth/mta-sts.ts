@@ -6,7 +6,7 @@
  * @module
  */
 import type { CidrSet } from '../net/ranges.js';
-import { type LookupOptions, runSection, type SectionRun } from './dns.js';
+import { runSection, type SectionRun } from './dns.js';
 import { fetchMtaStsPolicy, type MtaStsPolicy, mxMatchesPattern } from './mta-sts-policy.js';
 import { lookupTxtPolicy } from './txt-policy.js';
 import {
@@ -75,10 +75,7 @@ async function mtaStsSection(
   domain: string,
   options: SectionRun<AnalyseMtaStsOptions>,
 ): Promise<MtaStsAnalysis> {
-  const lookup: LookupOptions = {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
-  };
+  const { lookup } = options;
   const name = `_mta-sts.${domain}`;
   const base: MtaStsAnalysis = {
     status: 'none',

@@ -67,10 +67,7 @@ async function mxSection(
   domain: string,
   options: SectionRun<AnalyseMxOptions>,
 ): Promise<MxAnalysis> {
-  const lookup: LookupOptions = {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
-  };
+  const { lookup } = options;
   const answer = await mustLookup(options.resolver, domain, 'MX', lookup);
   const findings: Finding[] = [];
   const values = answer.records

@@ -3,7 +3,7 @@
  * rua=<mailto: or https: URIs>` (§3).
  * @module
  */
-import { type LookupOptions, runSection, type SectionRun } from './dns.js';
+import { runSection, type SectionRun } from './dns.js';
 import { lookupTxtPolicy } from './txt-policy.js';
 import {
   type EmailAuthSectionOptions,
@@ -38,10 +38,7 @@ async function tlsRptSection(
   domain: string,
   options: SectionRun<AnalyseTlsRptOptions>,
 ): Promise<TlsRptAnalysis> {
-  const lookup: LookupOptions = {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
-  };
+  const { lookup } = options;
   const name = `_smtp._tls.${domain}`;
   const base: TlsRptAnalysis = {
     status: 'none',

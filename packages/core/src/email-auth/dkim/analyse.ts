@@ -125,10 +125,7 @@ async function dkimSection(
   domain: string,
   options: SectionRun<AnalyseDkimOptions>,
 ): Promise<DkimAnalysis> {
-  const lookup: LookupOptions = {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
-  };
+  const { lookup } = options;
   const requested = parseSelectors(options.selectors);
   const common = COMMON_DKIM_SELECTORS.filter((s) => !requested.includes(s));
   const all = [

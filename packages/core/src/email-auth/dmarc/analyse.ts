@@ -89,10 +89,7 @@ async function dmarcSection(
   domain: string,
   options: SectionRun<AnalyseDmarcOptions>,
 ): Promise<DmarcAnalysis> {
-  const lookup: LookupOptions = {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
-  };
+  const { lookup } = options;
   const organizational = registrableDomain(domain) ?? null;
   const empty: DmarcAnalysis = {
     status: 'fail',

@@ -122,10 +122,7 @@ async function spfSection(
   domain: string,
   options: SectionRun<AnalyseSpfOptions>,
 ): Promise<SpfAnalysis> {
-  const lookup: LookupOptions = {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
-  };
+  const { lookup } = options;
   const walk: Walk = {
     resolver: options.resolver,
     lookup,

@@ -4,6 +4,7 @@
  * trusted CA to make it valid; leave it out to test an untrusted certificate.
  * @module
  */
+
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
@@ -11,6 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpTarget, HttpTargetOptions } from './http-server.js';
+import { prerequisite } from './prerequisite.js';
 
 export interface HttpsTargetOptions extends HttpTargetOptions {
   /** DNS names in the certificate. @default ['secure.fixture.test'] */
@@ -28,14 +30,18 @@ export interface HttpsTarget extends HttpTarget {
   cert: string;
 }
 
-/** True when the `openssl` binary can be run (tests skip the TLS cases otherwise). */
+/**
+ * True when the `openssl` binary can be run. Tests skip the TLS cases otherwise, except under
+ * `CI=true`, where a missing openssl fails the run (`prerequisite`).
+ */
 export function opensslAvailable(): boolean {
+  let present = true;
   try {
     execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
   } catch {
-    return false;
+    present = false;
   }
+  return prerequisite('openssl', present, 'apt-get install openssl');
 }
 
 /** Makes a self-signed EC certificate with the given SANs. */

@@ -23,6 +23,7 @@ export {
   opensslAvailable,
   startHttpsTarget,
 } from './https-target.js';
+export { prerequisite } from './prerequisite.js';
 export { seededRandom32 } from './random.js';
 export {
   bootstrapFile,

@@ -1,14 +1,17 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@netdiag/test-utils';
+import { freePort, prerequisite } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 
 // node:cluster re-runs the entry script in each worker, so this runs the built CLI (CI builds
 // before it tests). Without a build it says so and skips.
 const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
-const built = existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)));
-if (!built) console.warn('packages/cli/dist missing: run `pnpm build` to include the cluster test');
+const built = prerequisite(
+  'the built CLI (packages/cli/dist)',
+  existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url))),
+  'run `pnpm build` first',
+);
 
 describe.skipIf(!built)('netdiag serve --workers', () => {
   test('two workers without Redis still enforce one limit per client', async () => {

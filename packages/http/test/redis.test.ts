@@ -1,4 +1,9 @@
-import { type RedisTestServer, redisAvailable, startRedis } from '@netdiag/test-utils';
+import {
+  prerequisite,
+  type RedisTestServer,
+  redisAvailable,
+  startRedis,
+} from '@netdiag/test-utils';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../src/app.js';
@@ -6,9 +11,7 @@ import { closeContext } from '../src/context.js';
 import { getCache } from '../src/stores.js';
 import { expectMatchesSchema } from './expect-schema.js';
 
-const hasRedis = redisAvailable();
-if (!hasRedis)
-  console.warn('redis-server not installed: Redis tests skipped (.ci/run installs it)');
+const hasRedis = prerequisite('redis-server', redisAvailable(), 'apt-get install redis-server');
 
 describe.skipIf(!hasRedis)('Redis-shared limits and caches', () => {
   let redis: RedisTestServer;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type DnsTestServer,
+  prerequisite,
   type QueryAction,
   type QueryInfo,
   startDnsServer,
@@ -412,7 +413,13 @@ interface Facts {
   spamhaus: { return_codes: { code: string; zones: string[]; kind: string }[] };
 }
 
-if (!existsSync(corpusFile)) {
+if (
+  !prerequisite(
+    'DNSBL corpus',
+    existsSync(corpusFile),
+    'the shared corpora: set NETDIAG_CORPORA or put ../shared beside the repository',
+  )
+) {
   describe.skip(`DNSBL corpus not found at ${corpusFile} (set NETDIAG_CORPORA)`, () => {
     test('skipped', () => {});
   });

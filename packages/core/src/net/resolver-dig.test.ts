@@ -5,7 +5,7 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { type DnsTestServer, startDnsServer, type Zone } from '@netdiag/test-utils';
+import { type DnsTestServer, prerequisite, startDnsServer, type Zone } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RecordType } from './dns-types.js';
 import { createResolver } from './resolver.js';
@@ -85,7 +85,7 @@ const CASES: [string, RecordType][] = [
   ['x.wild.example.test', 'A'],
 ];
 
-const dig = hasDig();
+const dig = prerequisite('dig', hasDig(), 'apt-get install bind9-dnsutils');
 if (!dig) {
   describe.skip('dig +short comparison (dig not installed: apt-get install dnsutils)', () => {
     test('skipped', () => {});

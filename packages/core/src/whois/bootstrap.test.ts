@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prerequisite } from '@netdiag/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   bootstrapFile,
@@ -22,7 +23,11 @@ import {
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const corpora = process.env.NETDIAG_CORPORA ?? join(repo, '..', 'shared', 'corpora');
 const samplePath = join(corpora, 'rdap', 'iana-bootstrap-sample.json');
-const present = existsSync(samplePath);
+const present = prerequisite(
+  'RDAP bootstrap sample',
+  existsSync(samplePath),
+  'the shared corpora: set NETDIAG_CORPORA or put ../shared beside the repository',
+);
 if (!present) console.warn(`[bootstrap] corpus tests skipped: no ${samplePath}`);
 
 (present ? describe : describe.skip)('IANA bootstrap sample (2022)', () => {

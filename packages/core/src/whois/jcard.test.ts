@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prerequisite } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import {
   flattenValue,
@@ -15,7 +16,11 @@ import {
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const corpora = process.env.NETDIAG_CORPORA ?? join(repo, '..', 'shared', 'corpora');
 const rdapDir = join(corpora, 'rdap');
-const present = existsSync(join(rdapDir, 'rdap-cases.json'));
+const present = prerequisite(
+  'RDAP corpus',
+  existsSync(join(rdapDir, 'rdap-cases.json')),
+  'the shared corpora: set NETDIAG_CORPORA or put ../shared beside the repository',
+);
 if (!present) console.warn(`[jcard] corpus tests skipped: no corpus at ${rdapDir}`);
 
 interface JCardCase {

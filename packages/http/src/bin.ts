@@ -6,7 +6,10 @@ import { startServer } from './server.js';
 try {
   const config = loadConfig(process.env);
   const started = await startServer({ ...config, env: false });
-  started.app.locals.netdiag.logger.info({ url: started.url }, 'netdiag API listening');
+  const { logger } = started.app.locals.netdiag;
+  logger.info({ url: started.url }, 'netdiag API listening');
+  // The listening line is written now, not with the first 4 KiB of access log.
+  (logger as typeof logger & { flushLogs?: () => void }).flushLogs?.();
   const stop = () => {
     void started.close().then(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();

@@ -210,6 +210,7 @@ export { normaliseDomain, registrableDomain } from './net/domain.js';
 export { formatHostPort, type HostPort, parseHostPort } from './net/host-port.js';
 export {
   type IpVersion,
+  normaliseForwardedAddress,
   normaliseSocketAddress,
   type ParsedIp,
   parseIp,

@@ -22,7 +22,9 @@ import { toErrorReply } from './errors.js';
 import { ClusterLimitStore, RedisLimitStore } from './limit-stores.js';
 import { getMetrics, isProbeRoute, type Metrics, metricsRecorder } from './metrics.js';
 import { buildOpenApi } from './openapi/document.js';
+import { responseDefaults } from './protocol.js';
 import { createLimits } from './rate-limit.js';
+import { redactUrl } from './redact.js';
 import { buildRouter, RouteTable, routeDispatcher } from './router.js';
 import { ROUTES } from './routes/index.js';
 import type { RouteDef } from './routes/types.js';
@@ -87,6 +89,7 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
   app.use(
     series(
       observeRequests(ctx, config.metrics, table),
+      responseDefaults,
       corsEverywhere,
       limits,
       readBody,
@@ -105,7 +108,7 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
     const reply = toErrorReply(error);
     if (reply.internal) {
       ctx.logger.error(
-        { req_id: res.getHeader('X-Request-Id'), err: error, path: req.path },
+        { req_id: res.getHeader('X-Request-Id'), err: error, path: redactUrl(req.path) },
         'unhandled error',
       );
     }
@@ -128,6 +131,7 @@ export function createRouter(options: CreateAppOptions = {}): Router {
   const mounted = config.metrics ? routes : routes.filter((route) => route.path !== '/metrics');
   ctx.services.set('openapi', buildOpenApi(mounted, { version: VERSION }));
   const router = express.Router();
+  router.use(responseDefaults);
   router.use(readBody);
   router.use(buildRouter(ctx, mounted));
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
@@ -200,9 +204,6 @@ function corsEverywhere(req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-/** Query parameters whose values never reach a log line (CONTRACT: no email in logs). */
-const SECRET_PARAMS = /([?&](?:email)=)[^&]*/gi;
-
 /**
  * Request ids: a random per-process prefix and a counter. Unique across restarts and
  * instances without the cost of a UUID per request.
@@ -244,7 +245,7 @@ function observeRequests(ctx: AppContext, withMetrics: boolean, table: RouteTabl
         {
           req_id: res.getHeader('X-Request-Id'),
           method: req.method,
-          url: req.originalUrl.replace(SECRET_PARAMS, '$1[redacted]'),
+          url: redactUrl(req.originalUrl),
           status: res.statusCode,
           ms,
           ip: callerIp(req),

@@ -1,7 +1,12 @@
 /** The caller's address (CONTRACT §3) and the key the rate limits count it under. */
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { type CallerConnection, isTlsVersionName, normaliseSocketAddress } from '@netdiag/core';
+import {
+  type CallerConnection,
+  isTlsVersionName,
+  normaliseForwardedAddress,
+  normaliseSocketAddress,
+} from '@netdiag/core';
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 
@@ -31,9 +36,13 @@ export function callerIp(req: Request): string {
     return socket[PEER];
   }
   // Memoised: the limiter key, the route and the access log all ask, and req.ip walks the
-  // X-Forwarded-For chain each time.
+  // X-Forwarded-For chain each time. Proxies write the client as `ip:port`, `[v6]:port`, with a
+  // zone id or IPv4-mapped: one client must be one address and one rate-limit bucket however
+  // its proxy spells it (issue 20 item 6). A node that holds no address (`unknown`) counts as
+  // the proxy itself.
   const memo = req as MemoRequest;
-  memo.netdiagCallerIp ??= normaliseSocketAddress(req.ip ?? req.socket.remoteAddress);
+  memo.netdiagCallerIp ??=
+    normaliseForwardedAddress(req.ip) ?? normaliseSocketAddress(req.socket.remoteAddress);
   return memo.netdiagCallerIp;
 }
 

@@ -43,6 +43,20 @@ export interface ServerConfig {
   /** Longest wait for in-flight requests on shutdown, in seconds. @default 10 */
   shutdownTimeoutS: number;
   /**
+   * Seconds a client has to send a request's headers, counted from the connection or the end
+   * of its previous request; an idle or slow-header connection is closed then (slow loris).
+   * @default 10
+   */
+  headersTimeoutS: number;
+  /** Seconds a client has to send a whole request, body included. @default 30 */
+  requestTimeoutS: number;
+  /**
+   * Concurrent connections the server accepts; further ones are closed at once. The default
+   * stays under the usual 1,024 open-file soft limit with room for upstream sockets. 0: no cap.
+   * @default 768
+   */
+  maxConnections: number;
+  /**
    * PEM certificate (chain) file: with `tlsKey`, the server speaks HTTPS (HTTP/1.1) itself and
    * `/api/ip` reports the caller's TLS version. Both or neither.
    */
@@ -64,6 +78,9 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   logLevel: 'info',
   metrics: true,
   shutdownTimeoutS: 10,
+  headersTimeoutS: 10,
+  requestTimeoutS: 30,
+  maxConnections: 768,
   tlsCert: undefined,
   tlsKey: undefined,
 });
@@ -90,6 +107,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: read.str('NETDIAG_LOG_LEVEL') ?? read.str('LOG_LEVEL') ?? d.logLevel,
     metrics: read.bool('NETDIAG_METRICS') ?? d.metrics,
     shutdownTimeoutS: read.int('NETDIAG_SHUTDOWN_TIMEOUT_S', 0, 3600) ?? d.shutdownTimeoutS,
+    headersTimeoutS: read.int('NETDIAG_HEADERS_TIMEOUT_S', 1, 3600) ?? d.headersTimeoutS,
+    requestTimeoutS: read.int('NETDIAG_REQUEST_TIMEOUT_S', 1, 3600) ?? d.requestTimeoutS,
+    maxConnections: read.int('NETDIAG_MAX_CONNECTIONS', 0, 1_000_000) ?? d.maxConnections,
     tlsCert: read.str('NETDIAG_TLS_CERT'),
     tlsKey: read.str('NETDIAG_TLS_KEY'),
   });
@@ -114,6 +134,11 @@ function validateServerConfig(config: AppConfig): AppConfig {
   if ((config.tlsCert === undefined) !== (config.tlsKey === undefined)) {
     throw new ConfigError(
       'NETDIAG_TLS_CERT and NETDIAG_TLS_KEY go together: set both (PEM files) or neither',
+    );
+  }
+  if (config.requestTimeoutS < config.headersTimeoutS) {
+    throw new ConfigError(
+      `NETDIAG_REQUEST_TIMEOUT_S (${config.requestTimeoutS}) must not be shorter than NETDIAG_HEADERS_TIMEOUT_S (${config.headersTimeoutS})`,
     );
   }
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -247,6 +247,48 @@ describe('behind a trusted proxy', () => {
     });
   });
 
+  test.each([
+    ['1.2.3.4:5678', '1.2.3.4'],
+    ['"1.2.3.4:5678"', '1.2.3.4'],
+    ['[2001:db8::1]:443', '2001:db8::1'],
+    ['[2001:DB8::1]', '2001:db8::1'],
+    ['::ffff:1.2.3.4', '1.2.3.4'],
+    ['[::ffff:1.2.3.4]:80', '1.2.3.4'],
+    ['fe80::1%eth0', 'fe80::1'],
+  ])('a forwarded %s is the caller %s', async (forwarded, ip) => {
+    const res = await request(proxied).get('/api/v1/ip').set(via(forwarded));
+    expect(res.status).toBe(200);
+    expect(res.body.data.ip).toBe(ip);
+  });
+
+  test('a forwarded node without an address counts as the proxy', async () => {
+    const res = await request(proxied).get('/api/v1/ip').set(via('unknown'));
+    expect(res.status).toBe(200);
+    expect(res.body.data.ip).toBe('127.0.0.1');
+  });
+
+  test('one client behind a proxy that adds ports is one rate-limit bucket', async () => {
+    const limited = createApp({
+      logLevel: 'silent',
+      env: false,
+      trustProxy: 'loopback',
+      rateLimit: 3,
+      engine: direct.locals.netdiag.engine,
+    });
+    try {
+      const statuses: number[] = [];
+      for (let port = 5000; port < 5005; port++) {
+        const res = await request(limited)
+          .get('/api/v1/ip')
+          .set(via(`203.0.113.9:${port}`));
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    } finally {
+      await closeContext(limited.locals.netdiag);
+    }
+  });
+
   test('a proxy-reported HTTP and TLS version is believed from a trusted peer only', async () => {
     const headers = {
       ...via('8.8.8.8'),

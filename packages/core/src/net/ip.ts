@@ -47,7 +47,32 @@ export function requireIp(input: unknown, param = 'ip'): ParsedIp {
 /** Normalises an address given by a socket (`::ffff:1.2.3.4` → `1.2.3.4`). */
 export function normaliseSocketAddress(address: string | undefined): string {
   if (!address) return '';
-  return parseIp(address)?.address ?? address;
+  return parseIp(address)?.address ?? normaliseForwardedAddress(address) ?? address;
+}
+
+/**
+ * The address in a node of `X-Forwarded-For` or `Forwarded: for=` as proxies actually write it:
+ * quoted (RFC 7239 §6), with a port (`1.2.3.4:5678`, `[2001:db8::1]:443`, as Azure Front Door
+ * and some load balancers send), bracketed, with a zone id (`fe80::1%eth0`, RFC 6874) or
+ * IPv4-mapped. Returns the canonical address, or `undefined` when no address is there
+ * (`unknown`, an obfuscated `_node` identifier).
+ */
+export function normaliseForwardedAddress(node: string | undefined): string | undefined {
+  if (!node) return undefined;
+  let text = node.trim();
+  if (text.length > 2 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1);
+  if (text.startsWith('[')) {
+    const end = text.indexOf(']');
+    if (end === -1) return undefined;
+    text = text.slice(1, end);
+  } else {
+    const colon = text.indexOf(':');
+    // One colon: IPv4 with a port. Two or more: IPv6, which carries a port only in brackets.
+    if (colon !== -1 && colon === text.lastIndexOf(':')) text = text.slice(0, colon);
+  }
+  const zone = text.indexOf('%');
+  if (zone !== -1) text = text.slice(0, zone);
+  return parseIp(text)?.address;
 }
 
 function normaliseIPv4(text: string): string {

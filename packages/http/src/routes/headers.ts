@@ -2,6 +2,20 @@
 import { dataSchema } from '../openapi/core-schemas.js';
 import type { RouteDef } from './types.js';
 
+/**
+ * The URL the client asked for. Origin-form (`/path?q`) is joined to the scheme and Host (whose
+ * grammar `responseDefaults` has checked); absolute-form is already a whole URL, and joining it to
+ * Host produced `http://good.examplehttp://evil.example/…` (issue 20 item 7).
+ */
+export function requestUrl(protocol: string, host: string, target: string): string {
+  if (target.startsWith('/')) return `${protocol}://${host}${target}`;
+  try {
+    return new URL(target).href;
+  } catch {
+    return `${protocol}://${host}/`;
+  }
+}
+
 export const headersRoutes: RouteDef[] = [
   {
     method: 'get',
@@ -11,7 +25,10 @@ export const headersRoutes: RouteDef[] = [
     summary: 'Echo the request: method, full URL, lower-cased headers and caller IP',
     description:
       'Header names are lower case; repeated headers are joined with ", " (RFC 9110 §5.3). ' +
-      'The URL is rebuilt from the scheme, the Host header and the path with query. ' +
+      'The URL is rebuilt from the scheme, the Host header and the path with query; for an ' +
+      'absolute-form request (`GET http://host/path HTTP/1.1`) it is the request target itself, ' +
+      'whose authority replaces Host (RFC 9112 §3.2.2). A request with more than one Host ' +
+      'header or an invalid one is answered 400 before any route (RFC 9112 §3.2). ' +
       'Behind a trusted proxy (NETDIAG_TRUST_PROXY) scheme and IP come from X-Forwarded-*.',
     data: dataSchema('echoHeaders'),
     example: {
@@ -29,7 +46,7 @@ export const headersRoutes: RouteDef[] = [
       }
       return {
         method: req.method,
-        url: `${req.protocol}://${req.get('host') ?? ''}${req.originalUrl}`,
+        url: requestUrl(req.protocol, req.headers.host ?? '', req.originalUrl),
         headers,
         ip: callerIp,
       };

@@ -8,6 +8,23 @@ import type { BaseOptions } from '../types.js';
 import { getDefaultIpDatasets, type IpDatasets } from './datasets.js';
 import type { IpInfo } from './types.js';
 
+/** Longest echo of a bad entry in `errors[].input`. */
+const MAX_INPUT_ECHO = 200;
+
+/**
+ * A non-string entry as its JSON text, bounded: a library caller may pass anything, including
+ * structures deep enough to overflow `JSON.stringify`'s stack (a RangeError) or cyclic ones.
+ */
+function describeEntry(entry: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(entry) ?? String(entry);
+  } catch {
+    text = Array.isArray(entry) ? '[array]' : typeof entry === 'object' ? '[object]' : typeof entry;
+  }
+  return text.length > MAX_INPUT_ECHO ? `${text.slice(0, MAX_INPUT_ECHO)}…` : text;
+}
+
 /** SPEC §8: at most 50 IPs per `POST /api/bulk` request. */
 export const BULK_MAX_IPS = 50;
 
@@ -63,7 +80,7 @@ export async function bulkLookup(
   for (const entry of ips) {
     if (typeof entry !== 'string') {
       errors.push({
-        input: JSON.stringify(entry) ?? String(entry),
+        input: describeEntry(entry),
         error: 'Each entry must be a string holding an IPv4 or IPv6 address',
       });
       continue;

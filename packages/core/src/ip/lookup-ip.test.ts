@@ -133,6 +133,21 @@ describe('bulkLookup (CONTRACT §6)', () => {
     await expect(bulkLookup(ips, { datasets })).rejects.toThrow(message);
   });
 
+  test('entries too deep or cyclic to print are reported, bounded, without throwing', async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const long = { a: 'x'.repeat(5000) };
+    const result = await bulkLookup(['8.8.8.8', deep, cyclic, long], { datasets });
+    expect(result.results.map((r) => r.ip)).toEqual(['8.8.8.8']);
+    expect(result.errors.map((e) => e.input)).toEqual([
+      '[array]',
+      '[object]',
+      `${JSON.stringify(long).slice(0, 200)}…`,
+    ]);
+  });
+
   test('maxIps lifts the limit (the CLI batches without the 50 cap)', async () => {
     const ips = Array.from({ length: 300 }, (_, i) => `8.8.${i >> 8}.${i & 255}`);
     const result = await bulkLookup(ips, { datasets, maxIps: Number.POSITIVE_INFINITY });

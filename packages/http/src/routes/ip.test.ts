@@ -14,6 +14,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { expectMatchesSchema } from '../../test/expect-schema.js';
 import { createApp } from '../app.js';
 import { closeContext } from '../context.js';
+import { jsonDepth } from './ip.js';
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-ip-http-'));
 const torTarget = await startHttpTarget({
@@ -164,9 +165,32 @@ describe('GET /api/v1/ip/:address', () => {
   });
 });
 
+describe('jsonDepth', () => {
+  test.each([
+    ['1', 0],
+    ['{"ips":["8.8.8.8"]}', 2],
+    ['{"ips":["[[[[{{{{"]}', 2],
+    ['["\\"]', 1],
+    ['["\\"[[["]', 1],
+    ['[[[', 3],
+  ])('%s → %i', (text, depth) => {
+    expect(jsonDepth(text)).toBe(depth);
+  });
+});
+
 describe('POST /api/bulk', () => {
   const post = (body: string, type = 'application/json') =>
     request(app).post('/api/bulk').set('Content-Type', type).send(body);
+
+  test.each([
+    ['5,000 nested arrays', `{"ips":[${'['.repeat(5000)}${']'.repeat(5000)}]}`, 5002],
+    ['40 nested objects', `{"ips":[${'{"a":'.repeat(40)}1${'}'.repeat(40)}]}`, 42],
+    ['8,000 unclosed arrays', '['.repeat(8000), 8000],
+  ])('%s → 400 naming the depth, not a 500', async (_name, body, depth) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(new RegExp(`nests ${depth} levels deep: at most 32`));
+  });
 
   test('results, errors and total (CONTRACT §6)', async () => {
     const res = await post(JSON.stringify({ ips: ['8.8.8.8', 'bad', '8.8.8.8', '10.0.0.1'] }));

@@ -26,6 +26,32 @@ const BOGON =
 
 // --- Bulk body parsing (CONTRACT §6) ---
 
+/**
+ * Deepest nesting a body may have. The bulk body needs 2; anything deeper is refused before it is
+ * parsed, so no recursive step (parse, stringify, validation) meets a body thousands of levels
+ * deep (issue 20 item 4: 5,000 nested arrays in 10 KB overflowed JSON.stringify's stack).
+ */
+export const MAX_BODY_DEPTH = 32;
+
+/** The deepest `[`/`{` nesting of JSON text, strings skipped; one linear pass. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
 /** Reads `{"ips": [...]}` from the raw body; 400 with a clear message otherwise. */
 export function parseBulkBody(req: Request): unknown[] {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
@@ -40,6 +66,13 @@ export function parseBulkBody(req: Request): unknown[] {
   if (text.trim() === '') {
     throw new InvalidInputError(
       'The request body is empty: send {"ips": ["8.8.8.8", ...]}',
+      'body',
+    );
+  }
+  const depth = jsonDepth(text);
+  if (depth > MAX_BODY_DEPTH) {
+    throw new InvalidInputError(
+      `The request body nests ${depth} levels deep: at most ${MAX_BODY_DEPTH} levels are accepted ({"ips": ["8.8.8.8", ...]} needs 2)`,
       'body',
     );
   }
@@ -131,7 +164,8 @@ export const ipRoutes: RouteDef[] = [
     description:
       'Body `{"ips": [...]}` with `Content-Type: application/json`. Valid distinct addresses ' +
       '(after normalising) become `results` in order of first appearance; invalid entries are ' +
-      'listed in `errors`; `total` = `results.length`. 400 when the body is not JSON, `ips` is ' +
+      'listed in `errors`; `total` = `results.length`. 400 when the body is not JSON, nests ' +
+      `deeper than ${MAX_BODY_DEPTH} levels, \`ips\` is ` +
       `not an array, is empty or has more than ${BULK_MAX_IPS} entries, or holds no valid address. ${BOGON}`,
     body: {
       schema: bodySchema('bulkLookup'),

@@ -129,6 +129,20 @@ const bodies = fc.oneof(
   nasty,
   fc.json(),
   fc.array(nasty, { maxLength: 60 }).map((ips) => JSON.stringify({ ips })),
+  // Deep nesting (issue 20 item 4): arrays and objects thousands of levels deep, inside "ips"
+  // and at the top, closed or not.
+  fc
+    .record({
+      depth: fc.integer({ min: 1, max: 8000 }),
+      open: fc.constantFrom('[', '{"a":'),
+      closed: fc.boolean(),
+      inside: fc.boolean(),
+    })
+    .map(({ depth, open, closed, inside }) => {
+      const close = open === '[' ? ']' : '}';
+      const nested = open.repeat(depth) + (closed ? `1${close.repeat(depth)}` : '');
+      return inside ? `{"ips":[${nested}]}` : nested;
+    }),
   fc.anything().map((v) => {
     try {
       return JSON.stringify(v) ?? '';

@@ -80,6 +80,8 @@ beforeEach(() => {
 const env = () => ({
   NETDIAG_RDAP_BOOTSTRAP_URL: `${rdap.url}/dns.json`,
   NETDIAG_WHOIS_SERVER: iana.address,
+  // Registries and referrals of the fixtures are on loopback.
+  NETDIAG_ALLOWED_TARGETS: '127.0.0.0/8',
 });
 
 describe('netdiag whois <domain>', () => {

@@ -72,6 +72,9 @@ function trapSystemResolver(): void {
 
 // --- Fixtures (all started before the trap: listening on a host looks it up) ---
 
+/** The fixtures sit on loopback; referrals to them are exempt as NETDIAG_ALLOWED_TARGETS would make them. */
+const LOOPBACK = ['127.0.0.0/8', '::1/128'];
+
 let names: DnsTestServer;
 let myip: DnsTestServer;
 let whoisRoot: WhoisTestServer;
@@ -263,6 +266,7 @@ describe('with `resolver`, nothing asks the system resolver', () => {
       resolver,
       cache: createMemoryCache(),
       bootstrapUrl: `http://rdap.test:${portOf(rdap.url)}/dns.json`,
+      allowedTargets: LOOPBACK,
       whoisServer: `whois-root.test:${whoisRoot.port}`,
       whoisHopTimeoutMs: 2000,
     });
@@ -294,6 +298,7 @@ describe('with `resolver`, nothing asks the system resolver', () => {
       resolver,
       cache: createMemoryCache(),
       bootstrapUrl: `http://rdap.test:${portOf(rdap.url)}/dns.json`,
+      allowedTargets: LOOPBACK,
     });
     expect(result).toMatchObject({
       domain: 'example.org',
@@ -312,6 +317,7 @@ describe('with `resolver`, nothing asks the system resolver', () => {
       resolver,
       cache: createMemoryCache(),
       bootstrapUrl: `http://rdap.test:${port}/dns.json`,
+      allowedTargets: LOOPBACK,
     });
     expect(network).toMatchObject({ handle: 'TEST-NET-1', name: 'DOCUMENTATION' });
     expect(systemCalls).toEqual([]);
@@ -321,6 +327,7 @@ describe('with `resolver`, nothing asks the system resolver', () => {
     const result = await rdapLookup('example.org', {
       resolver,
       bootstrapUrl: `http://rdap.test:${portOf(rdap.url)}/dns.json`,
+      allowedTargets: LOOPBACK,
     });
     expect(result.registrar).toBe('Org Registrar');
     expect(systemCalls).toEqual([]);
@@ -404,6 +411,7 @@ describe('the engine, configured with host names only, asks nothing of the syste
       dnsServers: [names.address],
       whoisServer: `whois-root.test:${whoisRoot.port}`,
       rdapBootstrapUrl: `http://rdap.test:${rdapPort}/dns.json`,
+      allowedTargets: LOOPBACK,
       breachApiUrl: `http://breach.test:${portOf(xon.url)}`,
       torExitListUrl: `http://tor.test:${tor.port}/torbulkexitlist`,
       myIpServers: `opendns=${myip.address}`,

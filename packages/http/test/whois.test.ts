@@ -65,7 +65,11 @@ beforeEach(() => {
 });
 
 function app() {
-  const config = { rdapBootstrapUrl: `${rdap.url}/dns.json`, whoisServer: iana.address };
+  const config = {
+    rdapBootstrapUrl: `${rdap.url}/dns.json`,
+    whoisServer: iana.address,
+    allowedTargets: ['127.0.0.0/8'],
+  };
   const engine = createNetdiag({ ...config, timeouts: { rdap: 300, whoisHop: 300 } });
   return createApp({ logLevel: 'silent', ...config, engine });
 }

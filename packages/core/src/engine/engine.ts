@@ -381,6 +381,7 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
   const whoisBase = (call: CallOptions) => ({
     bootstrap: rdapBootstrap(),
     resolver,
+    allowedTargets,
     rdapTimeoutMs: timeouts.rdap,
     timeout: timeouts.whois,
     ...withCall(call),

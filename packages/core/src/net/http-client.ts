@@ -2,15 +2,20 @@
  * The HTTP client for trusted upstreams (RDAP, breach database, Tor exit list, DoH): undici,
  * a time budget, a byte cap, host names resolved through a given `DnsResolver`, and failures
  * mapped to netdiag errors that name the upstream.
- * User-supplied targets never come here: they go through the SSRF-safe client instead.
+ * User-supplied targets never come here: they go through the SSRF-safe client instead. Hosts
+ * named by remote answers (redirects to another origin, registry and registrar links) do, but
+ * through the SSRF guard (`guard` option, `upstream-guard.ts`).
  * @module
  */
+import { isIP } from 'node:net';
 import { Agent, type Dispatcher, request } from 'undici';
-import { ThrottledError, UpstreamError } from '../errors.js';
+import { isNetdiagError, ThrottledError, UpstreamError } from '../errors.js';
 import type { BaseOptions } from '../types.js';
 import type { DnsResolver } from './dns-types.js';
+import type { CidrSet } from './ranges.js';
 import { resolverLookup } from './resolve-host.js';
 import { withTimeout } from './signal.js';
+import { checkReferredHost, guardedLookup, refusal } from './upstream-guard.js';
 
 export const USER_AGENT = 'netdiag (+https://github.com/netdiag/netdiag)';
 
@@ -32,6 +37,15 @@ export interface UpstreamRequestOptions extends BaseOptions {
    * IP literals are used as they are. @default the system resolver (via undici)
    */
   resolver?: DnsResolver;
+  /**
+   * Which hops go through the SSRF guard (`net/upstream-guard.ts`). `'redirects'`: the URL is
+   * configuration and trusted, and so is a redirect that stays on its origin; a redirect to any
+   * other origin came from a remote answer and is checked. `'all'`: the URL itself came from a
+   * remote answer (an RDAP registry from the bootstrap file, a registrar link) and every hop is
+   * checked. A refused hop throws an `UpstreamError` saying which URL and why.
+   * @default { scope: 'redirects' }
+   */
+  guard?: { scope: 'redirects' | 'all'; allowedTargets?: readonly string[] | CidrSet };
 }
 
 export interface UpstreamResponse {
@@ -54,18 +68,29 @@ export async function upstreamRequest(
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
   return withTimeout(options, options.upstream, async (signal) => {
     let current = url;
+    const trustedOrigin = new URL(url).origin;
+    const scope = options.guard?.scope ?? 'redirects';
     for (let hop = 0; ; hop++) {
+      const target = new URL(current);
+      const guarded = scope === 'all' || target.origin !== trustedOrigin;
+      const what =
+        hop === 0
+          ? `${target.origin} (named by a remote answer)`
+          : `a redirect to ${target.origin}`;
       let response: Dispatcher.ResponseData;
       try {
+        if (guarded) await checkLiteralTarget(target, what, options, signal);
         response = await request(current, {
           method: options.method ?? 'GET',
           headers: { 'user-agent': USER_AGENT, ...options.headers },
           body: options.body,
           signal,
-          ...dispatcherOf(options),
+          ...(guarded ? guardedDispatcherOf(options) : dispatcherOf(options)),
         });
       } catch (error) {
         if (signal.aborted) throw error;
+        const refused = guardRefusal(error, what, options.upstream);
+        if (refused) throw refused;
         throw new UpstreamError(
           options.upstream,
           `cannot reach ${new URL(current).host}: ${(error as Error).message}`,
@@ -110,6 +135,68 @@ export function resolverAgent(resolver: DnsResolver): Agent {
     agents.set(resolver, agent);
   }
   return agent;
+}
+
+/**
+ * A guarded hop to an IP literal: no lookup happens, so the guard's lookup in the agent never
+ * runs; check the address here. Names are checked by `guardedLookup` when the agent connects
+ * (or here, when a caller-supplied dispatcher connects instead).
+ */
+async function checkLiteralTarget(
+  target: URL,
+  what: string,
+  options: UpstreamRequestOptions,
+  signal: AbortSignal,
+): Promise<void> {
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  if (!options.dispatcher && isIP(host) === 0) return;
+  await checkReferredHost(host, what, options.upstream, {
+    resolver: options.resolver,
+    allowedTargets: options.guard?.allowedTargets,
+    signal,
+  });
+}
+
+/**
+ * The guard's refusal anywhere in an error's cause chain (undici may wrap what the lookup
+ * threw), as the upstream's error; `undefined` when the guard did not refuse.
+ */
+function guardRefusal(error: unknown, what: string, upstream: string): unknown {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    if (isNetdiagError(e) && e.code === 'TARGET_NOT_ALLOWED') return refusal(e, what, upstream);
+    if (isNetdiagError(e) && e.upstream === upstream) return e; // already the upstream's error
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Guarded agents, per resolver and allowed list (the engine passes the same objects each time). */
+const guardedAgents = new WeakMap<object, WeakMap<object, Agent>>();
+const NO_RESOLVER = {};
+const NOTHING_ALLOWED = {};
+
+function guardedDispatcherOf(options: UpstreamRequestOptions): { dispatcher?: Dispatcher } {
+  if (options.dispatcher) return { dispatcher: options.dispatcher };
+  const resolverKey = options.resolver ?? NO_RESOLVER;
+  const allowedKey = (options.guard?.allowedTargets as object | undefined) ?? NOTHING_ALLOWED;
+  let byAllowed = guardedAgents.get(resolverKey);
+  if (!byAllowed) {
+    byAllowed = new WeakMap();
+    guardedAgents.set(resolverKey, byAllowed);
+  }
+  let agent = byAllowed.get(allowedKey);
+  if (!agent) {
+    agent = new Agent({
+      connect: {
+        lookup: guardedLookup({
+          resolver: options.resolver,
+          allowedTargets: options.guard?.allowedTargets,
+        }),
+      },
+    });
+    byAllowed.set(allowedKey, agent);
+  }
+  return { dispatcher: agent };
 }
 
 function dispatcherOf(options: UpstreamRequestOptions): { dispatcher?: Dispatcher } {

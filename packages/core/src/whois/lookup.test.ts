@@ -134,6 +134,8 @@ async function setup(options: SetupOptions = {}): Promise<Setup> {
       bootstrapUrl: `${rdap.url}/dns.json`,
       cache: createMemoryCache(),
       whoisServer: iana.address,
+      // The fixtures' registries and referrals are on loopback: exempt, as an operator would.
+      allowedTargets: ['127.0.0.0/8', '::1/128'],
       rdapTimeoutMs: 2_000,
       whoisHopTimeoutMs: 2_000,
     },

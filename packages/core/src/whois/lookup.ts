@@ -177,11 +177,13 @@ async function rdapDomain(
   const related = registrarLink(registry.doc, registry.url);
   if ((options.followRegistrar ?? true) && related && hasGaps(record)) {
     try {
+      // The registrar link comes from the registry's answer: a target like any other.
       const registrar = await fetchRdap(related, {
         signal,
         timeout: options.rdapTimeoutMs,
         dispatcher: options.dispatcher,
         resolver: options.resolver,
+        guard: { scope: 'all', allowedTargets: options.allowedTargets },
       });
       // The registry record stays authoritative; the registrar only fills what it left out.
       record = fillGaps(record, normaliseRdapDomain(registrar.doc, domain, registry.url));
@@ -205,11 +207,13 @@ async function fetchFirst(
   let lastError: unknown;
   for (const base of bases) {
     try {
+      // Registry base URLs come from the bootstrap file, a remote answer: guarded.
       return await fetchRdap(new URL(path, base).toString(), {
         signal,
         timeout: options.rdapTimeoutMs,
         dispatcher: options.dispatcher,
         resolver: options.resolver,
+        guard: { scope: 'all', allowedTargets: options.allowedTargets },
       });
     } catch (error) {
       if (!(error instanceof UpstreamError) || signal.aborted) throw error;

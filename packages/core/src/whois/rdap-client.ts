@@ -7,7 +7,12 @@
 import type { Dispatcher } from 'undici';
 import { NotFoundError, UpstreamError } from '../errors.js';
 import type { DnsResolver } from '../net/dns-types.js';
-import { parseJsonBody, throwForStatus, upstreamRequest } from '../net/http-client.js';
+import {
+  parseJsonBody,
+  throwForStatus,
+  type UpstreamRequestOptions,
+  upstreamRequest,
+} from '../net/http-client.js';
 
 /** An RDAP object as far as this module reads it (RFC 9083); everything is optional. */
 export interface RdapObject {
@@ -41,6 +46,8 @@ export interface RdapFetchOptions {
   dispatcher?: Dispatcher;
   /** Resolves the RDAP server's host name. @default the system resolver */
   resolver?: DnsResolver;
+  /** Which hops pass the SSRF guard (`upstreamRequest`'s `guard`). @default redirects off-origin */
+  guard?: UpstreamRequestOptions['guard'];
 }
 
 export interface RdapDocument {
@@ -70,6 +77,7 @@ export async function fetchRdap(url: string, options: RdapFetchOptions): Promise
     timeout: options.timeout ?? DEFAULT_RDAP_TIMEOUT_MS,
     dispatcher: options.dispatcher,
     resolver: options.resolver,
+    guard: options.guard,
   });
   if (response.status === 404) {
     throw new NotFoundError(`Not found in RDAP: ${url}`, 'rdap');

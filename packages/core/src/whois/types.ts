@@ -5,6 +5,7 @@
 import type { Dispatcher } from 'undici';
 import type { Cache } from '../net/cache.js';
 import type { DnsResolver } from '../net/dns-types.js';
+import type { CidrSet } from '../net/ranges.js';
 import type { BaseOptions } from '../types.js';
 import type { BootstrapLoader } from './bootstrap.js';
 
@@ -58,6 +59,12 @@ export interface WhoisSeams extends BaseOptions {
   /** Time budget of one RDAP request in ms. @default 8000 */
   rdapTimeoutMs?: number;
   /**
+   * CIDRs that hosts named by remote answers (RDAP registry and registrar URLs, WHOIS referrals,
+   * redirects) may resolve to although not public (NETDIAG_ALLOWED_TARGETS). Everything else
+   * they name goes through the SSRF guard like a user's target. @default []
+   */
+  allowedTargets?: readonly string[] | CidrSet;
+  /**
    * Follow the registrar's RDAP record (`links[rel=related]`) when the registry record
    * lacks a field. @default true
    */
@@ -76,4 +83,9 @@ export interface WhoisClientOptions {
   whoisMaxBytes?: number;
   /** Resolves the root server and every referral host. @default the system resolver */
   resolver?: DnsResolver;
+  /**
+   * CIDRs a referral may lead to although not public, on any port (NETDIAG_ALLOWED_TARGETS).
+   * Other referrals must name a public host on port 43. @default []
+   */
+  allowedTargets?: readonly string[] | CidrSet;
 }

@@ -5,12 +5,15 @@
  * @module
  */
 import { isNetdiagError, NotFoundError, ThrottledError, UpstreamError } from '../errors.js';
+import { allowedSet } from '../net/guard.js';
+import { checkReferredHost } from '../net/upstream-guard.js';
 import { fillGaps, hasGaps } from './rdap-normalise.js';
 import type { WhoisClientOptions, WhoisResult } from './types.js';
 import {
   formatWhoisServer,
   parseWhoisServer,
   queryWhoisServer,
+  WHOIS_PORT,
   type WhoisServer,
 } from './whois-client.js';
 import { type ParsedWhois, parseWhoisText } from './whois-parser.js';
@@ -65,11 +68,13 @@ export async function lookupWhoisChain(
   const root = parseWhoisServer(rootText);
   if (!root) throw new UpstreamError('whois', `"${rootText}" is not a WHOIS server address`);
   const servers: string[] = [];
-  const ask = async (server: WhoisServer): Promise<ParsedWhois> => {
+  /** `referred`: the server was named by an answer, not by configuration: guard it. */
+  const ask = async (server: WhoisServer, referred: boolean): Promise<ParsedWhois> => {
     servers.push(formatWhoisServer(server));
     const query = whoisQueryFor(server, domain);
+    const address = referred ? await checkReferral(server, options) : undefined;
     const answer = await queryWhoisServer(
-      { server, query },
+      { server, query, ...(address ? { address } : {}) },
       {
         signal: options.signal,
         timeoutMs: options.whoisHopTimeoutMs,
@@ -80,12 +85,12 @@ export async function lookupWhoisChain(
     return parseWhoisText(answer.text);
   };
 
-  let parsed = await ask(root);
+  let parsed = await ask(root, false);
   let hops = 0;
   while (parsed.referral_server && hops < MAX_REFERRALS) {
     const next = parseWhoisServer(parsed.referral_server);
     if (!next || servers.includes(formatWhoisServer(next))) break;
-    parsed = await ask(next);
+    parsed = await ask(next, true);
     hops++;
   }
   if (parsed.outcome === 'limit_exceeded') {
@@ -107,7 +112,7 @@ export async function lookupWhoisChain(
     hasGaps(record)
   ) {
     try {
-      const extra = await ask(registrarServer);
+      const extra = await ask(registrarServer, true);
       if (extra.outcome === 'found') record = fillGaps(record, toRecord(extra, domain));
     } catch (error) {
       // The registrar hop only adds data; its failure leaves the registry's answer standing.
@@ -116,6 +121,35 @@ export async function lookupWhoisChain(
     }
   }
   return { record, servers };
+}
+
+/**
+ * The SSRF guard for a WHOIS referral (issue 20 item 5): `refer:` and `Registrar WHOIS Server:`
+ * come from remote answers, so the host is resolved once, every address must be public, and the
+ * port must be 43 (RFC 3912) — unless NETDIAG_ALLOWED_TARGETS covers every address, the only
+ * exemption. Returns the checked address to connect to; throws `UpstreamError('whois')` naming
+ * the referral and the reason.
+ */
+async function checkReferral(server: WhoisServer, options: WhoisChainOptions): Promise<string> {
+  const what = `the WHOIS referral to ${formatWhoisServer(server)}`;
+  const allowed = allowedSet(options.allowedTargets);
+  const exempt = (addresses: string[]) => addresses.every((a) => allowed.has(a));
+  // The address first (a literal needs no DNS), then the port: nothing is sent to the referred
+  // host before both pass.
+  const addresses = await checkReferredHost(server.host, what, 'whois', {
+    resolver: options.resolver,
+    allowedTargets: allowed,
+    signal: options.signal,
+  });
+  if (server.port !== WHOIS_PORT && !exempt(addresses)) throw portRefusal(what, server.port);
+  return addresses[0] as string;
+}
+
+function portRefusal(what: string, port: number): UpstreamError {
+  return new UpstreamError(
+    'whois',
+    `refused to follow ${what}: port ${port} (WHOIS referrals must use port ${WHOIS_PORT})`,
+  );
 }
 
 function toRecord(parsed: ParsedWhois, domain: string): WhoisResult {

@@ -50,6 +50,11 @@ export interface WhoisQueryInput {
   server: WhoisServer;
   /** The query line, without the CRLF. */
   query: string;
+  /**
+   * The address to connect to when the server's name was already resolved and checked (a
+   * referral that passed the SSRF guard); the name stays in messages. @default resolve `host`
+   */
+  address?: string;
 }
 
 export interface WhoisQueryOptions {
@@ -83,9 +88,9 @@ export function queryWhoisServer(
   const maxBytes = options.maxBytes ?? DEFAULT_WHOIS_MAX_BYTES;
   const name = formatWhoisServer(server);
   const socket = createConnection({
-    host: server.host,
+    host: input.address ?? server.host,
     port: server.port,
-    ...(options.resolver ? { lookup: resolverLookup(options.resolver) } : {}),
+    ...(options.resolver && !input.address ? { lookup: resolverLookup(options.resolver) } : {}),
   });
   const answer = new Promise<WhoisAnswer>((resolve, reject) => {
     const chunks: Buffer[] = [];

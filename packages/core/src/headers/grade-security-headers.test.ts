@@ -46,6 +46,39 @@ describe('gradeSecurityHeaders over plain HTTP (loopback)', () => {
   });
   afterAll(() => weak.close());
 
+  test('HSTS sent over plain HTTP: present, not implemented, and noted as ignored', async () => {
+    const plain = await startHttpTarget({
+      host: '127.0.0.2',
+      routes: {
+        '/': (_req, res) =>
+          res
+            .writeHead(200, {
+              'content-type': 'text/plain',
+              'strict-transport-security': 'max-age=63072000',
+            })
+            .end('hi'),
+      },
+    });
+    try {
+      const result = await gradeSecurityHeaders(`http://127.0.0.2:${plain.port}/`, {
+        allowedTargets,
+        checkRedirection: false,
+      });
+      const hsts = result.headers.find((h) => h.test === 'strict-transport-security');
+      expect(hsts).toMatchObject({
+        present: true,
+        value: 'max-age=63072000',
+        result: 'hsts-not-implemented-no-https',
+        pass: false,
+      });
+      expect(result.note).toMatch(
+        /sent over plain HTTP, where browsers ignore it \(RFC 6797 §8\.1\)/,
+      );
+    } finally {
+      await plain.close();
+    }
+  });
+
   test('no scheme: https fails, the http answer is graded and the note says so', async () => {
     const result = await gradeSecurityHeaders(`127.0.0.2:${weak.port}`, {
       allowedTargets,

@@ -199,6 +199,12 @@ export async function gradeSecurityHeaders(
   if (auto.status >= 400 && auto.status !== 401 && auto.status !== 403) {
     notes.push(`the site answered HTTP ${auto.status}; an error page may carry other headers`);
   }
+  const hsts = headers.find((row) => row.test === 'strict-transport-security');
+  if (hsts?.present && hsts.result === 'hsts-not-implemented-no-https') {
+    notes.push(
+      'Strict-Transport-Security was sent over plain HTTP, where browsers ignore it (RFC 6797 §8.1)',
+    );
+  }
   if (auto.tls && !auto.tls.authorized) {
     notes.push(`the certificate is not trusted (${auto.tls.authorizationError})`);
   }

@@ -165,6 +165,11 @@ export function parseProbeUrl(input: unknown, options: ParseProbeUrlOptions = {}
   if (url.hostname === '') {
     throw new InvalidInputError(`"${param}" has no host: ${JSON.stringify(input)}`, param);
   }
+  // Port 0 cannot be connected to (it asks the OS for any port when binding); the WHATWG parser
+  // keeps it, and an HTTP client would silently use the scheme's default instead.
+  if (url.port === '0') {
+    throw new InvalidInputError(`"${param}" has port 0: a port must be 1 to 65535`, param);
+  }
   url.username = '';
   url.password = '';
   url.hash = '';

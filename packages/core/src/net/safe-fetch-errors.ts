@@ -29,11 +29,20 @@ export class ProbeError extends UpstreamError {
   readonly kind: ProbeFailureKind;
   /** The last HTTP status seen before the failure (redirect loops), if any. */
   readonly lastStatus: number | undefined;
+  /** Where the chain stood when it failed (redirect loops): redirects followed, last hop. */
+  readonly chain: { redirects: number; url: string; address: string } | undefined;
 
-  constructor(kind: ProbeFailureKind, message: string, cause?: unknown, lastStatus?: number) {
+  constructor(
+    kind: ProbeFailureKind,
+    message: string,
+    cause?: unknown,
+    lastStatus?: number,
+    chain?: { redirects: number; url: string; address: string },
+  ) {
     super(TARGET_UPSTREAM, message, cause);
     this.kind = kind;
     this.lastStatus = lastStatus;
+    this.chain = chain;
   }
 }
 

@@ -134,7 +134,7 @@ describe('safeFetch on allowed loopback targets', () => {
 
   test('a redirect to a blocked address is refused before connecting', async () => {
     await expect(safeFetch(`${target.url}/to-blocked`, { allowedTargets })).rejects.toThrow(
-      'Target not allowed: 169.254.169.254 is a link-local',
+      /^Target not allowed: redirect 1 \(from http:\/\/127\.0\.0\.2:\d+\/to-blocked to http:\/\/169\.254\.169\.254\/.*\) was refused: 169\.254\.169\.254 is a link-local/,
     );
     await expect(safeFetch(`${target.url}/to-file`, { allowedTargets })).rejects.toThrow(
       /redirect from .* to a file URL/,

@@ -123,6 +123,8 @@ export async function safeFetch(
         resolver: options.resolver,
         allowedTargets: allowed,
         signal,
+      }).catch((error: unknown) => {
+        throw hops.length > 0 ? refusedRedirect(error, hops, url) : error;
       });
       const exchange = await requestOnce(url, checked.addresses, checked.literal, options, signal);
       const { response, client } = exchange;
@@ -144,6 +146,7 @@ export async function safeFetch(
               `more than ${maxRedirects} redirects (the last one from ${url.href} to ${location})`,
               undefined,
               response.statusCode,
+              { redirects: hops.length - 1, url: url.href, address: exchange.address },
             );
           }
           url = nextHop(url, location);
@@ -189,6 +192,19 @@ export async function safeFetch(
   }
 }
 
+/**
+ * A guard refusal of a redirect target names the hop: which redirect, from where, to where, and
+ * why (issue 20 item 12). Other errors pass unchanged.
+ */
+function refusedRedirect(error: unknown, hops: readonly SafeFetchHop[], to: URL): unknown {
+  if (!isNetdiagError(error, 'TARGET_NOT_ALLOWED')) return error;
+  const from = hops[hops.length - 1]?.url ?? '';
+  const reason = error.message.replace(/^(\[netdiag\] )?(\[[^\]]*\] )?Target not allowed: /, '');
+  return new TargetNotAllowedError(
+    `redirect ${hops.length} (from ${from} to ${to.href}) was refused: ${reason}`,
+  );
+}
+
 /** Resolves a Location against the current URL and re-applies the URL rules. */
 function nextHop(current: URL, location: string): URL {
   let next: URL;
@@ -205,6 +221,9 @@ function nextHop(current: URL, location: string): URL {
     throw new TargetNotAllowedError(
       `redirect from ${current.href} to a ${next.protocol.replace(/:$/, '')} URL; only http and https are followed`,
     );
+  }
+  if (next.port === '0') {
+    throw new ProbeError('protocol', `redirect from ${current.href} to port 0 (${next.href})`);
   }
   next.username = '';
   next.password = '';

@@ -163,12 +163,18 @@ describe('checkSite: down is a result, not an error', () => {
     down(result);
     expect(result.status_code).toBe(302);
     expect(result.note).toMatch(/^redirect loop: more than 5 redirects/);
+    // The loop was answered: the count of redirects followed and the address connected to.
+    expect(result.redirects).toBe(5);
+    expect(result.ip).toBe('127.0.0.2');
+    expect(result.final_url).toBe(`${target.url}/loop`);
   });
 
-  test('a redirect to a blocked address is a 403 error, and nothing is contacted there', async () => {
-    await expect(checkSite(`${target.url}/to-metadata`, { allowedTargets })).rejects.toMatchObject({
-      code: 'TARGET_NOT_ALLOWED',
-    });
+  test('a redirect to a blocked address is a 403 naming the hop and the reason', async () => {
+    const error = await checkSite(`${target.url}/to-metadata`, { allowedTargets }).catch((e) => e);
+    expect(error).toMatchObject({ code: 'TARGET_NOT_ALLOWED' });
+    expect(error.message).toContain(
+      `Target not allowed: redirect 1 (from ${target.url}/to-metadata to http://169.254.169.254/latest/meta-data/) was refused: 169.254.169.254 is a link-local`,
+    );
   });
 
   test('bad input is an error', async () => {
@@ -177,6 +183,15 @@ describe('checkSite: down is a result, not an error', () => {
     });
     await expect(checkSite('')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
+
+  test.each(['http://127.0.0.2:0/', 'https://example.com:0', '127.0.0.2:0'])(
+    'port 0 (%s) is refused as input, not probed on the default port',
+    async (url) => {
+      const error = await checkSite(url, { allowedTargets }).catch((e) => e);
+      expect(error).toMatchObject({ code: 'INVALID_INPUT', param: 'url' });
+      expect(error.message).toMatch(/port 0: a port must be 1 to 65535/);
+    },
+  );
 });
 
 describe.skipIf(!opensslAvailable())('checkSite over TLS', () => {

@@ -187,6 +187,8 @@ function downResult(
 ): SiteCheckResult {
   const facts = (error as { tls?: TlsFacts }).tls;
   const lastStatus = error instanceof ProbeError ? error.lastStatus : undefined;
+  // A redirect loop got answers: say how far it went and where it was connected.
+  const chain = error instanceof ProbeError ? error.chain : undefined;
   const note = [fallbackNote, describeFailure(error)].filter(Boolean).join('; then ');
   return {
     url: checked.href,
@@ -199,9 +201,9 @@ function downResult(
     powered_by: null,
     note,
     checked_at: checkedAt,
-    final_url: checked.href,
-    redirects: 0,
-    ip: null,
+    final_url: chain?.url ?? checked.href,
+    redirects: chain?.redirects ?? 0,
+    ip: chain?.address ?? null,
     tls: facts ? siteTls(facts) : null,
   };
 }

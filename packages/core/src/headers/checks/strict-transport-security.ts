@@ -17,11 +17,15 @@ export interface HstsOutcome extends CheckOutcome {
 export function checkHsts(input: ScanInput): HstsOutcome {
   const response = input.https;
   const values = headerValues(response, 'strict-transport-security');
+  // Sent over plain HTTP only: there, but ignored by browsers (RFC 6797 §8.1). Reported present
+  // with its value, still graded as not implemented; the grader adds a note.
+  const plain = response ? [] : headerValues(input.auto, 'strict-transport-security');
+  const shown = values.length > 0 ? values : plain;
   const out: HstsOutcome = {
     result: 'hsts-not-implemented',
     pass: false,
-    present: values.length > 0,
-    value: values.length > 0 ? values.join(', ').slice(0, 1024) : null,
+    present: shown.length > 0,
+    value: shown.length > 0 ? shown.join(', ').slice(0, 1024) : null,
     maxAge: null,
     includeSubDomains: false,
     preload: false,

@@ -18,6 +18,7 @@ export default defineConfig({
   },
   test: {
     setupFiles: [src('./test-utils/src/vitest-setup.ts')],
+    globalSetup: [src('./test-utils/src/global-temp.ts')],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

@@ -5,11 +5,12 @@
  * - GET /api/breach for an address already in the 1-hour cache (the upstream is never asked
  *   again: the fake XposedOrNot counts its requests);
  * - scoreIp alone, in process.
- * Run: npx tsx bench/caller/caller.bench.ts   (BENCH_DURATION_S, default 10)
+ * Run: npx pnpm@10 build && npx tsx bench/caller/caller.bench.ts   (BENCH_DURATION_S, default
+ * 10); the server and scoreIp are the built packages.
  */
 import { fileURLToPath } from 'node:url';
 import { startDnsServer } from '@netdiag/test-utils';
-import { scoreIp } from '../../packages/core/src/index.js';
+import { scoreIp } from '@netdiag/core';
 import { startXposedOrNotServer } from '../../test-utils/src/xposedornot-server.js';
 import { type LoadResult, load, startChild, table } from '../lib.js';
 

@@ -1,9 +1,9 @@
 /**
  * The netdiag API for the caller benchmarks: limits out of the way, trusting the loopback
  * load generator's X-Forwarded-For, every upstream on the parent's loopback fixtures (env).
- * Imports the sources, so no build is needed.
+ * Runs the built package (`pnpm build` first), like every server the benchmarks measure.
  */
-import { loadConfig, startServer } from '../../packages/http/src/index.js';
+import { loadConfig, startServer } from '@netdiag/http';
 
 const started = await startServer({
   ...loadConfig(process.env),

@@ -36,6 +36,7 @@ export {
   startRdapServer,
 } from './rdap-server.js';
 export { type RedisTestServer, redisAvailable, startRedis } from './redis-server.js';
+export { removeTempDirs, tempDir } from './temp-dir.js';
 export {
   startWhoisServer,
   type WhoisReply,

@@ -4,6 +4,8 @@ import express from 'express';
 
 const body = process.env['BENCH_BODY'] ?? '{}';
 const app = express();
+// netdiag turns ETag off (app.ts): the floor must not pay for hashing every body either.
+app.set('etag', false);
 app.get('/api/lookup', (_req, res) => {
   res.type('application/json').send(body);
 });

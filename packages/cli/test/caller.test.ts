@@ -1,7 +1,4 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type DnsTestServer, startDnsServer } from '@netdiag/test-utils';
+import { type DnsTestServer, startDnsServer, tempDir } from '@netdiag/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
   startXposedOrNotServer,
@@ -85,7 +82,7 @@ describe('netdiag breach', () => {
 describe('netdiag ip / netdiag score', () => {
   let myip: DnsTestServer;
   let dnsbl: DnsTestServer;
-  const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-cli-caller-'));
+  const cacheDir = tempDir('netdiag-cli-caller-');
   beforeAll(async () => {
     // Stands in for resolver1.opendns.com: answers myip.opendns.com with "your" address.
     myip = await startDnsServer({ zone: { 'myip.opendns.com': { A: ['8.8.8.8'] } } });

@@ -31,7 +31,8 @@ describe.skipIf(!built)('netdiag serve --workers', () => {
       stderr += chunk;
     });
     try {
-      for (let i = 0; i < 200 && !stderr.includes('listening'); i++)
+      // Up to 30 s: in a fresh temp directory each worker first builds the IP lookup tables.
+      for (let i = 0; i < 1200 && !stderr.includes('listening'); i++)
         await new Promise((r) => setTimeout(r, 25));
       expect(stderr).toContain('(2 workers)');
       const statuses: number[] = [];
@@ -55,5 +56,5 @@ describe.skipIf(!built)('netdiag serve --workers', () => {
       clearTimeout(hung);
       expect(code).toBe(0);
     }
-  });
+  }, 60_000);
 });

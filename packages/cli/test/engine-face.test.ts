@@ -3,8 +3,7 @@
  * answer on stdout, loads no server code and fetches no feed unless asked.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -12,6 +11,7 @@ import {
   type HttpTarget,
   startDnsServer,
   startHttpTarget,
+  tempDir,
 } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EXIT, run } from '../src/index.js';
@@ -19,7 +19,7 @@ import { captureIO } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
 const built = existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)));
-const dir = mkdtempSync(join(tmpdir(), 'netdiag-cli-face-'));
+const dir = tempDir('netdiag-cli-face-');
 let dns: DnsTestServer;
 let tor: HttpTarget;
 let torRequests = 0;

@@ -6,10 +6,8 @@
  * with `resolver` pointing at that fixture: each must answer correctly with zero system calls.
  */
 import dns from 'node:dns';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   bootstrapFile,
   bootstrapRoute,
@@ -21,6 +19,7 @@ import {
   startRdapServer,
   startWhoisServer,
   startXposedOrNotServer,
+  tempDir,
   type WhoisTestServer,
   type XonFakeServer,
 } from '@netdiag/test-utils';
@@ -405,7 +404,7 @@ describe('with `resolver`, nothing asks the system resolver', () => {
 
 describe('the engine, configured with host names only, asks nothing of the system resolver', () => {
   test('WHOIS, RDAP, breach, the Tor feed, DoH and my-IP through NETDIAG_DNS_SERVERS', async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-all-dns-'));
+    const cacheDir = tempDir('netdiag-all-dns-');
     const rdapPort = portOf(rdap.url);
     const engine = createNetdiag({
       dnsServers: [names.address],

@@ -1,15 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type DnsTestServer,
   type HttpTarget,
   startDnsServer,
   startHttpTarget,
+  tempDir,
 } from '@netdiag/test-utils';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -35,7 +35,7 @@ let dns: DnsTestServer;
 let tor: HttpTarget;
 let direct: NetdiagApp;
 let proxied: NetdiagApp;
-const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-caller-'));
+const cacheDir = tempDir('netdiag-caller-');
 
 beforeAll(async () => {
   dns = await startDnsServer({
@@ -491,7 +491,7 @@ describe('TLS terminated by the server', () => {
 
 describe('NETDIAG_TLS_CERT / NETDIAG_TLS_KEY', () => {
   test('startServer speaks HTTPS and /api/ip reports the TLS version', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'netdiag-tls-'));
+    const dir = tempDir('netdiag-tls-');
     const { key, cert } = makeSelfSignedCert({
       names: ['localhost'],
       ips: ['127.0.0.1'],

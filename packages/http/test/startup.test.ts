@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { startServer } from '../src/server.js';
 
 describe('start-up', () => {
   test('a broken NETDIAG_GEOIP_DB stops start-up with a message naming it', async () => {
-    const file = join(tmpdir(), `netdiag-broken-${process.pid}.mmdb`);
+    const file = join(tempDir('netdiag-broken-'), 'broken.mmdb');
     writeFileSync(file, 'this is not a MaxMind database');
     await expect(
       startServer({ logLevel: 'silent', port: 0, host: '127.0.0.1', geoipDb: file }),

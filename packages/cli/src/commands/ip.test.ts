@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { run } from '../index.js';
 import type { CliIO } from '../io.js';
 
-const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-ip-cli-'));
+const cacheDir = tempDir('netdiag-ip-cli-');
 
 function capture(stdin = '') {
   const out: string[] = [];

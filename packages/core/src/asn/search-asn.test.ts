@@ -1,13 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { INVALID_IP_MESSAGE } from '../errors.js';
 import { loadIpDatasets } from '../ip/datasets.js';
 import { loadSignalLists } from '../ip/privacy/signal-lists.js';
 import { searchAsn } from './search-asn.js';
 
-const datasets = await loadIpDatasets({ cacheDir: mkdtempSync(join(tmpdir(), 'netdiag-asn-')) });
+const datasets = await loadIpDatasets({ cacheDir: tempDir('netdiag-asn-') });
 
 describe('searchAsn', () => {
   test('an IP gives its origin AS and the announced range', async () => {

@@ -427,6 +427,15 @@ if (
   const facts = JSON.parse(readFileSync(corpusFile, 'utf8')) as Facts;
 
   describe('RFC 5782 facts (shared corpus)', () => {
+    // An emptied or truncated corpus must fail, not shrink the suites below to nothing.
+    test('the corpus holds 4 query-name cases, 6 test points and 24 Spamhaus return codes', () => {
+      expect([
+        facts.rfc5782.query_name_cases.length,
+        facts.rfc5782.test_cases.length,
+        facts.spamhaus.return_codes.length,
+      ]).toEqual([4, 6, 24]);
+    });
+
     test.each(facts.rfc5782.query_name_cases)('query name of $ip in $zone', (c) => {
       expect(dnsblQueryName(c.ip, c.zone)).toBe(c.query_name);
     });

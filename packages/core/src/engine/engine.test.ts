@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type DnsTestServer,
   type HttpTarget,
   startDnsServer,
   startHttpTarget,
+  tempDir,
 } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dnsblQueryName } from '../blocklist/query-name.js';
@@ -17,7 +17,7 @@ import { type Cache, createMemoryCache } from '../net/cache.js';
 import { createResolver } from '../net/resolver.js';
 import { createNetdiag } from './engine.js';
 
-const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-engine-'));
+const cacheDir = tempDir('netdiag-engine-');
 let dns: DnsTestServer;
 let tor: HttpTarget;
 let torRequests = 0;
@@ -121,7 +121,7 @@ describe('createNetdiag', () => {
   });
 
   test('feeds, manual (default): never fetched unless asked; the disk copy is used', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'netdiag-engine-feed-'));
+    const dir = tempDir('netdiag-engine-feed-');
     try {
       writeFileSync(join(dir, 'netdiag-tor-exit-list.txt'), '8.8.8.8\n');
       const engine = createNetdiag({ ...engineOptions(), cacheDir: dir });
@@ -141,7 +141,7 @@ describe('createNetdiag', () => {
   });
 
   test('feeds, schedule (a server): fetched at start', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'netdiag-engine-feed-'));
+    const dir = tempDir('netdiag-engine-feed-');
     try {
       const engine = createNetdiag({ ...engineOptions(), cacheDir: dir, feeds: 'schedule' });
       const before = torRequests;

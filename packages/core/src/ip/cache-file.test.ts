@@ -3,9 +3,10 @@
  * key, a file of the older layouts, a truncated file or one flipped bit is never read; writes
  * are atomic and replace the same key's files in other formats; failures are returned.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { tempDir } from '@netdiag/test-utils';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { asnCacheFile, readAsnCache, writeAsnCache } from './asn/asn-disk-cache.js';
@@ -19,7 +20,7 @@ import {
 } from './cache-file.js';
 
 const kind: CacheKind = { name: 'test-arrays', format: 3 };
-const dirOf = () => mkdtempSync(join(tmpdir(), 'netdiag-cache-file-'));
+const dirOf = () => tempDir('netdiag-cache-file-');
 const everything = (f: CacheFileReader) => ({
   meta: f.meta,
   a: f.u32('a'),

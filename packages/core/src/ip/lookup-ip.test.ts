@@ -1,6 +1,4 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { INVALID_IP_MESSAGE } from '../errors.js';
 import { asnCacheFile } from './asn/asn-disk-cache.js';
@@ -9,7 +7,7 @@ import { loadIpDatasets } from './datasets.js';
 import { lookupIp } from './lookup-ip.js';
 import { parseTorExitList } from './tor-exit-list.js';
 
-const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-ip-test-'));
+const cacheDir = tempDir('netdiag-ip-test-');
 const datasets = await loadIpDatasets({ cacheDir });
 
 describe('lookupIp on the embedded data', () => {

@@ -6,9 +6,8 @@
  * multi-label public suffix for WHOIS, the expanded size and direction of port ranges, and
  * `sender`/`helo` without `ip`.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
+import { tempDir } from '@netdiag/test-utils';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { z } from 'zod';
@@ -196,7 +195,7 @@ describe('what the parameter schemas admit, the server accepts', () => {
 
   test('ASN queries → searchAsn answers or does not find, never a 400', async () => {
     const datasets = await loadIpDatasets({
-      cacheDir: mkdtempSync(join(tmpdir(), 'netdiag-schema-')),
+      cacheDir: tempDir('netdiag-schema-'),
     });
     const schema = param('searchAsn', 'q');
     // The name branch has look-aheads, which fast-check cannot generate from: generate the

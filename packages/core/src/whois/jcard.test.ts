@@ -41,6 +41,9 @@ const corpus = present ? describe : describe.skip;
 
 corpus('jCard corpus (openrdap vcard_test.go cases)', () => {
   const malformed = cases.filter((c) => typeof c.expected === 'string');
+  test('the corpus holds 13 jCard cases, 10 of them malformed', () => {
+    expect([cases.length, malformed.length]).toEqual([13, 10]);
+  });
   test.each(malformed.map((c) => [c.id, c] as const))('%s is rejected', (_id, c) => {
     expect(() => parseJCard(text(c))).toThrow(JCardError);
   });

@@ -92,6 +92,15 @@ suite('WHOIS parser conformance (likexian/whois-parser corpus)', () => {
     : { cases: [], notfound_cases: [], inline_error_cases: [] };
   const read = (file: string) => decodeWhois(readFileSync(join(root, file)));
 
+  // An emptied or truncated corpus must fail, not shrink the suites below to nothing.
+  test('the corpus holds 144 answers, 59 not-found answers and 7 inline errors', () => {
+    expect([
+      index.cases.length,
+      index.notfound_cases.length,
+      index.inline_error_cases.length,
+    ]).toEqual([144, 59, 7]);
+  });
+
   test('required fields parsed right: ≥ 95 %', () => {
     let right = 0;
     let checked = 0;

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   INVALID_IP_MESSAGE,
@@ -8,7 +7,7 @@ import {
   lookupAnswerV1,
   lookupAnswerV1Json,
 } from '@netdiag/core';
-import { seededRandom32, startHttpTarget } from '@netdiag/test-utils';
+import { seededRandom32, startHttpTarget, tempDir } from '@netdiag/test-utils';
 import request from 'supertest';
 import { afterAll, describe, expect, test } from 'vitest';
 import { expectMatchesSchema } from '../../test/expect-schema.js';
@@ -16,7 +15,7 @@ import { createApp } from '../app.js';
 import { closeContext } from '../context.js';
 import { jsonDepth } from './ip.js';
 
-const cacheDir = mkdtempSync(join(tmpdir(), 'netdiag-ip-http-'));
+const cacheDir = tempDir('netdiag-ip-http-');
 const torTarget = await startHttpTarget({
   routes: {
     '/torbulkexitlist': (_req, res) => {
@@ -253,7 +252,7 @@ describe('GET /api/asn', () => {
 
 describe('IP data and the Tor feed', () => {
   test('the last good Tor list on disk is used when the upstream is down', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'netdiag-tor-'));
+    const dir = tempDir('netdiag-tor-');
     writeFileSync(join(dir, 'netdiag-tor-exit-list.txt'), '8.8.8.8\n');
     const app2 = createApp({
       logLevel: 'silent',

@@ -3,11 +3,10 @@
  * truncated file is not read, a file that reads but fails the consistency checks is rebuilt,
  * and a cache directory that cannot be written is reported, not thrown.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { prerequisite } from '@netdiag/test-utils';
+import { prerequisite, tempDir } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { AsnIndexBuilder } from '../asn/asn-index.js';
 import { MmdbDatabase } from '../mmdb/database.js';
@@ -46,7 +45,7 @@ describe.skipIf(!present)('lookup tables on disk', () => {
     createMmdbGeoSource({ v4: db, v6: db, description: 't', asn, tables });
 
   test('round trip, another key, a truncated file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'netdiag-tables-'));
+    const dir = tempDir('netdiag-tables-');
     const notes: string[] = [];
     const options = { key: 'k1', cacheDir: dir, onNote: (m: string) => notes.push(m) };
     const first = await loadGeoTables(db, db, asn, options);
@@ -63,7 +62,7 @@ describe.skipIf(!present)('lookup tables on disk', () => {
   });
 
   test('a new file replaces the same data in an older format, not other data', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'netdiag-tables-'));
+    const dir = tempDir('netdiag-tables-');
     const current = basename(tableCacheFile(dir, 'k'));
     const older = current.replace(/-f\d+\.bin$/, '-f1.bin');
     const otherData = basename(tableCacheFile(dir, 'other')).replace(/-f\d+\.bin$/, '-f1.bin');
@@ -74,7 +73,7 @@ describe.skipIf(!present)('lookup tables on disk', () => {
   });
 
   test('the tables answer the same after the round trip', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'netdiag-tables-'));
+    const dir = tempDir('netdiag-tables-');
     await loadGeoTables(db, db, asn, { key: 'k', cacheDir: dir });
     const cached = await loadGeoTables(db, db, asn, { key: 'k', cacheDir: dir, accept: source });
     expect(cached.how).toBe('cache');
@@ -99,7 +98,7 @@ describe.skipIf(!present)('lookup tables on disk', () => {
     ['empty deep segments', (t: GeoTables) => t.v6.deepStart.fill(0)],
     ['a missing array', (t: GeoTables) => Object.assign(t.v4, { slots: new Uint32Array(3) })],
   ])('a cached file with %s is rebuilt', async (_name, damage) => {
-    const dir = mkdtempSync(join(tmpdir(), 'netdiag-tables-'));
+    const dir = tempDir('netdiag-tables-');
     const good = buildGeoTables(db, db, asn);
     expect(() => source(good)).not.toThrow();
     const bad: GeoTables = structuredClone(good);
@@ -113,7 +112,7 @@ describe.skipIf(!present)('lookup tables on disk', () => {
   });
 
   test('an unwritable cache directory is reported, not thrown', async () => {
-    const blocker = join(mkdtempSync(join(tmpdir(), 'netdiag-tables-')), 'file');
+    const blocker = join(tempDir('netdiag-tables-'), 'file');
     writeFileSync(blocker, 'not a directory');
     const notes: string[] = [];
     const loaded = await loadGeoTables(db, db, asn, {

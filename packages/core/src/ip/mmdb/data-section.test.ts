@@ -3,12 +3,11 @@
  * through the whole file; a file that is not a MaxMind DB is refused; tables that need tree
  * walks are refused with a data section alone (the loader then reads the whole file).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { prerequisite } from '@netdiag/test-utils';
+import { prerequisite, tempDir } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { createMmdbGeoSource } from '../geo/geo-source.js';
 import { buildGeoTables } from '../geo/table-cache.js';
@@ -46,7 +45,7 @@ describe('readMmdbDataSection', () => {
   );
 
   test('a file that is not a MaxMind DB is refused', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'netdiag-ds-')), 'x.mmdb');
+    const path = join(tempDir('netdiag-ds-'), 'x.mmdb');
     writeFileSync(path, Buffer.alloc(4096, 7));
     await expect(readMmdbDataSection(path)).rejects.toThrow(MmdbFormatError);
   });

@@ -139,6 +139,14 @@ describe.skipIf(!present)('MaxMind DB corpus: broken databases', () => {
   ]);
   const broken = [...new Set(cases.map((c) => c.db))].filter((db) => !valid.has(db));
 
+  test('the corpus holds 27 error cases over 25 files (21 + 14 databases with lookups)', () => {
+    expect([cases.length, new Set(cases.map((c) => c.db)).size]).toEqual([27, 25]);
+    expect([
+      Object.keys(expected?.databases ?? {}).length,
+      Object.keys(expected?.synthetic_databases ?? {}).length,
+    ]).toEqual([21, 14]);
+  });
+
   test.each(broken)('%s fails to open with a clear error (full verification)', (file) => {
     let error: unknown;
     try {

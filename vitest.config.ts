@@ -13,6 +13,7 @@ export default defineConfig({
     alias: {
       '@netdiag/core': src('./packages/core/src/index.ts'),
       '@netdiag/http': src('./packages/http/src/index.ts'),
+      '@netdiag/mcp': src('./packages/mcp/src/index.ts'),
       '@netdiag/test-utils': src('./test-utils/src/index.ts'),
     },
   },
@@ -29,6 +30,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'http', root: src('./packages/http'), include: ['{src,test}/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'mcp', root: src('./packages/mcp'), include: ['{src,test}/**/*.test.ts'] },
       },
       {
         extends: true,

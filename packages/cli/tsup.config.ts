@@ -6,6 +6,7 @@ export default defineConfig({
   entry: ['src/index.ts'],
   // Chunks: the command modules (and @netdiag/core with them) load only when a command runs.
   splitting: true,
-  // @netdiag/http is an optional dependency, imported only by `netdiag serve`: never bundled.
-  external: ['@netdiag/http'],
+  // @netdiag/http and @netdiag/mcp are optional dependencies, imported only by `netdiag serve`
+  // and `netdiag mcp`: never bundled.
+  external: ['@netdiag/http', '@netdiag/mcp'],
 });

@@ -148,3 +148,13 @@ const ERROR_CODES = new Set<string>([
   'ABORTED',
   'CONFIG_ERROR',
 ]);
+
+/**
+ * The message a client of any face sees for a netdiag error: the `[netdiag] [x] ` prefix meant
+ * for logs and library users becomes `Upstream x failed: …`. The HTTP API's error bodies and the
+ * MCP face's tool errors both use it, so both say the same thing.
+ */
+export function publicErrorMessage(error: NetdiagError): string {
+  const match = /^\[netdiag\] \[([^\]]+)\] (.*)$/s.exec(error.message);
+  return match ? `Upstream ${match[1]} failed: ${match[2]}` : error.message;
+}

@@ -135,6 +135,7 @@ export {
   InvalidInputError,
   InvalidIpError,
   isNetdiagError,
+  publicErrorMessage,
   NetdiagError,
   type NetdiagErrorOptions,
   NotFoundError,
@@ -243,6 +244,8 @@ export {
   type ScanPortsResult,
   scanPorts,
 } from './ports/index.js';
+// --- The capabilities as tools for agents (the MCP face builds on this table) ---
+export { findTool, NETDIAG_TOOLS, type ToolContext, type ToolDefinition } from './tools/index.js';
 // --- Answer schemas (zod) and the SPEC shapes ---
 export * from './schemas/index.js';
 export {

@@ -72,7 +72,10 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
   app.set('json spaces', 0);
   ctx.services.set('readiness', { ready: true });
 
-  const mounted = config.metrics ? routes : routes.filter((route) => route.path !== '/metrics');
+  const mounted = routes.filter(
+    (route) =>
+      (config.metrics || route.path !== '/metrics') && (config.mcp || route.path !== '/mcp'),
+  );
   ctx.services.set('openapi', buildOpenApi(mounted, { version: VERSION }));
 
   const metrics = getMetrics(ctx);
@@ -83,6 +86,7 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
     store: () => limitStore(ctx),
     onLimited: (limiter) => metrics.rateLimited.inc({ limiter }),
   });
+  ctx.services.set('limits', limits);
   // One Express layer for the whole request path: Express matches every layer's path in turn
   // and allocates for each, which cost more than the steps themselves (bench/ip/http.bench.ts).
   const table = new RouteTable(mounted);

@@ -56,6 +56,14 @@ export interface ServerConfig {
    * @default 768
    */
   maxConnections: number;
+  /** Serve the MCP tools over streamable HTTP at `/mcp`. @default true */
+  mcp: boolean;
+  /**
+   * Origins (`https://app.example`) whose browser pages may call `/mcp`. A request with any
+   * other `Origin` header is refused with 403 (the MCP specification's defence against DNS
+   * rebinding); requests without one (agents, CLIs) are not affected. @default []
+   */
+  mcpAllowedOrigins: string[];
   /**
    * PEM certificate (chain) file: with `tlsKey`, the server speaks HTTPS (HTTP/1.1) itself and
    * `/api/ip` reports the caller's TLS version. Both or neither.
@@ -81,6 +89,8 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   headersTimeoutS: 10,
   requestTimeoutS: 30,
   maxConnections: 768,
+  mcp: true,
+  mcpAllowedOrigins: [],
   tlsCert: undefined,
   tlsKey: undefined,
 });
@@ -110,6 +120,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     headersTimeoutS: read.int('NETDIAG_HEADERS_TIMEOUT_S', 1, 3600) ?? d.headersTimeoutS,
     requestTimeoutS: read.int('NETDIAG_REQUEST_TIMEOUT_S', 1, 3600) ?? d.requestTimeoutS,
     maxConnections: read.int('NETDIAG_MAX_CONNECTIONS', 0, 1_000_000) ?? d.maxConnections,
+    mcp: read.bool('NETDIAG_MCP') ?? d.mcp,
+    mcpAllowedOrigins: parseOrigins(read.str('NETDIAG_MCP_ALLOWED_ORIGINS')),
     tlsCert: read.str('NETDIAG_TLS_CERT'),
     tlsKey: read.str('NETDIAG_TLS_KEY'),
   });
@@ -167,4 +179,24 @@ function parseTrustProxy(value: string): ServerConfig['trustProxy'] {
     }
   }
   return entries.length === 1 ? (entries[0] as string) : entries;
+}
+
+/** NETDIAG_MCP_ALLOWED_ORIGINS: comma-separated origins, each `scheme://host[:port]`. */
+function parseOrigins(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  return value.split(',').map((entry) => {
+    const text = entry.trim();
+    let origin: string;
+    try {
+      origin = new URL(text).origin;
+    } catch {
+      origin = 'null';
+    }
+    if (origin === 'null' || origin !== text.replace(/\/$/, '')) {
+      throw new ConfigError(
+        `NETDIAG_MCP_ALLOWED_ORIGINS must list origins such as https://app.example, got "${text}"`,
+      );
+    }
+    return origin;
+  });
 }

@@ -2,7 +2,7 @@
  * Error → HTTP translation: the one place that knows which NetdiagError code is which status.
  * @module
  */
-import { type ErrorCode, isNetdiagError } from '@netdiag/core';
+import { type ErrorCode, isNetdiagError, publicErrorMessage } from '@netdiag/core';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INVALID_INPUT: 400,
@@ -64,7 +64,7 @@ export function toErrorReply(error: unknown): ErrorReply {
     }
     return {
       status: STATUS_BY_CODE[error.code],
-      message: publicMessage(error.message),
+      message: publicErrorMessage(error),
       headers,
       internal: false,
     };
@@ -100,10 +100,4 @@ export function toErrorReply(error: unknown): ErrorReply {
     }
   }
   return { status: 500, message: 'Internal server error', headers: {}, internal: true };
-}
-
-/** Drops the `[netdiag] [x] ` prefix meant for logs and library users. */
-function publicMessage(message: string): string {
-  const match = /^\[netdiag\] \[([^\]]+)\] (.*)$/s.exec(message);
-  return match ? `Upstream ${match[1]} failed: ${match[2]}` : message;
 }

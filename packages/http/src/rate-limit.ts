@@ -93,7 +93,9 @@ export interface LimitsOptions {
  * limiter that ran. Paths compare as the route dispatcher matches them: case-insensitive, one
  * trailing slash ignored.
  */
-export function createLimits(options: LimitsOptions): RequestHandler {
+export function createLimits(
+  options: LimitsOptions,
+): RequestHandler & { readonly all: Limiter; readonly tool: Limiter } {
   const make = (prefix: 'all' | 'tool', limit: number) =>
     createLimiter({
       limit,
@@ -129,11 +131,14 @@ export function createLimits(options: LimitsOptions): RequestHandler {
     if (isTool(path)) run(tool, req, res, next, path, goOn);
     else next();
   };
-  return (req: Request, res: Response, next: NextFunction) => {
+  const middleware = (req: Request, res: Response, next: NextFunction) => {
     const path = withoutTrailingSlash(req.path).toLowerCase();
     if (!(path === '/api' || path.startsWith('/api/')) || unlimited.has(path)) return next();
     run(all, req, res, next, path, afterAll);
   };
+  // The MCP route counts its requests itself (it must read the body to know whether a call is a
+  // probe tool's), with these same limiters and counters.
+  return Object.assign(middleware, { all, tool });
 }
 
 function goOn(_req: Request, _res: Response, next: NextFunction): void {

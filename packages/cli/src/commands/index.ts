@@ -4,6 +4,7 @@ import { registerDns } from './dns.js';
 import { registerEmailAuth } from './email-auth.js';
 import { registerFeeds } from './feeds.js';
 import { registerIpIntel } from './ip.js';
+import { registerMcp } from './mcp.js';
 import { registerProbes } from './probes.js';
 import { registerServe } from './serve.js';
 import type { RegisterCommand } from './types.js';
@@ -18,4 +19,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerEmailAuth,
   registerFeeds,
   registerServe,
+  registerMcp,
 ];

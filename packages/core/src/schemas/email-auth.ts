@@ -98,7 +98,8 @@ const mxSchema = z
   })
   .describe('MX records and their hosts');
 
-const evaluationSchema = z
+/** One RFC 7208 check_host() evaluation (`engine.evaluateSpf`, the `evaluate_spf` MCP tool). */
+export const spfEvaluationSchema = z
   .strictObject({
     result: z
       .enum(['pass', 'fail', 'softfail', 'neutral', 'none', 'permerror', 'temperror'])
@@ -135,10 +136,30 @@ const evaluationSchema = z
       )
       .describe('Every record fetched and term evaluated, in order'),
   })
+  .describe(
+    'RFC 7208 check_host() for ip/sender/helo. Limits: 10 lookup terms, 10 MX/PTR names, 2 void lookups, 15 s',
+  );
+export type SpfEvaluationData = z.infer<typeof spfEvaluationSchema>;
+
+const evaluationSchema = spfEvaluationSchema
   .nullable()
   .describe(
     'RFC 7208 check_host() for ip/sender/helo; null when ip is not given. Limits: 10 lookup terms, 10 MX/PTR names, 2 void lookups, 15 s',
   );
+
+/** Input of one SPF evaluation: the `check_email_auth` parameters that matter, `ip` required. */
+export const evaluateSpfParamsSchema = z.object({
+  domain: domainInput().describe('Domain whose SPF policy is evaluated (the MAIL FROM domain)'),
+  ip: ipAddressInput.describe('SMTP client address (IPv4 or IPv6)'),
+  sender: z
+    .string()
+    .max(1024)
+    .regex(/^(?:<>|\S*@\S*)$/)
+    .optional()
+    .describe('MAIL FROM address; "<>" is the null sender; default postmaster@<domain>'),
+  helo: z.string().max(1024).optional().describe('HELO/EHLO name; default the domain'),
+});
+export type EvaluateSpfParams = z.input<typeof evaluateSpfParamsSchema>;
 
 const spfSchema = z
   .strictObject({

@@ -93,7 +93,11 @@ export {
   type CheckEmailAuthParams,
   checkEmailAuthParamsSchema,
   type EmailAuthData,
+  type EvaluateSpfParams,
   emailAuthDataSchema,
+  evaluateSpfParamsSchema,
+  type SpfEvaluationData,
+  spfEvaluationSchema,
 } from './email-auth.js';
 export { type EchoHeadersData, echoHeadersDataSchema } from './headers.js';
 export {

@@ -8,6 +8,7 @@ import { dnsRoutes } from './dns.js';
 import { emailAuthRoutes } from './email-auth.js';
 import { headersRoutes } from './headers.js';
 import { ipRoutes } from './ip.js';
+import { mcpRoutes } from './mcp.js';
 import { operationRoutes } from './operations.js';
 import { probeRoutes } from './probes.js';
 import type { RouteDef } from './types.js';
@@ -21,6 +22,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...probeRoutes,
   ...emailAuthRoutes,
   ...headersRoutes,
+  ...mcpRoutes,
   ...operationRoutes,
 ];
 

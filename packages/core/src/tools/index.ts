@@ -1,0 +1,6 @@
+export {
+  findTool,
+  NETDIAG_TOOLS,
+  type ToolContext,
+  type ToolDefinition,
+} from './tools.js';

@@ -1,0 +1,277 @@
+/**
+ * The capabilities as tools for AI agents: one row per tool with its name, what it does, its
+ * input and output schemas (the same zod schemas as the HTTP API's parameters and `data`), and
+ * the engine call that answers it. The MCP face (`@netdiag/mcp`) turns each row into a Model
+ * Context Protocol tool; nothing here knows the protocol. A tool's answer is exactly the HTTP
+ * `data` for the same input, so an agent and a `curl` user see the same thing.
+ * @module
+ */
+import type { z } from 'zod';
+import type { CallerConnection } from '../caller/connection.js';
+import type { CallOptions, Netdiag } from '../engine/engine.js';
+import { InvalidInputError } from '../errors.js';
+import { evaluateSpfParamsSchema, spfEvaluationSchema } from '../schemas/email-auth.js';
+import { ENDPOINT_SCHEMAS, type OperationId } from '../schemas/index.js';
+import { summaries } from './summaries.js';
+
+/** What a tool call knows besides its input. */
+export interface ToolContext extends CallOptions {
+  /**
+   * The agent's own connection, when the transport has one (streamable HTTP): `scan_ports` scans
+   * it when no host is given, as `GET /api/ports` does. Absent over stdio.
+   */
+  caller?: CallerConnection;
+}
+
+export interface ToolDefinition {
+  /** snake_case tool name. */
+  name: string;
+  title: string;
+  /** What the tool answers and when to use it, for the model choosing a tool. */
+  description: string;
+  /** The HTTP operation whose `data` the tool returns (and whose parameters it takes). */
+  operationId: OperationId | null;
+  input: z.ZodType<Record<string, unknown>>;
+  output: z.ZodType<Record<string, unknown>>;
+  /**
+   * Connects to a target the user names (the SSRF guard applies): counted against the stricter
+   * tool rate limit, like `/api/ports` and `/api/security-headers`.
+   */
+  probe: boolean;
+  /** Reaches the network at all (DNS, registries, the target); false for the embedded data. */
+  openWorld: boolean;
+  run(engine: Netdiag, input: Record<string, unknown>, context: ToolContext): Promise<unknown>;
+  /** One or two lines for a person reading the agent's transcript. */
+  summary(data: never): string;
+}
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+const opt = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+const call = ({ signal, timeout }: ToolContext): CallOptions => ({
+  ...(signal ? { signal } : {}),
+  ...(timeout !== undefined ? { timeout } : {}),
+});
+
+/** The schemas of an HTTP operation: its parameters (or body) in, its `data` out. */
+function schemasOf(operationId: OperationId) {
+  const entry = ENDPOINT_SCHEMAS[operationId] as {
+    params?: z.ZodType<Record<string, unknown>>;
+    body?: z.ZodType<Record<string, unknown>>;
+    data: z.ZodType<Record<string, unknown>>;
+  };
+  const input = entry.params ?? entry.body;
+  if (!input) throw new Error(`operation ${operationId} takes no input`);
+  return { operationId, input, output: entry.data };
+}
+
+type Row = Omit<ToolDefinition, 'summary' | 'operationId' | 'input' | 'output'> &
+  Partial<Pick<ToolDefinition, 'operationId' | 'input' | 'output'>> & { via?: OperationId };
+
+function tool(row: Row): ToolDefinition {
+  const schemas = row.via ? schemasOf(row.via) : undefined;
+  const input = row.input ?? schemas?.input;
+  const output = row.output ?? schemas?.output;
+  if (!input || !output) throw new Error(`tool ${row.name} has no schemas`);
+  const summary = summaries[row.name];
+  if (!summary) throw new Error(`tool ${row.name} has no summary`);
+  const { via: _via, ...rest } = row;
+  return {
+    ...rest,
+    operationId: row.operationId ?? schemas?.operationId ?? null,
+    input,
+    output,
+    summary: summary as ToolDefinition['summary'],
+  };
+}
+
+/** Every tool, in the order agents see them. */
+export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
+  tool({
+    name: 'lookup_ip',
+    title: 'Look up an IP address',
+    description:
+      'Location, network (AS number and ISP) and privacy flags (hosting, proxy or Tor exit, ' +
+      'mobile) of one IPv4 or IPv6 address, from the embedded IP data. Same answer as GET /api/lookup.',
+    via: 'lookupIp',
+    probe: false,
+    openWorld: false,
+    run: (engine, input) => engine.lookupIp(str(input.ip)),
+  }),
+  tool({
+    name: 'bulk_lookup',
+    title: 'Look up many IP addresses',
+    description:
+      'lookup_ip for 1 to 50 addresses at once; invalid entries are listed in errors. Same answer as POST /api/bulk.',
+    via: 'bulkLookup',
+    probe: false,
+    openWorld: false,
+    run: (engine, input) =>
+      engine.bulkLookup(Array.isArray(input.ips) ? (input.ips as unknown[]) : []),
+  }),
+  tool({
+    name: 'search_asn',
+    title: 'Search autonomous systems',
+    description:
+      'q = an IP address (its origin AS and announced range), an AS number such as AS15169 (its ' +
+      'name and prefixes) or an organisation name (matching ASes). Same answer as GET /api/asn.',
+    via: 'searchAsn',
+    probe: false,
+    openWorld: false,
+    run: (engine, input, context) => engine.searchAsn(str(input.q), call(context)),
+  }),
+  tool({
+    name: 'dns_lookup',
+    title: 'DNS lookup',
+    description:
+      'Records of one type (A, AAAA, MX, TXT, NS, CNAME, SOA, CAA, SRV, PTR) for a domain, in ' +
+      'dig +short presentation, with the response code and the authority section. Same answer ' +
+      'as GET /api/v1/dns/{domain}.',
+    via: 'dnsLookupV1',
+    probe: false,
+    openWorld: true,
+    run: (engine, input, context) =>
+      engine.dnsV1({ domain: str(input.domain), type: opt(input.type) }, call(context)),
+  }),
+  tool({
+    name: 'reverse_dns',
+    title: 'Reverse DNS',
+    description:
+      'PTR names of an IP address and whether each name resolves back to it (forward-confirmed ' +
+      'reverse DNS). Same answer as GET /api/rdns.',
+    via: 'reverseDns',
+    probe: false,
+    openWorld: true,
+    run: (engine, input, context) => engine.reverseDns(str(input.ip), call(context)),
+  }),
+  tool({
+    name: 'check_blacklist',
+    title: 'Check DNS blocklists',
+    description:
+      'Whether an IP address is listed on 12 DNS blocklists (Spamhaus ZEN, SpamCop, Barracuda, …), ' +
+      'per list with its return code. Same answer as GET /api/blacklist.',
+    via: 'blacklist',
+    probe: false,
+    openWorld: true,
+    run: (engine, input, context) => engine.blacklist(str(input.ip), call(context)),
+  }),
+  tool({
+    name: 'whois',
+    title: 'WHOIS / RDAP',
+    description:
+      'Registration record of a domain (registrar, dates, name servers, status): RDAP first, ' +
+      'classic WHOIS when RDAP has no record. Same answer as GET /api/whois.',
+    via: 'whois',
+    probe: false,
+    openWorld: true,
+    run: (engine, input, context) => engine.whois(str(input.domain), call(context)),
+  }),
+  tool({
+    name: 'check_site',
+    title: 'Is a web site up?',
+    description:
+      'Fetches a URL (redirects followed) and says whether the site is up, with status, ' +
+      'response time, server and certificate facts; a down site comes with the reason. Public ' +
+      'targets only. Same answer as GET /api/down.',
+    via: 'checkSite',
+    probe: true,
+    openWorld: true,
+    run: (engine, input, context) => engine.checkSite(str(input.url), call(context)),
+  }),
+  tool({
+    name: 'grade_security_headers',
+    title: 'Grade security headers',
+    description:
+      "Grades a site's HTTP security headers (CSP, HSTS, X-Frame-Options, cookies, CORS, SRI, …) " +
+      'the way the MDN HTTP Observatory does, with a score, a grade and a finding per test. ' +
+      'Public targets only. Same answer as GET /api/security-headers.',
+    via: 'gradeSecurityHeaders',
+    probe: true,
+    openWorld: true,
+    run: (engine, input, context) => engine.securityHeaders(str(input.url), call(context)),
+  }),
+  tool({
+    name: 'scan_ports',
+    title: 'Scan TCP ports',
+    description:
+      'TCP connect scan of a public host: open, closed or filtered per port, with service names ' +
+      'and risk notes. ports: up to 100 ports or ranges such as "22,80,8000-8010"; without it a ' +
+      'curated list of common and risky ports. Same answer as GET /api/ports.',
+    via: 'scanPorts',
+    probe: true,
+    openWorld: true,
+    run: (engine, input, context) => {
+      const host = opt(input.host) ?? context.caller?.ip;
+      if (!host) {
+        throw new InvalidInputError(
+          'Missing "host": give a host name or public IP address to scan (over stdio there is no caller address to default to)',
+          'host',
+        );
+      }
+      const ports = opt(input.ports);
+      return engine.scanPorts({ host, ...(ports ? { ports } : {}) }, call(context));
+    },
+  }),
+  tool({
+    name: 'check_email_auth',
+    title: 'Check email authentication',
+    description:
+      "A domain's mail setup: MX, SPF (analysis and, with ip, an RFC 7208 evaluation), DMARC, " +
+      'DKIM, MTA-STS, TLS-RPT and BIMI, each with findings, and an overall grade. Same answer as ' +
+      'GET /api/email-auth.',
+    via: 'checkEmailAuth',
+    probe: false,
+    openWorld: true,
+    run: (engine, input, context) =>
+      engine.emailAuth(
+        {
+          domain: str(input.domain),
+          ip: opt(input.ip),
+          sender: opt(input.sender),
+          helo: opt(input.helo),
+          dkimSelector: opt(input.dkim_selector),
+        },
+        call(context),
+      ),
+  }),
+  tool({
+    name: 'evaluate_spf',
+    title: 'Evaluate SPF for a sender',
+    description:
+      'Would mail from this IP address pass SPF for this domain? One RFC 7208 check_host() ' +
+      'evaluation with the deciding term and every step; the same object as ' +
+      'check_email_auth → spf.evaluation for the same input.',
+    operationId: null,
+    input: evaluateSpfParamsSchema,
+    output: spfEvaluationSchema,
+    probe: false,
+    openWorld: true,
+    run: (engine, input, context) =>
+      engine.evaluateSpf(
+        {
+          domain: str(input.domain),
+          ip: str(input.ip),
+          sender: opt(input.sender),
+          helo: opt(input.helo),
+        },
+        call(context),
+      ),
+  }),
+  tool({
+    name: 'check_breach',
+    title: 'Check an email address for breaches',
+    description:
+      'Whether an email address appears in known data breaches (XposedOrNot), with the breaches, ' +
+      'exposed data classes and a risk level. Same answer as GET /api/breach.',
+    via: 'checkBreach',
+    probe: false,
+    openWorld: true,
+    run: (engine, input, context) => engine.breach(str(input.email), call(context)),
+  }),
+];
+
+/** A tool by name. */
+export function findTool(name: string): ToolDefinition | undefined {
+  return NETDIAG_TOOLS.find((entry) => entry.name === name);
+}

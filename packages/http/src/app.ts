@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import { callerIp } from './caller.js';
 import { type AppConfig, resolveConfig } from './config.js';
 import { type AppContext, createContext } from './context.js';
+import { corsEverywhere } from './cors.js';
 import { sendError } from './envelope.js';
 import { toErrorReply } from './errors.js';
 import { ClusterLimitStore, RedisLimitStore } from './limit-stores.js';
@@ -186,26 +187,6 @@ function readBody(req: Request, res: Response, next: NextFunction): void {
     return;
   }
   rawBody(req, res, next);
-}
-
-/**
- * CORS for every response (SPEC §1 rule 3): `Access-Control-Allow-Origin: *`, and a 204 answer to
- * preflights with the methods and the one request header the API reads. No credentials, so `*` is
- * allowed (Fetch standard, CORS protocol).
- */
-function corsEverywhere(req: Request, res: Response, next: NextFunction): void {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  if (req.method === 'OPTIONS') {
-    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
-    res.setHeader('Access-Control-Max-Age', '86400');
-    res.setHeader('Vary', 'Access-Control-Request-Headers');
-    res.statusCode = 204;
-    res.setHeader('Content-Length', '0');
-    res.end();
-    return;
-  }
-  next();
 }
 
 /**

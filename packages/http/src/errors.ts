@@ -23,6 +23,7 @@ export const STATUS_TEXT: Record<number, string> = {
   405: 'Method not allowed.',
   413: 'Request body larger than 16 KiB.',
   429: 'Rate limit exceeded; see Retry-After.',
+  431: "Request header fields too large: the request line and headers exceed Node's 16 KiB limit.",
   500: 'Internal server error (a bug); logged with the request id.',
   502: 'An upstream (DNS, RDAP, WHOIS, breach database) failed.',
   503: 'An upstream is throttling us; see Retry-After.',

@@ -11,6 +11,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '@netdiag/core';
 import { type CreateAppOptions, createApp, type NetdiagApp } from './app.js';
+import { answerClientError } from './client-errors.js';
 import type { AppConfig } from './config.js';
 import { closeContext } from './context.js';
 
@@ -57,6 +58,8 @@ export async function startServer(options: CreateAppOptions = {}): Promise<Start
   const s = tls ? createTlsServer({ ...tls, ...timeouts }, app) : createServer(timeouts, app);
   // Connections past the cap are closed as soon as they are accepted (net.Server#maxConnections).
   if (maxConnections > 0) s.maxConnections = maxConnections;
+  // Oversized or malformed requests get the JSON envelope with CORS instead of a bare 431/400.
+  s.on('clientError', answerClientError);
   const server = await new Promise<Server>((resolve, reject) => {
     s.once('error', reject);
     s.listen(ctx.config.port, ctx.config.host, () => {

@@ -10,6 +10,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp, type NetdiagApp } from '../src/app.js';
 import { closeContext } from '../src/context.js';
+import { type StartedServer, startServer } from '../src/server.js';
 
 let app: NetdiagApp;
 let server: ReturnType<NetdiagApp['listen']>;
@@ -95,5 +96,98 @@ describe('Host', () => {
     );
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     expect(bodyOf(answer).data.url).toBe('http://evil.example/api/v1/headers?x=1');
+  });
+});
+
+describe('CORS that browsers can read', () => {
+  test('every answer exposes the rate-limit headers, Retry-After and X-Request-Id', async () => {
+    const res = await request(app)
+      .get('/api/lookup?ip=8.8.8.8')
+      .set('Origin', 'https://page.example');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    const exposed = String(res.headers['access-control-expose-headers'])
+      .split(/\s*,\s*/)
+      .map((h) => h.toLowerCase());
+    for (const header of [
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-window',
+      'retry-after',
+      'x-request-id',
+    ]) {
+      expect(exposed).toContain(header);
+    }
+  });
+
+  test('a preflight asking for common request headers is allowed, with Max-Age', async () => {
+    const res = await request(app)
+      .options('/api/lookup')
+      .set('Origin', 'https://page.example')
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'x-requested-with, cache-control, authorization');
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-allow-headers']).toBe(
+      'x-requested-with, cache-control, authorization',
+    );
+    expect(res.headers['access-control-max-age']).toBe('86400');
+    expect(res.headers.vary).toMatch(/Access-Control-Request-Headers/);
+  });
+
+  test('a preflight with a malformed header list gets the default list', async () => {
+    const res = await request(app)
+      .options('/api/lookup')
+      .set('Access-Control-Request-Headers', 'x-a, <script>');
+    expect(res.headers['access-control-allow-headers']).toMatch(/^Content-Type, /);
+  });
+});
+
+describe('requests the HTTP parser rejects (startServer)', () => {
+  let started: StartedServer;
+  let serverPort: number;
+  beforeAll(async () => {
+    started = await startServer({
+      logLevel: 'silent',
+      env: false,
+      host: '127.0.0.1',
+      port: 0,
+      dnsServers: ['127.0.0.1:1'],
+      shutdownTimeoutS: 0,
+    });
+    serverPort = Number(new URL(started.url).port);
+  }, 60_000);
+  afterAll(() => started.close());
+
+  const send = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(serverPort, '127.0.0.1', () => socket.write(text));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => {
+        answer += chunk;
+      });
+      socket.on('close', () => resolve(answer));
+      socket.on('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve(answer) : reject(error),
+      );
+    });
+
+  test('headers over 16 KiB: 431 with the envelope and CORS, not a bare status', async () => {
+    const answer = await send(
+      `GET /api/lookup?ip=${'1'.repeat(20_000)} HTTP/1.1\r\nHost: a\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer).toMatch(/\r\nAccess-Control-Allow-Origin: \*\r\n/);
+    expect(answer).toMatch(/\r\nAccess-Control-Expose-Headers: X-RateLimit-Limit/);
+    expect(bodyOf(answer)).toEqual({
+      success: false,
+      error: expect.stringMatching(/^Request header fields too large/),
+    });
+  });
+
+  test('bytes that are not HTTP: 400 with the envelope and CORS', async () => {
+    const answer = await send('HELLO THERE\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\nAccess-Control-Allow-Origin: \*\r\n/);
+    expect(bodyOf(answer).error).toMatch(/^Bad request: not a valid HTTP\/1\.1 request/);
   });
 });

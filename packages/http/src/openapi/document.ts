@@ -26,18 +26,6 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Operations: 'Health, metrics and this document; not rate limited.',
 };
 
-/**
- * Answers of the HTTP server itself, before any route runs: no envelope and no body (Node's
- * parser closes the connection). Documented so that clients and fuzzers expect them.
- */
-const BARE_RESPONSES: Record<string, { description: string }> = {
-  E431: {
-    description:
-      "Request header fields too large (over Node's 16 KiB header limit): answered by the HTTP " +
-      'server itself, without a body and without the envelope.',
-  },
-};
-
 /** On every `/api` answer (CONTRACT §3), success or error. */
 const RATE_HEADERS = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
@@ -48,8 +36,9 @@ const RATE_HEADERS = {
 /** Extra words for the shared error responses, beyond STATUS_TEXT. */
 const STATUS_NOTES: Record<number, string> = {
   400:
-    ' Also a path with malformed percent-encoding; a request that is not valid HTTP gets a bare ' +
-    '400 from the HTTP server itself, without a body.',
+    ' Also a path with malformed percent-encoding, and a request that is not valid HTTP (answered ' +
+    'by the server before any route, with the envelope and CORS headers, then the connection closes).',
+  431: ' Answered by the server before any route, with the envelope and CORS headers; the connection closes.',
   405: ' The path exists with other methods: Allow lists them (RFC 9110 §15.5.6).',
 };
 
@@ -144,7 +133,9 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
       version: '1.1.0',
       description:
         'Free, keyless JSON API. Every response is an envelope `{success, data}` or `{success: false, error}` ' +
-        'and carries `Access-Control-Allow-Origin: *`. Every `/api` response carries X-RateLimit-Limit, ' +
+        'and carries `Access-Control-Allow-Origin: *` and `Access-Control-Expose-Headers` naming the ' +
+        'rate-limit headers, Retry-After and X-Request-Id (so pages on other origins can read them); ' +
+        'preflights allow the request headers they ask for and are cached 24 h. Every `/api` response carries X-RateLimit-Limit, ' +
         'X-RateLimit-Remaining and X-RateLimit-Window (seconds): 60 requests per 60 s per client IP over all ' +
         '`/api` routes, 20 on /api/ports and /api/security-headers (those headers then describe the stricter ' +
         `limit); IPv6 clients are counted per /56. ${ATTRIBUTION} Server version ${options.version}.`,
@@ -201,7 +192,6 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
             },
           ]),
         ),
-        ...BARE_RESPONSES,
       },
     },
   };

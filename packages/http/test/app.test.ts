@@ -115,7 +115,9 @@ describe('envelope and CORS', () => {
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['access-control-allow-methods']).toContain('POST');
-    expect(res.headers['access-control-allow-headers'].toLowerCase()).toContain('content-type');
+    expect(String(res.headers['access-control-allow-headers']).toLowerCase()).toContain(
+      'content-type',
+    );
   });
 });
 

@@ -24,6 +24,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'Outbound checks of a public target: site up/down, security-header grade, TCP port scan (SPEC 2.12, §4).',
   Email: 'Email authentication of a domain: MX, SPF, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI.',
   Operations: 'Health, metrics and this document; not rate limited.',
+  MCP: 'The Model Context Protocol endpoint for AI agents (docs/mcp.md).',
+  Page: 'The page for people at /, plain-text answers for curl, and the API reference at /docs.',
 };
 
 /** On every `/api` answer (CONTRACT §3), success or error. */

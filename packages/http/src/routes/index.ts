@@ -10,6 +10,7 @@ import { headersRoutes } from './headers.js';
 import { ipRoutes } from './ip.js';
 import { mcpRoutes } from './mcp.js';
 import { operationRoutes } from './operations.js';
+import { pageRoutes } from './page.js';
 import { probeRoutes } from './probes.js';
 import type { RouteDef } from './types.js';
 import { whoisRoutes } from './whois.js';
@@ -24,6 +25,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...headersRoutes,
   ...mcpRoutes,
   ...operationRoutes,
+  ...pageRoutes,
 ];
 
 export type { ParamDef, RouteDef, RouteRequest } from './types.js';

@@ -1,0 +1,323 @@
+/// <reference lib="dom" />
+/**
+ * The page at `/` in a real browser (Debian's Chromium through playwright-core, no browser
+ * download): the server-rendered answer without JavaScript, every form against loopback
+ * fixtures, cross-origin reads of the rate-limit headers, axe-core, screenshots at desktop and
+ * phone width (saved under packages/http/test-artifacts/), and netdiag's own security-header
+ * grade of the page served over TLS.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gradeSecurityHeaders } from '@netdiag/core';
+import {
+  bootstrapFile,
+  bootstrapRoute,
+  type DnsTestServer,
+  type HttpTarget,
+  makeSelfSignedCert,
+  opensslAvailable,
+  prerequisite,
+  type RdapTestServer,
+  startDnsServer,
+  startHttpTarget,
+  startRdapServer,
+  startXposedOrNotServer,
+  tempDir,
+  type XonFakeServer,
+} from '@netdiag/test-utils';
+import type { Browser, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type StartedServer, startServer } from '../src/server.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = prerequisite(
+  'chromium',
+  existsSync(CHROMIUM),
+  'apt-get install chromium (or set CHROMIUM_PATH)',
+);
+const hasOpenssl = prerequisite('openssl', opensslAvailable(), 'apt-get install openssl');
+const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
+
+let dns: DnsTestServer;
+let rdap: RdapTestServer;
+let xon: XonFakeServer;
+let site: HttpTarget;
+let other: HttpTarget;
+let server: StartedServer;
+let browser: Browser;
+const cacheDir = tempDir('netdiag-page-');
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  dns = await startDnsServer({
+    zone: {
+      'example.test': {
+        A: ['127.0.0.2'],
+        MX: [{ preference: 10, exchange: 'mail.example.test' }],
+        TXT: ['v=spf1 ip4:127.0.0.0/8 -all'],
+      },
+      'mail.example.test': { A: ['127.0.0.2'] },
+      '_dmarc.example.test': { TXT: ['v=DMARC1; p=reject'] },
+      '8.8.8.8.in-addr.arpa': { PTR: ['dns.google.'] },
+      'dns.google': { A: ['8.8.8.8'] },
+      // One listing, so that the blocklist form shows a LISTED verdict.
+      '8.8.8.8.zen.spamhaus.org': { A: ['127.0.0.2'] },
+    },
+  });
+  rdap = await startRdapServer();
+  Object.assign(rdap.routes, {
+    '/dns.json': bootstrapRoute(bootstrapFile([[['com'], [`${rdap.url}/registry/`]]])),
+    '/registry/domain/example.com': {
+      body: {
+        objectClassName: 'domain',
+        ldhName: 'EXAMPLE.COM',
+        events: [{ eventAction: 'registration', eventDate: '1995-08-14T04:00:00Z' }],
+        nameservers: [{ ldhName: 'A.IANA-SERVERS.NET' }],
+        entities: [
+          {
+            objectClassName: 'entity',
+            roles: ['registrar'],
+            vcardArray: ['vcard', [['fn', {}, 'text', 'Example Registrar, Inc.']]],
+          },
+        ],
+      },
+    },
+  });
+  xon = await startXposedOrNotServer({ accounts: { 'someone@example.com': ['Adobe'] } });
+  site = await startHttpTarget({
+    host: '127.0.0.2',
+    routes: { '/': (_q, r) => void r.writeHead(200, { 'content-type': 'text/html' }).end('up') },
+  });
+  server = await startServer({
+    logLevel: 'silent',
+    env: false,
+    host: '127.0.0.1',
+    port: 0,
+    dnsServers: [dns.address],
+    rdapBootstrapUrl: `${rdap.url}/dns.json`,
+    whoisServer: '127.0.0.1:1',
+    breachApiUrl: xon.url,
+    torExitListUrl: 'http://127.0.0.1:1/tor',
+    allowedTargets: ['127.0.0.0/8'],
+    cacheDir,
+    shutdownTimeoutS: 0,
+  });
+  // Another origin whose page reads the API cross-origin.
+  other = await startHttpTarget({
+    host: '127.0.0.3',
+    routes: {
+      '/': (_q, r) => void r.writeHead(200, { 'content-type': 'text/html' }).end('<p>other</p>'),
+    },
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([
+    server?.close(),
+    dns?.close(),
+    rdap?.close(),
+    xon?.close(),
+    site?.close(),
+    other?.close(),
+  ]);
+});
+
+async function submit(page: Page, form: string, values: Record<string, string>): Promise<string> {
+  for (const [name, value] of Object.entries(values)) {
+    const field = page.locator(`#${form}-${name}`);
+    if ((await field.evaluate((node) => node.tagName)) === 'SELECT')
+      await field.selectOption(value);
+    else await field.fill(value);
+  }
+  await page.locator(`#${form} button[type=submit]`).click();
+  const answer = page.locator(`#${form} .answer`);
+  await answer.locator('details.raw').waitFor({ timeout: 20_000 });
+  return answer.innerText();
+}
+
+describe.skipIf(!hasChromium)('the page in Chromium', () => {
+  test('without JavaScript: the visitor’s answer is in the HTML', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    expect(await page.locator('#caller-ip').innerText()).toBe('127.0.0.1');
+    const facts = await page.locator('.you').innerText();
+    expect(facts).toMatch(/Privacy type\s+residential/);
+    expect(facts).toMatch(/Score\s+A\s+100\/100 — Clean/);
+    await context.close();
+  });
+
+  test('every form answers against the loopback fixtures, in words a person reads', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(`${server.url}/`);
+    const seen = {
+      lookup: await submit(page, 'lookup', { ip: '8.8.8.8' }),
+      bulk: await submit(page, 'bulk', { ips: '8.8.8.8\n1.1.1.1\nnot-an-ip' }),
+      asn: await submit(page, 'asn', { q: 'AS15169' }),
+      dns: await submit(page, 'dns', { domain: 'example.test', type: 'MX' }),
+      rdns: await submit(page, 'rdns', { ip: '8.8.8.8' }),
+      blacklist: await submit(page, 'blacklist', { ip: '8.8.8.8' }),
+      whois: await submit(page, 'whois', { domain: 'example.com' }),
+      down: await submit(page, 'down', { url: `${site.url}/` }),
+      headers: await submit(page, 'headers', { url: `${site.url}/` }),
+      ports: await submit(page, 'ports', { host: '127.0.0.2', ports: String(site.port) }),
+      email: await submit(page, 'email', { domain: 'example.test' }),
+      breach: await submit(page, 'breach', { email: 'someone@example.com' }),
+    };
+    expect(seen.lookup).toMatch(/Mountain View/);
+    expect(seen.bulk).toMatch(/8\.8\.8\.8[\s\S]*1\.1\.1\.1[\s\S]*not-an-ip/);
+    expect(seen.asn).toMatch(/15169/);
+    expect(seen.dns).toMatch(/10 mail\.example\.test\./);
+    expect(seen.rdns).toMatch(/dns\.google/);
+    expect(seen.blacklist).toMatch(/LISTED/);
+    expect(seen.whois).toMatch(/Example Registrar, Inc\./);
+    expect(seen.down).toMatch(/is up\s+yes/);
+    expect(seen.headers).toMatch(/grade/);
+    expect(seen.ports).toMatch(/open/);
+    expect(seen.email).toMatch(/dmarc/i);
+    expect(seen.breach).toMatch(/Adobe/);
+    for (const text of Object.values(seen)) expect(text).toMatch(/^curl /m);
+    // Rate-limit state in words.
+    expect(await page.locator('#limits').innerText()).toMatch(/\d+ of \d+ requests left/);
+    // An error in words.
+    const bad = await submit(page, 'lookup', { ip: '999.1.1.1' });
+    expect(bad).toMatch(/Invalid IP address format/);
+    expect(errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'page-desktop.png'), fullPage: true });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(ARTIFACTS, 'page-desktop-top.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(ARTIFACTS, 'page-phone.png') });
+    // Phone width: the page never scrolls sideways; wide tables and JSON scroll in their own box.
+    const tooWide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((node) => !node.closest('.scroll, pre'))
+        .filter((node) => node.getBoundingClientRect().right > 391)
+        .map((node) => `${node.tagName}.${node.className}`),
+    );
+    expect(tooWide).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await page.close();
+  }, 120_000);
+
+  test('the keyboard reaches every form: skip link, then fields and buttons in order', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+      'Skip to the tools',
+    );
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('lookup-ip');
+    await page.keyboard.type('8.8.8.8');
+    await page.keyboard.press('Enter');
+    await page.locator('#lookup .answer details.raw').waitFor();
+    expect(await page.locator('#lookup .answer').innerText()).toMatch(/Mountain View/);
+    await page.close();
+  });
+
+  test('a page on another origin reads the rate-limit headers and the request id', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${other.url}/`);
+    const seen = await page.evaluate(async (api) => {
+      const res = await fetch(`${api}/api/lookup?ip=8.8.8.8`, {
+        headers: { 'X-Requested-With': 'fetch', 'Cache-Control': 'no-cache' },
+      });
+      return {
+        limit: res.headers.get('X-RateLimit-Limit'),
+        remaining: res.headers.get('X-RateLimit-Remaining'),
+        window: res.headers.get('X-RateLimit-Window'),
+        id: res.headers.get('X-Request-Id'),
+      };
+    }, server.url);
+    expect(seen.limit).toBe('60');
+    expect(Number(seen.remaining)).toBeGreaterThanOrEqual(0);
+    expect(seen.window).toBe('60');
+    expect(seen.id).toMatch(/^[0-9a-f]{12}-/);
+    await page.close();
+  });
+
+  test('axe-core finds no serious or critical violation', async () => {
+    // axe is injected as a script: this context bypasses the page's CSP for that only.
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    await submit(page, 'lookup', { ip: '8.8.8.8' });
+    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    await page.addScriptTag({ content: axe });
+    const violations = (await page.evaluate(async () => {
+      const result = await (
+        window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }
+      ).axe.run();
+      return result.violations;
+    })) as { id: string; impact: string; help: string }[];
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await context.close();
+  });
+
+  test('under 100 KB: page, script and style sheet', async () => {
+    let total = 0;
+    for (const path of ['/', '/assets/app.js', '/assets/app.css']) {
+      const res = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
+      total += (await res.arrayBuffer()).byteLength;
+    }
+    expect(total).toBeLessThan(100 * 1024);
+  });
+});
+
+describe.skipIf(!hasOpenssl)('the page practises what the API grades', () => {
+  test('served over TLS, netdiag’s own grader gives it A+', async () => {
+    const dir = tempDir('netdiag-page-tls-');
+    const { key, cert } = makeSelfSignedCert({
+      names: ['page.test'],
+      ips: ['127.0.0.2'],
+      days: 30,
+      organisation: 'netdiag page test',
+    });
+    writeFileSync(join(dir, 'key.pem'), key);
+    writeFileSync(join(dir, 'cert.pem'), cert);
+    const tls = await startServer({
+      logLevel: 'silent',
+      env: false,
+      host: '127.0.0.2',
+      port: 0,
+      dnsServers: ['127.0.0.1:1'],
+      torExitListUrl: 'http://127.0.0.1:1/tor',
+      tlsCert: join(dir, 'cert.pem'),
+      tlsKey: join(dir, 'key.pem'),
+      cacheDir,
+      shutdownTimeoutS: 0,
+    });
+    try {
+      const result = await gradeSecurityHeaders(`${tls.url}/`, {
+        allowedTargets: ['127.0.0.0/8'],
+        ca: cert,
+        // The server speaks only HTTPS here; the http→https redirect is a proxy's job.
+        checkRedirection: false,
+      });
+      const failing = result.headers.filter((h) => !h.pass).map((h) => `${h.test}: ${h.result}`);
+      expect(result.grade, failing.join('; ')).toBe('A+');
+      expect(result.headers.find((h) => h.test === 'content-security-policy')?.pass).toBe(true);
+      expect(result.headers.find((h) => h.test === 'strict-transport-security')?.pass).toBe(true);
+    } finally {
+      await tls.close();
+    }
+  }, 60_000);
+});

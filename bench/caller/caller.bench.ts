@@ -9,8 +9,8 @@
  * 10); the server and scoreIp are the built packages.
  */
 import { fileURLToPath } from 'node:url';
-import { startDnsServer } from '@netdiag/test-utils';
 import { scoreIp } from '@netdiag/core';
+import { startDnsServer } from '@netdiag/test-utils';
 import { startXposedOrNotServer } from '../../test-utils/src/xposedornot-server.js';
 import { type LoadResult, load, startChild, table } from '../lib.js';
 

@@ -36,7 +36,8 @@ async function time(path: string, headers: Record<string, string>): Promise<[num
 
 const html = { accept: 'text/html' };
 let weight = 0;
-for (const path of ['/', '/assets/app.js', '/assets/app.css']) weight += (await time(path, html))[1];
+for (const path of ['/', '/assets/app.js', '/assets/app.css'])
+  weight += (await time(path, html))[1];
 
 const cold: number[] = [];
 const warm: number[] = [];
@@ -51,7 +52,9 @@ const row = (name: string, values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return `| ${name} | ${percentile(sorted, 50).toFixed(2)} | ${percentile(sorted, 95).toFixed(2)} |`;
 };
-console.log(`page weight (HTML + app.js + app.css): ${weight} bytes (${(weight / 1024).toFixed(1)} KiB)\n`);
+console.log(
+  `page weight (HTML + app.js + app.css): ${weight} bytes (${(weight / 1024).toFixed(1)} KiB)\n`,
+);
 console.log(`${rounds} visitors, one request at a time, ms:\n`);
 console.log('| request | p50 ms | p95 ms |\n|---|---:|---:|');
 console.log(row('HTML page, new visitor (12 DNSBL queries, PTR)', cold));

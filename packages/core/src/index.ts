@@ -135,10 +135,10 @@ export {
   InvalidInputError,
   InvalidIpError,
   isNetdiagError,
-  publicErrorMessage,
   NetdiagError,
   type NetdiagErrorOptions,
   NotFoundError,
+  publicErrorMessage,
   TargetNotAllowedError,
   ThrottledError,
   TimeoutError,
@@ -244,8 +244,6 @@ export {
   type ScanPortsResult,
   scanPorts,
 } from './ports/index.js';
-// --- The capabilities as tools for agents (the MCP face builds on this table) ---
-export { findTool, NETDIAG_TOOLS, type ToolContext, type ToolDefinition } from './tools/index.js';
 // --- Answer schemas (zod) and the SPEC shapes ---
 export * from './schemas/index.js';
 export {
@@ -265,6 +263,8 @@ export {
   type SiteCheckResult,
   type SiteTls,
 } from './site/index.js';
+// --- The capabilities as tools for agents (the MCP face builds on this table) ---
+export { findTool, NETDIAG_TOOLS, type ToolContext, type ToolDefinition } from './tools/index.js';
 export type { BaseOptions } from './types.js';
 // --- Registration data ---
 export {

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+// biome-ignore-all lint/performance/useDomNodeTextContent: Playwright's innerText() is what a person sees (rendered text), which is what these tests check.
 /**
  * The page at `/` in a real browser (Debian's Chromium through playwright-core, no browser
  * download): the server-rendered answer without JavaScript, every form against loopback
@@ -203,7 +204,7 @@ describe.skipIf(!hasChromium)('the page in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'page-phone.png') });
     // Phone width: the page never scrolls sideways; wide tables and JSON scroll in their own box.
     const tooWide = await page.evaluate(() =>
-      [...document.querySelectorAll('body *')]
+      Array.from(document.querySelectorAll('body *'))
         .filter((node) => !node.closest('.scroll, pre'))
         .filter((node) => node.getBoundingClientRect().right > 391)
         .map((node) => `${node.tagName}.${node.className}`),

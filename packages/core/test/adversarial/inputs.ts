@@ -171,3 +171,21 @@ export const WORST_CASES: readonly WorstCase[] = [
       `v=DMARC1; p=reject; rua=${fill('mailto:a@b.example!10m,', bytes / 2)}; ${fill('x=y; ', bytes / 2)}`,
   },
 ];
+
+/** Bytes (characters) of a worst-case input, whatever its form. */
+export function sizeOf(input: unknown): number {
+  if (input instanceof Uint8Array) return input.length;
+  return Array.isArray(input) ? input.join('').length : String(input).length;
+}
+
+/** Median time of `runs` calls in ms, after one warm-up call. */
+export function medianMs(run: () => unknown, runs = 5): number {
+  run();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    run();
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[runs >> 1] as number;
+}

@@ -6,27 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { WORST_CASES } from './inputs.js';
+import { sizeOf, medianMs as timeOf, WORST_CASES } from './inputs.js';
 import { PARSERS } from './parsers.js';
-
-/** Median of a few runs, in ms (the first run warms up the code). */
-function timeOf(run: () => unknown, runs = 5): number {
-  run();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    run();
-    times.push(performance.now() - t0);
-  }
-  return times.sort((a, b) => a - b)[runs >> 1] as number;
-}
-
-const sizeOf = (input: unknown) =>
-  input instanceof Uint8Array
-    ? input.length
-    : Array.isArray(input)
-      ? input.join('').length
-      : String(input).length;
 
 describe('worst-case input: linear time', () => {
   test('every parser has worst cases', () => {

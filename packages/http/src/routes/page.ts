@@ -143,6 +143,16 @@ function fact(pick: (data: Awaited<ReturnType<AppContext['engine']['lookupIpV1']
   };
 }
 
+/** A handler for `…/:file` that serves only the files named in `files` (name → type). */
+function serveFiles(files: Record<string, string>, pathOf: (name: string) => string) {
+  return ({ req, res }: { req: Request; res: Response }) => {
+    const name = String(req.params.file ?? '');
+    const type = files[name];
+    if (!type) return sendError(res, 404, `Not found: no asset ${JSON.stringify(name)}`);
+    sendFile(res, pathOf(name), type);
+  };
+}
+
 const TEXT = { contentType: 'text/plain; charset=utf-8', description: 'One line of text' };
 
 export const pageRoutes: RouteDef[] = [
@@ -217,12 +227,7 @@ export const pageRoutes: RouteDef[] = [
     summary: 'The page’s script and style sheet',
     raw: { contentType: 'text/javascript', description: 'A static file' },
     errors: [404],
-    handle({ req, res }) {
-      const name = String(req.params.file ?? '');
-      const type = PAGE_FILES[name];
-      if (!type) return sendError(res, 404, `Not found: no asset ${JSON.stringify(name)}`);
-      sendFile(res, join(ASSETS, name), type);
-    },
+    handle: serveFiles(PAGE_FILES, (name) => join(ASSETS, name)),
   },
   {
     method: 'get',
@@ -246,11 +251,6 @@ export const pageRoutes: RouteDef[] = [
     summary: 'Swagger UI’s files, from the swagger-ui-dist package',
     raw: { contentType: 'text/javascript', description: 'A static file' },
     errors: [404],
-    handle({ req, res }) {
-      const name = String(req.params.file ?? '');
-      const type = SWAGGER_FILES[name];
-      if (!type) return sendError(res, 404, `Not found: no asset ${JSON.stringify(name)}`);
-      sendFile(res, swaggerFile(name), type);
-    },
+    handle: serveFiles(SWAGGER_FILES, swaggerFile),
   },
 ];

@@ -69,6 +69,9 @@ const REPORT_FORMATS: readonly string[] = ['afrf', 'iodef'];
  * it with %x codes; §6.3: "MUST have the value of DMARC1"). `V=DMARC1` is a DMARC record,
  * `v=dmarc1` is not.
  */
+/** Problems listed per record before the rest are only counted. */
+const MAX_REPORTED = 50;
+
 const DMARC_VERSION = /^\s*[Vv]\s*=\s*DMARC1\s*(?:;|$)/;
 
 /**
@@ -108,8 +111,16 @@ export function parseDmarcRecord(record: string): DmarcRecordParse {
       message: `"${segment}" is not a tag=value pair (RFC 7489 §6.4)`,
     });
   }
+  let skipped = 0;
   const seen = new Set<string>(['v']);
   for (const entry of list.entries.slice(1)) {
+    // A record is at most a DNS message (64 KiB); a hostile one can repeat a tag thousands of
+    // times. Past MAX_REPORTED problems the rest are counted, not listed: one object per
+    // repetition made parsing super-linear (garbage collection of the error list).
+    if (result.errors.length + result.unknown_tags.length >= MAX_REPORTED) {
+      skipped++;
+      continue;
+    }
     const name = entry.name.toLowerCase();
     if (seen.has(name)) {
       result.errors.push({
@@ -123,6 +134,13 @@ export function parseDmarcRecord(record: string): DmarcRecordParse {
     const error = applyTag(result.tags, name, entry.value);
     if (error === 'unknown') result.unknown_tags.push(entry.name);
     else if (error) result.errors.push({ tag: name, value: entry.value, message: error });
+  }
+  if (skipped > 0) {
+    result.errors.push({
+      tag: '',
+      value: '',
+      message: `${skipped} more tags were not read: the record has more than ${MAX_REPORTED} problems`,
+    });
   }
   return result;
 }

@@ -277,3 +277,18 @@ describe('DMARC parsing beyond the corpus', () => {
     expect(effectivePolicy(parseDmarcRecord('v=DMARC1; p=reject').tags).sp).toBe('reject');
   });
 });
+
+describe('a record with thousands of problems', () => {
+  test('the first 50 are listed, the rest counted in one message; the valid tags still apply', () => {
+    const record = `v=DMARC1; p=reject; ${'x=y; '.repeat(200)}pct=50`;
+    const parsed = parseDmarcRecord(record);
+    expect(parsed.valid).toBe(true);
+    expect(parsed.tags.p).toBe('reject');
+    // x=y: 1 unknown tag, then 49 duplicates listed; the other 150 x=y and pct=50 only counted.
+    expect(parsed.unknown_tags).toEqual(['x']);
+    expect(parsed.errors).toHaveLength(50);
+    expect(parsed.errors.at(-1)?.message).toBe(
+      '151 more tags were not read: the record has more than 50 problems',
+    );
+  });
+});

@@ -5,7 +5,7 @@
  * (the SDK) is loaded only here.
  * @module
  */
-import { ConfigError, createNetdiag, loadNetdiagConfig } from '@netdiag/core';
+import { ConfigError, createNetdiag, loadNetdiagConfig, type NetdiagLogger } from '@netdiag/core';
 import type { RegisterCommand } from './types.js';
 
 async function loadMcp(): Promise<typeof import('@netdiag/mcp')> {
@@ -28,7 +28,13 @@ export const registerMcp: RegisterCommand = (program, { io }) => {
     .action(async () => {
       const { serveStdio } = await loadMcp();
       // Feeds as for every command: the on-disk copy, refreshed by `netdiag refresh-feeds`.
-      const engine = createNetdiag({ ...loadNetdiagConfig(io.env), feeds: 'manual' });
+      // Warnings (a feed that could not be read, …) go to stderr, one line each: stdout is the
+      // protocol's alone.
+      const logger: NetdiagLogger = {
+        info() {},
+        warn: (_fields, message) => void process.stderr.write(`netdiag mcp: ${message}\n`),
+      };
+      const engine = createNetdiag({ ...loadNetdiagConfig(io.env), feeds: 'manual', logger });
       const served = await serveStdio(engine);
       await new Promise<void>((resolve) => {
         process.stdin.once('end', resolve);

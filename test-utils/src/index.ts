@@ -37,6 +37,7 @@ export {
 } from './rdap-server.js';
 export { type RedisTestServer, redisAvailable, startRedis } from './redis-server.js';
 export { removeTempDirs, tempDir } from './temp-dir.js';
+export { type LoopbackUpstreams, startLoopbackUpstreams } from './upstreams.js';
 export {
   startWhoisServer,
   type WhoisReply,

@@ -13,20 +13,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gradeSecurityHeaders } from '@netdiag/core';
 import {
-  bootstrapFile,
-  bootstrapRoute,
-  type DnsTestServer,
   type HttpTarget,
+  type LoopbackUpstreams,
   makeSelfSignedCert,
   opensslAvailable,
   prerequisite,
-  type RdapTestServer,
-  startDnsServer,
   startHttpTarget,
-  startRdapServer,
-  startXposedOrNotServer,
+  startLoopbackUpstreams,
   tempDir,
-  type XonFakeServer,
 } from '@netdiag/test-utils';
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
@@ -42,10 +36,7 @@ const hasChromium = prerequisite(
 const hasOpenssl = prerequisite('openssl', opensslAvailable(), 'apt-get install openssl');
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 
-let dns: DnsTestServer;
-let rdap: RdapTestServer;
-let xon: XonFakeServer;
-let site: HttpTarget;
+let upstreams: LoopbackUpstreams;
 let other: HttpTarget;
 let server: StartedServer;
 let browser: Browser;
@@ -53,56 +44,13 @@ const cacheDir = tempDir('netdiag-page-');
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  dns = await startDnsServer({
-    zone: {
-      'example.test': {
-        A: ['127.0.0.2'],
-        MX: [{ preference: 10, exchange: 'mail.example.test' }],
-        TXT: ['v=spf1 ip4:127.0.0.0/8 -all'],
-      },
-      'mail.example.test': { A: ['127.0.0.2'] },
-      '_dmarc.example.test': { TXT: ['v=DMARC1; p=reject'] },
-      '8.8.8.8.in-addr.arpa': { PTR: ['dns.google.'] },
-      'dns.google': { A: ['8.8.8.8'] },
-      // One listing, so that the blocklist form shows a LISTED verdict.
-      '8.8.8.8.zen.spamhaus.org': { A: ['127.0.0.2'] },
-    },
-  });
-  rdap = await startRdapServer();
-  Object.assign(rdap.routes, {
-    '/dns.json': bootstrapRoute(bootstrapFile([[['com'], [`${rdap.url}/registry/`]]])),
-    '/registry/domain/example.com': {
-      body: {
-        objectClassName: 'domain',
-        ldhName: 'EXAMPLE.COM',
-        events: [{ eventAction: 'registration', eventDate: '1995-08-14T04:00:00Z' }],
-        nameservers: [{ ldhName: 'A.IANA-SERVERS.NET' }],
-        entities: [
-          {
-            objectClassName: 'entity',
-            roles: ['registrar'],
-            vcardArray: ['vcard', [['fn', {}, 'text', 'Example Registrar, Inc.']]],
-          },
-        ],
-      },
-    },
-  });
-  xon = await startXposedOrNotServer({ accounts: { 'someone@example.com': ['Adobe'] } });
-  site = await startHttpTarget({
-    host: '127.0.0.2',
-    routes: { '/': (_q, r) => void r.writeHead(200, { 'content-type': 'text/html' }).end('up') },
-  });
+  upstreams = await startLoopbackUpstreams();
   server = await startServer({
     logLevel: 'silent',
     env: false,
     host: '127.0.0.1',
     port: 0,
-    dnsServers: [dns.address],
-    rdapBootstrapUrl: `${rdap.url}/dns.json`,
-    whoisServer: '127.0.0.1:1',
-    breachApiUrl: xon.url,
-    torExitListUrl: 'http://127.0.0.1:1/tor',
-    allowedTargets: ['127.0.0.0/8'],
+    ...upstreams.config,
     cacheDir,
     shutdownTimeoutS: 0,
   });
@@ -118,14 +66,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all([
-    server?.close(),
-    dns?.close(),
-    rdap?.close(),
-    xon?.close(),
-    site?.close(),
-    other?.close(),
-  ]);
+  await Promise.all([server?.close(), upstreams?.close(), other?.close()]);
 });
 
 async function submit(page: Page, form: string, values: Record<string, string>): Promise<string> {
@@ -169,9 +110,9 @@ describe.skipIf(!hasChromium)('the page in Chromium', () => {
       rdns: await submit(page, 'rdns', { ip: '8.8.8.8' }),
       blacklist: await submit(page, 'blacklist', { ip: '8.8.8.8' }),
       whois: await submit(page, 'whois', { domain: 'example.com' }),
-      down: await submit(page, 'down', { url: `${site.url}/` }),
-      headers: await submit(page, 'headers', { url: `${site.url}/` }),
-      ports: await submit(page, 'ports', { host: '127.0.0.2', ports: String(site.port) }),
+      down: await submit(page, 'down', { url: `${upstreams.siteUrl}/` }),
+      headers: await submit(page, 'headers', { url: `${upstreams.siteUrl}/` }),
+      ports: await submit(page, 'ports', { host: '127.0.0.2', ports: String(upstreams.sitePort) }),
       email: await submit(page, 'email', { domain: 'example.test' }),
       breach: await submit(page, 'breach', { email: 'someone@example.com' }),
     };

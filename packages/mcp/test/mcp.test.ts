@@ -15,87 +15,24 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { findTool, NETDIAG_TOOLS } from '@netdiag/core';
 import { type CreateAppOptions, createApp, type NetdiagApp } from '@netdiag/http';
 import {
-  bootstrapFile,
-  bootstrapRoute,
-  type DnsTestServer,
-  type HttpTarget,
+  type LoopbackUpstreams,
   prerequisite,
-  type RdapTestServer,
-  startDnsServer,
-  startHttpTarget,
-  startRdapServer,
-  startXposedOrNotServer,
+  startLoopbackUpstreams,
   tempDir,
-  type XonFakeServer,
 } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-let dns: DnsTestServer;
-let rdap: RdapTestServer;
-let xon: XonFakeServer;
-let site: HttpTarget;
+let upstreams: LoopbackUpstreams;
 const cacheDir = tempDir('netdiag-mcp-');
 
 beforeAll(async () => {
-  dns = await startDnsServer({
-    zone: {
-      'example.test': {
-        A: ['127.0.0.2'],
-        MX: [{ preference: 10, exchange: 'mail.example.test' }],
-        TXT: ['v=spf1 ip4:127.0.0.0/8 -all'],
-      },
-      'mail.example.test': { A: ['127.0.0.2'] },
-      '_dmarc.example.test': { TXT: ['v=DMARC1; p=reject; rua=mailto:d@example.test'] },
-      '8.8.8.8.in-addr.arpa': { PTR: ['dns.google.'] },
-      'dns.google': { A: ['8.8.8.8'] },
-    },
-  });
-  rdap = await startRdapServer();
-  Object.assign(rdap.routes, {
-    '/dns.json': bootstrapRoute(bootstrapFile([[['com'], [`${rdap.url}/registry/`]]])),
-    '/registry/domain/example.com': {
-      body: {
-        objectClassName: 'domain',
-        ldhName: 'EXAMPLE.COM',
-        status: ['active'],
-        events: [
-          { eventAction: 'registration', eventDate: '1995-08-14T04:00:00Z' },
-          { eventAction: 'expiration', eventDate: '2030-08-13T04:00:00Z' },
-        ],
-        nameservers: [{ ldhName: 'A.IANA-SERVERS.NET' }],
-      },
-    },
-  });
-  xon = await startXposedOrNotServer({
-    accounts: { 'someone@example.com': ['Adobe', 'LinkedIn'] },
-  });
-  site = await startHttpTarget({
-    host: '127.0.0.2',
-    routes: {
-      '/': (_req, res) =>
-        void res
-          .writeHead(200, { 'content-type': 'text/html', 'x-content-type-options': 'nosniff' })
-          .end('<html><head><title>up</title></head></html>'),
-    },
-  });
+  upstreams = await startLoopbackUpstreams();
 }, 60_000);
 
-afterAll(async () => {
-  await Promise.all([dns?.close(), rdap?.close(), xon?.close(), site?.close()]);
-});
+afterAll(() => upstreams?.close());
 
 /** The engine configuration both transports get: every upstream on loopback. */
-function upstreams(): CreateAppOptions {
-  return {
-    dnsServers: [dns.address],
-    rdapBootstrapUrl: `${rdap.url}/dns.json`,
-    whoisServer: '127.0.0.1:1',
-    breachApiUrl: xon.url,
-    torExitListUrl: 'http://127.0.0.1:1/torbulkexitlist',
-    allowedTargets: ['127.0.0.0/8'],
-    cacheDir,
-  };
-}
+const engineOptions = (): CreateAppOptions => ({ ...upstreams.config, cacheDir });
 
 /** One input per tool, and the HTTP request answering the same question. */
 function calls(): {
@@ -122,9 +59,13 @@ function calls(): {
       http: '/api/whois?domain=example.com',
       stable: true,
     },
-    { tool: 'check_site', args: { url: `${site.url}/` }, stable: false },
-    { tool: 'grade_security_headers', args: { url: `${site.url}/` }, stable: false },
-    { tool: 'scan_ports', args: { host: '127.0.0.2', ports: String(site.port) }, stable: false },
+    { tool: 'check_site', args: { url: `${upstreams.siteUrl}/` }, stable: false },
+    { tool: 'grade_security_headers', args: { url: `${upstreams.siteUrl}/` }, stable: false },
+    {
+      tool: 'scan_ports',
+      args: { host: '127.0.0.2', ports: String(upstreams.sitePort) },
+      stable: false,
+    },
     { tool: 'check_email_auth', args: { domain: 'example.test', ip: '127.0.0.9' }, stable: false },
     { tool: 'evaluate_spf', args: { domain: 'example.test', ip: '127.0.0.9' }, stable: true },
     { tool: 'check_breach', args: { email: 'someone@example.com' }, stable: false },
@@ -169,7 +110,7 @@ describe('streamable HTTP at /mcp', () => {
   let close: () => Promise<void>;
 
   async function listen(options: CreateAppOptions) {
-    const started = createApp({ logLevel: 'silent', env: false, ...upstreams(), ...options });
+    const started = createApp({ logLevel: 'silent', env: false, ...engineOptions(), ...options });
     const server = started.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     return {
@@ -275,7 +216,7 @@ describe('streamable HTTP at /mcp', () => {
       const scan = () =>
         client.callTool({
           name: 'scan_ports',
-          arguments: { host: '127.0.0.2', ports: String(site.port) },
+          arguments: { host: '127.0.0.2', ports: String(upstreams.sitePort) },
         });
       await scan();
       await scan();
@@ -353,19 +294,13 @@ const builtCli = prerequisite(
 
 describe.skipIf(!builtCli)('stdio: netdiag mcp', () => {
   test('initialize → list → every tool, nothing but protocol on stdout', async () => {
-    const options = upstreams();
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cliBin, 'mcp'],
       env: {
         PATH: process.env.PATH ?? '',
         TMPDIR: process.env.TMPDIR ?? '',
-        NETDIAG_DNS_SERVERS: dns.address,
-        NETDIAG_RDAP_BOOTSTRAP_URL: options.rdapBootstrapUrl as string,
-        NETDIAG_WHOIS_SERVER: '127.0.0.1:1',
-        NETDIAG_BREACH_API_URL: xon.url,
-        NETDIAG_TOR_EXIT_LIST_URL: 'http://127.0.0.1:1/torbulkexitlist',
-        NETDIAG_ALLOWED_TARGETS: '127.0.0.0/8',
+        ...upstreams.env,
         NETDIAG_CACHE_DIR: cacheDir,
       },
       stderr: 'pipe',

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { expect, test } from 'vitest';
 import { toIsoDate } from './dates.js';
 
@@ -30,6 +31,21 @@ test.each([
   ['October 4, 2019', '2019-10-04T00:00:00.000Z'],
   ['04-oct-2019 05:05:04 UTC', '2019-10-04T05:05:04.000Z'],
   ['2019-10-04 12:00:00 CEST', '2019-10-04T10:00:00.000Z'],
+  // registries outside the shared corpus (docs/whois.md, issue 20 item 10)
+  ['2007. 03. 02.', '2007-03-02T00:00:00.000Z'], // .kr
+  ['19990518 #162310', '1999-05-18T00:00:00.000Z'], // .br: a ticket number follows
+  ['16/09/03', '2003-09-16T00:00:00.000Z'], // .es: two-digit year, day first
+  ['01/02/99', '1999-02-01T00:00:00.000Z'],
+  ['2001-Aug-23.', '2001-08-23T00:00:00.000Z'], // .tr
+  ['Friday 7th November 2003', '2003-11-07T00:00:00.000Z'], // .ac.uk
+  ['2nd April, 2001', '2001-04-02T00:00:00.000Z'], // .ug
+  ['18 Apr 2003 00:00 EAT', '2003-04-17T21:00:00.000Z'], // .ke
+  ['2002-10-22 17:48:23 CLST', '2002-10-22T20:48:23.000Z'], // .cl
+  ['Mar 25 01:57:22 PDT 2009', '2009-03-25T08:57:22.000Z'], // .bj
+  ['Sat Mar 28 23:59:00 2026', '2026-03-28T23:59:00.000Z'], // .kg
+  ['2010-08-10 16:43:38 +03:00', '2010-08-10T13:43:38.000Z'], // .ee
+  // A date without a time but with a zone is the start of that day there.
+  ['2000-01-01 (JST)', '1999-12-31T15:00:00.000Z'],
 ])('%s → %s', (input, expected) => {
   expect(toIsoDate(input)).toBe(expected);
 });
@@ -42,6 +58,22 @@ test.each([
   ['2019-10-04 12:00:00 XYZT', 'unknown zone'],
   ['tomorrow', 'words'],
   ['2019-10-04T25:00:00Z', 'hour 25'],
+  ['Mar 25 01:57:22 XYZ 2009', 'unknown zone in a date(1) line'],
+  ['2019-10-04 #', 'not a ticket number'],
+  [`2019-10-04 ${'x'.repeat(200)}`, 'too long to be a date'],
 ])('%s → "" (%s)', (input) => {
   expect(toIsoDate(input)).toBe('');
+});
+
+test('hostile near-dates stay fast (no exponential backtracking)', () => {
+  // "(yyyy…" without ")" once took ~2^n steps in the format-hint pattern.
+  const inputs = [
+    '(' + 'y'.repeat(60),
+    `(${'yyyy-'.repeat(20)}`,
+    `${'1'.repeat(110)} (UTC`,
+    '(dd/'.repeat(25),
+  ];
+  const start = performance.now();
+  for (const input of inputs) expect(toIsoDate(input)).toBe('');
+  expect(performance.now() - start).toBeLessThan(200);
 });

@@ -3,11 +3,15 @@
  * WHOIS has no date format at all (RFC 3912 defines none), so this reads the forms registries
  * actually print: `2019-10-04T05:05:04Z`, `2019-10-04 05:05:04+03`, `2019/10/04 (JST)`,
  * `04-Oct-2019`, `04.10.2019 14:23`, `20170315 14:41:55`, `31 May 1999`,
- * `30th April 2003 at 00:00:00.000`, `2000-08-29 10:22:50 (UTC+8)`, …
+ * `30th April 2003 at 00:00:00.000`, `2000-08-29 10:22:50 (UTC+8)`, and from registries outside
+ * the shared corpus: `2007. 03. 02.` (.kr), `19990518 #162310` (.br: a ticket number follows),
+ * `16/09/03` (.es: two-digit year), `2001-Aug-23.` (.tr), `Friday 7th November 2003` (.ac.uk),
+ * `18 Apr 2003 00:00 EAT` (.ke), `2002-10-22 17:48:23 CLST` (.cl), …
  *
  * Decisions: a date without a zone is taken as UTC (most registries print UTC and say so only
  * in a banner); numeric dates with the year last are read day first (`06-04-2004` is 6 April,
- * as every registry in the corpus means), unless the first number cannot be a day.
+ * as every registry in the corpus means), unless the first number cannot be a day. A two-digit
+ * year (only with the year last, .es) is 1970–2069.
  * @module
  */
 
@@ -55,6 +59,27 @@ const ZONES: Record<string, number> = {
   aedt: 660,
   nzst: 720,
   nzdt: 780,
+  acst: 570,
+  acdt: 630,
+  eat: 180, // .ke, .ug (East Africa)
+  cat: 120,
+  sast: 120,
+  wat: 60,
+  msd: 240,
+  ict: 420,
+  wib: 420,
+  myt: 480,
+  clt: -240, // .cl (Chile)
+  clst: -180,
+  brt: -180, // .br
+  brst: -120,
+  art: -180,
+  uyt: -180,
+  pet: -300,
+  cot: -300,
+  akst: -540,
+  akdt: -480,
+  hst: -600,
   est: -300,
   edt: -240,
   pst: -480,
@@ -97,10 +122,17 @@ export function toIsoDate(text: string | undefined): string {
 }
 
 function parseDateParts(input: string): Parts | undefined {
+  // Longer text is a sentence or garbage, not a date; bounding it keeps the patterns cheap.
+  if (input.length > 120) return undefined;
   let text = input.trim();
   let offset: number | undefined;
-  // Format hints such as "(YYYY-MM-DD)" say nothing about the zone.
-  text = text.replace(/\((?:[ymdhs]{1,4}[-./: ]?)+\)/gi, ' ');
+  // registro.br: "19990518 #162310", the ticket that registered the domain follows the date.
+  text = text.replace(/\s+#\d+$/, '');
+  // A final full stop: "2001-Aug-23." (.tr), "2007. 03. 02." (.kr).
+  text = text.replace(/(\d)\.$/, '$1');
+  // Format hints such as "(YYYY-MM-DD)" say nothing about the zone. One character class, not
+  // `(?:[ymdhs]{1,4}[-./: ]?)+`: that nesting backtracks exponentially on "(yyyy…" without ")".
+  text = text.replace(/\([ymdhs\-./: ]{1,40}\)/gi, ' ');
   // A zone in parentheses: "(UTC+8)", "(GMT+0:00)", "(JST)".
   text = text.replace(/\(([^)]*)\)/g, (whole, inner: string) => {
     const zone = parseZone(inner.trim());
@@ -150,9 +182,15 @@ function parseDateParts(input: string): Parts | undefined {
   };
 
   let m: RegExpExecArray | null;
-  // 2019-10-04, 2019/10/04, 2019.10.04 (+ time)
-  m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(.*)$/.exec(text);
+  // 2019-10-04, 2019/10/04, 2019.10.04, 2019. 10. 04 (.kr) (+ time)
+  m = /^(\d{4})[-/.] ?(\d{1,2})[-/.] ?(\d{1,2})(?!\d)(.*)$/.exec(text);
   if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), m[4]);
+  // 2001-Aug-23 (.tr) (+ time)
+  m = /^(\d{4})[-/. ]([a-z]{3,9})[-/. ](\d{1,2})(?!\d)(.*)$/i.exec(text);
+  if (m) {
+    const month = monthNumber(m[2] as string);
+    if (month) return build(Number(m[1]), month, Number(m[3]), m[4]);
+  }
   // 20191004 (+ time)
   m = /^(\d{4})(\d{2})(\d{2})(\s.*)?$/.exec(text);
   if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), m[4]);
@@ -164,8 +202,17 @@ function parseDateParts(input: string): Parts | undefined {
     if (month > 12 && day <= 12) [day, month] = [month, day];
     return build(Number(m[3]), month, day, m[4]);
   }
-  // 04-Oct-2019, 04 Oct 2019, 30th April 2003, 4-oct-2019 (+ time)
-  m = /^(\d{1,2})(?:st|nd|rd|th)?[-\s.]([a-z]{3,9})\.?[-\s.,]+(\d{4})(.*)$/i.exec(text);
+  // 16/09/03 (.es): day first, two-digit year (+ time)
+  m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2})(?!\d)(.*)$/.exec(text);
+  if (m) {
+    const yy = Number(m[3]);
+    return build(yy < 70 ? 2000 + yy : 1900 + yy, Number(m[2]), Number(m[1]), m[4]);
+  }
+  // 04-Oct-2019, 04 Oct 2019, 30th April 2003, 4-oct-2019, Friday 7th November 2003 (+ time)
+  m =
+    /^(?:[a-z]{3,9},?\s)?(\d{1,2})(?:st|nd|rd|th)?[-\s.]([a-z]{3,9})\.?[-\s.,]+(\d{4})(.*)$/i.exec(
+      text,
+    );
   if (m) {
     const month = monthNumber(m[2] as string);
     if (month) return build(Number(m[3]), month, Number(m[1]), m[4]);
@@ -176,12 +223,18 @@ function parseDateParts(input: string): Parts | undefined {
     const month = monthNumber(m[1] as string);
     if (month) return build(Number(m[3]), month, Number(m[2]), m[4]);
   }
-  m = /^(?:[a-z]{3,9},?\s)?([a-z]{3,9})\s(\d{1,2})\s(\d{1,2}:\d{2}(?::\d{2})?)\s(\d{4})$/i.exec(
-    text,
-  );
+  // ctime and date(1): "Mon Oct 04 05:05:04 2019", "Mar 25 01:57:22 PDT 2009" (.bj)
+  m =
+    /^(?:[a-z]{3,9},?\s)?([a-z]{3,9})\s(\d{1,2})\s(\d{1,2}:\d{2}(?::\d{2})?)\s(?:([a-z]{1,5})\s)?(\d{4})$/i.exec(
+      text,
+    );
   if (m) {
     const month = monthNumber(m[1] as string);
-    if (month) return build(Number(m[4]), month, Number(m[2]), ` ${m[3]}`);
+    const zone = m[4] === undefined ? offset : parseZone(m[4]);
+    if (month && (m[4] === undefined || zone !== undefined)) {
+      offset = zone;
+      return build(Number(m[5]), month, Number(m[2]), ` ${m[3]}`);
+    }
   }
   return undefined;
 }

@@ -86,6 +86,124 @@ describe('layouts', () => {
   });
 });
 
+describe('layouts of registries outside the shared corpus (issue 20 item 10)', () => {
+  test('a name-server heading, then a rule, then one server per line', () => {
+    for (const text of [
+      'Domain Name: example.xx\nName Server Information:\n------------------------\nns1.example.net\nns2.example.net\n',
+      'Domain Name: example.xx\nNAME SERVERS\n============\n  ns1.example.net\n  ns2.example.net\n',
+      '[Domain Name]   EXAMPLE.XX\n[Name Server]\nns1.example.net\nns2.example.net\n',
+      'Domain name: example.xx\n\nDomain servers in listed order:\n\n   - ns1.example.net\n   - ns2.example.net\n',
+    ]) {
+      expect(parseWhoisText(text).name_servers, text).toEqual([
+        'ns1.example.net',
+        'ns2.example.net',
+      ]);
+    }
+  });
+
+  test('headings underlined with dashes and numbered server keys (.es)', () => {
+    const parsed = parseWhoisText(
+      '    Domain:\n    -------\n       Domain Name:     example.es\n       Creation Date:   16/09/03\n\n    Domain Servers:\n    ---------------\n       Name Server 1:   ns1.example.net\n       IPv4 Server 1:\n       Name Server 2:   ns2.example.net\n',
+    );
+    expect(parsed.outcome).toBe('found');
+    expect(parsed.creation_date).toBe('2003-09-16T00:00:00.000Z');
+    expect(parsed.name_servers).toEqual(['ns1.example.net', 'ns2.example.net']);
+  });
+
+  test('a rule under a heading is not a value', () => {
+    expect(
+      parseWhoisText('Domain Name: example.xx\nRegistrar:\n=========\nExample Registrar Ltd\n')
+        .registrar,
+    ).toBe('Example Registrar Ltd');
+  });
+
+  test('whois.kr: Korean labels, "YYYY. MM. DD." dates, servers under numbered headings', () => {
+    const parsed = parseWhoisText(
+      'query : example.kr\n\n# KOREAN(UTF8)\n\n도메인이름                  : example.kr\n등록일                      : 2007. 03. 02.\n최근 정보 변경일            : 2010. 10. 04.\n사용 종료일                 : 2015. 03. 02.\n등록대행자                  : (주)예제(http://registrar.example)\n\n1차 네임서버 정보\n   호스트이름               : ns1.example.kr\n\n2차 네임서버 정보\n   호스트이름               : ns2.example.kr\n',
+    );
+    expect(parsed).toMatchObject({
+      outcome: 'found',
+      domain: 'example.kr',
+      registrar: '(주)예제',
+      creation_date: '2007-03-02T00:00:00.000Z',
+      expiration_date: '2015-03-02T00:00:00.000Z',
+      last_updated: '2010-10-04T00:00:00.000Z',
+      name_servers: ['ns1.example.kr', 'ns2.example.kr'],
+    });
+  });
+
+  test('registro.br: the domain object wins over nic-hdl-br contacts; a ticket follows the date', () => {
+    const parsed = parseWhoisText(
+      'domain:      example.com.br\nowner:       Example Ltda\nnserver:     a.dns.example\ncreated:     19990518 #162310\nchanged:     20190417\nexpires:     20200518\n\nnic-hdl-br:  ABC12\nperson:      Example Person\ncreated:     20100520\nchanged:     20180324\n',
+    );
+    expect(parsed.creation_date).toBe('1999-05-18T00:00:00.000Z');
+    expect(parsed.last_updated).toBe('2019-04-17T00:00:00.000Z');
+    expect(parsed.expiration_date).toBe('2020-05-18T00:00:00.000Z');
+  });
+
+  test('RPSL/FRED objects printed without blank lines still end at their class key', () => {
+    const parsed = parseWhoisText(
+      'domain:       example.cr\nnsset:        NSS-EXAMPLE\nregistrar:    REG-EXAMPLE\nregistered:   18.04.2002 18:00:00\nexpire:       17.04.2020\ncontact:      CON-1\nname:         Example Contact\nregistrar:    REG-OTHER\ncreated:      03.06.2011 16:22:36\nnsset:        NSS-EXAMPLE\nnserver:      ns1.example.net\n',
+    );
+    expect(parsed.registrar).toBe('REG-EXAMPLE');
+    expect(parsed.creation_date).toBe('2002-04-18T18:00:00.000Z');
+    expect(parsed.expiration_date).toBe('2020-04-17T00:00:00.000Z');
+    expect(parsed.name_servers).toEqual(['ns1.example.net']);
+  });
+
+  test('localised and bilingual labels (.pt, .uy, .dz) and zone-record name servers', () => {
+    expect(
+      parseWhoisText(
+        'Nome de domínio / Domain Name: example.pt\nData de registo / Creation Date (dd/mm/yyyy): 09/01/2003\nNameserver Information\n   Nameserver: example.pt\tNS\tns1.example.net.\n',
+      ),
+    ).toMatchObject({
+      domain: 'example.pt',
+      creation_date: '2003-01-09T00:00:00.000Z',
+      name_servers: ['ns1.example.net'],
+    });
+    expect(
+      parseWhoisText(
+        '   Nombre de Dominio: example.uy\n   Registrado por: Ejemplo (https://registrar.example/)\n   Fecha de Creacion: 2012-07-03 20:58:58\n   Fecha de Vencimiento: 2013-07-03 20:58:58\n',
+      ),
+    ).toMatchObject({
+      domain: 'example.uy',
+      registrar: 'Ejemplo',
+      creation_date: '2012-07-03T20:58:58.000Z',
+      expiration_date: '2013-07-03T20:58:58.000Z',
+    });
+    expect(
+      parseWhoisText(
+        'Nom de domaine#. . . . . . . . .example.dz\nRegistrar#. . . . . . . . . . . example\nDate de creation#. . . . . . . .10/01/2007\n',
+      ),
+    ).toMatchObject({
+      domain: 'example.dz',
+      registrar: 'example',
+      creation_date: '2007-01-10T00:00:00.000Z',
+    });
+  });
+
+  test('a registrar heading names the organisation, not the handle (.it); Nominet tags go', () => {
+    expect(
+      parseWhoisText(
+        'Domain:             example.it\n\nRegistrar\n  Organization:     Example Registrar S.p.A.\n  Name:             EXAMPLE-REG\n',
+      ).registrar,
+    ).toBe('Example Registrar S.p.A.');
+    expect(
+      parseWhoisText(
+        '    Domain name:\n        example.co.uk\n\n    Registrar:\n        Example Ltd t/a Example [Tag = EXAMPLE]\n        URL: http://registrar.example\n',
+      ).registrar,
+    ).toBe('Example Ltd t/a Example');
+  });
+
+  test('a host line with IPv6 addresses under a heading is a value, not a key', () => {
+    expect(
+      parseWhoisText(
+        'Domain name: example.xx\nName servers:\n    ns1.example.net\n    ns2.example.co.uk      192.0.2.1  2001:0db8:0000:0000:0000:0000:0000:0001\n',
+      ).name_servers,
+    ).toEqual(['ns1.example.net', 'ns2.example.co.uk']);
+  });
+});
+
 describe('outcomes', () => {
   test.each([
     'No match for "EXAMPLE.COM".\r\n>>> Last update of whois database: 2025-01-01T00:00:00Z <<<',

@@ -6,13 +6,15 @@
  * "limit exceeded" answers.
  *
  * The key tables below come from the layouts in likexian/whois-parser's test data (144 real
- * answers over 60 TLD groups; see docs/whois.md for the conformance figure).
+ * answers over 60 TLD groups), extended for registries outside it from real answers in
+ * weppos/whois-parser's and richardpenman/whois's test data (test/fixtures/whois-external; see
+ * docs/whois.md for both conformance figures).
  * @module
  */
 import { toIsoDate } from './dates.js';
 import { normaliseHostName, uniqueNonEmpty } from './rdap-normalise.js';
 import { toRdapStatus } from './status.js';
-import { type WhoisEntry, whoisEntries } from './whois-lines.js';
+import { isNameServerKey, type WhoisEntry, whoisEntries } from './whois-lines.js';
 
 export type WhoisOutcome = 'found' | 'not_found' | 'limit_exceeded';
 
@@ -34,87 +36,113 @@ export interface ParsedWhois {
   registrar_whois_server: string;
 }
 
-/** Keys per field, in priority order (normalised: lower case, single spaces). */
+/**
+ * Keys per field, in priority order (normalised by `normaliseKey`: lower case, single spaces,
+ * `-`/`_` as spaces, no trailing `on`/`at`, so `Expires on` is `expires` and `paid-till` is
+ * `paid till`). Localised labels are listed with the registry that prints them.
+ */
 const KEYS = {
-  domain: ['domain name', 'domain', 'domain name (ascii)', 'domainname', 'query'],
+  domain: [
+    'domain name',
+    'domain',
+    'domainname',
+    'nombre de dominio', // .uy, .ve (Spanish)
+    'dominio', // .bo
+    'nome de domínio', // .pt (Portuguese, printed with the English label too)
+    'nom de domaine', // .dz (French)
+    '도메인이름', // .kr
+    'query',
+  ],
   registrar: [
     'registrar name',
     'sponsoring registrar',
+    'sponsoring registrar organization', // PANDI (.id, 2013 layout)
     'registrar organization',
     'registrar',
     'current registrar',
     'current registar', // sic, .kz
     'registration service provider',
+    'authorized agency', // .kr (English part)
+    '등록대행자', // .kr: "registration agent"
+    'registered by', // .ac.uk (Jisc)
+    'registrado por', // .uy
   ],
   ianaId: ['registrar iana id', 'sponsoring registrar iana id', 'registrar iana'],
   created: [
     'creation date',
     'created date',
-    'created on',
     'created',
     'registration date',
     'registration time',
     'registered date',
-    'registered on',
     'registered',
+    'date registered', // .nl (2009 layout)
     'domain registration date',
     'domain record activated',
     'domain created',
     'first registration date',
     'domain name commencement date',
     'record created',
+    'entry created', // .ac.uk
     'domain datecreated',
-    'activated',
+    'activated', // .bg "activated on"
+    'assigned', // .il
+    'registration', // .ie (IEDR, 2014 layout)
+    'fecha de creacion', // .uy, .ve
+    'fecha de creación',
+    'fecha de registro', // .bo
+    'date de creation', // .dz (French)
+    'date de création',
+    'data de registo', // .pt
+    'data de registro',
+    '등록일', // .kr: "registration date"
   ],
   expires: [
     'registry expiry date',
     'registrar registration expiration date',
     'expiration date',
     'expiry date',
-    'expires on',
     'expires',
-    'expire-date',
     'expire date',
     'expiration time',
-    'paid-till',
+    'paid till',
     'valid until',
     'domain expires',
     'record expires',
-    'renewal date',
+    'record expired', // .my
+    'renewal date', // .pl (NASK), .ac.uk: the end of the paid period
     'domain datebilleduntil',
     'expire',
+    'expiry', // .ug, .tm
+    'expired', // .ly
+    'exp date', // .th ("Renew date" there is the last renewal, not the expiry)
+    'validity', // .il
+    'renewal', // .ie (IEDR, 2014 layout)
+    'fecha de vencimiento', // .ve, .bo
+    'fecha de expiracion',
+    'fecha de expiración',
+    'data de expiração', // .pt
+    '사용 종료일', // .kr: "end of use date"
   ],
   updated: [
     'updated date',
     'last updated',
     'last update',
     'last modified',
-    'last-update',
-    'last-updated',
+    'last updated date', // .kr
     'update date',
     'modification date',
+    'modified date',
     'modified',
     'changed',
     'domain record last updated',
     'domain datelastmodified',
     'record last updated',
+    'entry updated', // .ac.uk
     'updated',
-  ],
-  nameServers: [
-    'name server',
-    'name servers',
-    'nameserver',
-    'nameservers',
-    'nserver',
-    'hostname',
-    'dns',
-    'domain servers in listed order',
-    'domain nameservers',
-    'name servers information',
-    'nameservers in listed order',
-    'dns servers',
-    'primary server',
-    'secondary server',
+    'ultima actualizacion', // .uy, .ve
+    'última actualización',
+    '최근 정보 변경일', // .kr: "last information change date"
   ],
   status: ['domain status', 'status', 'state', 'query status', 'registration status', 'epp status'],
   refer: ['refer'],
@@ -161,15 +189,20 @@ const LIMIT_EXCEEDED = [
 /** Parses one WHOIS answer. Never throws; unknown values keep their type. */
 export function parseWhoisText(text: string): ParsedWhois {
   const entries = whoisEntries(text);
-  const domain = firstValue(entries, KEYS.domain).toLowerCase().replace(/\.$/, '');
+  const domainEntry = findDomain(entries);
+  const domain = (domainEntry?.value ?? '').toLowerCase().replace(/\.$/, '');
+  // The first object that names the domain wins for single-valued fields: RPSL/FRED contact,
+  // nsset and registrar objects (.br nic-hdl-br, .cz/.cr contact, .fr registrar, .ar contact)
+  // repeat `created:`/`changed:`/`registrar:` with their own values.
+  const first = domainEntry ? entries.filter((e) => e.object === domainEntry.object) : [];
   const parsed: ParsedWhois = {
     outcome: 'found',
     domain: /^[\w.-]+$/.test(domain) ? domain : '',
-    registrar: readRegistrar(entries),
+    registrar: readRegistrar(entries, first),
     registrar_iana_id: readIanaId(entries),
-    creation_date: readDate(entries, KEYS.created),
-    expiration_date: readDate(entries, KEYS.expires),
-    last_updated: readDate(entries, KEYS.updated),
+    creation_date: readDate(first, entries, KEYS.created),
+    expiration_date: readDate(first, entries, KEYS.expires),
+    last_updated: readDate(first, entries, KEYS.updated),
     name_servers: [],
     status: readStatus(entries),
     referral_server: serverName(firstValue(entries, KEYS.refer)),
@@ -179,6 +212,25 @@ export function parseWhoisText(text: string): ParsedWhois {
   parsed.outcome = classify(text, parsed);
   return parsed;
 }
+
+/**
+ * The entry naming the domain: the first domain key in priority order, or a `name:` line under a
+ * `Domain:` heading (.ee: "Domain:\nname: example.ee").
+ */
+function findDomain(entries: WhoisEntry[]): WhoisEntry | undefined {
+  for (const key of KEYS.domain) {
+    const entry = entries.find((e) => e.key === key && DOMAIN_VALUE.test(e.value));
+    if (entry) return { ...entry, value: firstWord(entry.value) };
+  }
+  return entries.find((e) => e.section === 'domain' && e.key === 'name' && e.value !== '');
+}
+
+/**
+ * A domain name (IANA's `domain: COM` too), or a dotted name followed by more fields on the same
+ * line ("example.com.fj<TAB>Status: Active", .fj).
+ */
+const DOMAIN_VALUE = /^(?:[\w.-]+$|[\w-]+(?:\.[\w-]+)+\.?\s)/;
+const firstWord = (value: string) => value.split(/\s/, 1)[0] as string;
 
 function classify(text: string, parsed: ParsedWhois): WhoisOutcome {
   const lines = text
@@ -210,9 +262,9 @@ function firstValue(entries: WhoisEntry[], keys: readonly string[]): string {
 }
 
 /**
- * Values of every key of the list found in the paragraph where the highest-priority key
- * first appears (RPSL contact objects repeat keys such as `status`, and an address line
- * `State: CA` elsewhere must not count), plus the lines under its heading.
+ * Values of every key of the list found in the object where the highest-priority key first
+ * appears (RPSL contact objects repeat keys such as `status`, and an address line `State: CA`
+ * elsewhere must not count), plus the lines under its heading.
  */
 function listValues(entries: WhoisEntry[], keys: readonly string[]): string[] {
   for (const key of keys) {
@@ -223,24 +275,39 @@ function listValues(entries: WhoisEntry[], keys: readonly string[]): string[] {
         (e) =>
           keys.includes(e.key) &&
           e.value !== '' &&
-          (e.paragraph === first.paragraph || (e.fromBlock && e.key === key)),
+          (e.object === first.object || (e.fromBlock && e.key === key)),
       )
       .map((e) => e.value);
   }
   return [];
 }
 
-function readRegistrar(entries: WhoisEntry[]): string {
-  // "Registrar:\n  Name: X" (.eu) and "Registrar: HANDLE\nName: X" (.sk).
-  const named = entries.find((e) => e.section === 'registrar' && e.key === 'name');
-  const value = named?.value || firstValue(entries, KEYS.registrar);
+function readRegistrar(entries: WhoisEntry[], domainObject: WhoisEntry[]): string {
+  // A registrar section: "Registrar:\n  Name: X" (.eu, .ee, .be), "[Registrar]\nName: X" (.lv),
+  // "Registrar\n  Organization: X\n  Name: HANDLE" (.it: under a heading the organisation names
+  // the registrar, `Name:` may be its handle), "Registrar: HANDLE\nName: X" (.sk). A section
+  // opened by "Registrar: value" is overridden by `Name:` only: the `org:` that follows is the
+  // registrant's (.by) or the same registrar's (.ua, where the handle is kept).
+  const opened = entries.some((e) => e.section === 'registrar' && e.key === 'registrar');
+  const sectionKeys = opened ? ['name'] : ['organization', 'organisation', 'org', 'name'];
+  let named: WhoisEntry | undefined;
+  for (const key of sectionKeys) {
+    named = entries.find((e) => e.section === 'registrar' && e.key === key && e.value !== '');
+    if (named) break;
+  }
+  const value =
+    named?.value || firstValue(domainObject, KEYS.registrar) || firstValue(entries, KEYS.registrar);
   return cleanRegistrar(value);
 }
 
-/** "MarkMonitor Inc. (http://www.markmonitor.com)" → "MarkMonitor Inc.". */
+/**
+ * "MarkMonitor Inc. (http://www.markmonitor.com)" → "MarkMonitor Inc."; Nominet's registrar tag
+ * "Example Ltd [Tag = EXAMPLE]" → "Example Ltd".
+ */
 function cleanRegistrar(value: string): string {
   return value
     .replace(/\(\s*(?:https?:\/\/|www\.)[^)]*\)/gi, '')
+    .replace(/\s*\[tag\s*=[^\]]*\]/gi, '')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -250,7 +317,12 @@ function readIanaId(entries: WhoisEntry[]): number | null {
   return /^\d+$/.test(value) ? Number(value) : null;
 }
 
-function readDate(entries: WhoisEntry[], keys: readonly string[]): string {
+/** The first parseable date of the keys, looked up in the domain's object first. */
+function readDate(domainObject: WhoisEntry[], entries: WhoisEntry[], keys: readonly string[]) {
+  return firstDate(domainObject, keys) || firstDate(entries, keys);
+}
+
+function firstDate(entries: WhoisEntry[], keys: readonly string[]): string {
   for (const key of keys) {
     for (const entry of entries) {
       if (entry.key !== key || entry.value === '') continue;
@@ -261,18 +333,18 @@ function readDate(entries: WhoisEntry[], keys: readonly string[]): string {
   return '';
 }
 
-/** .nz numbers its servers: `ns_name_01`, `ns_name_02`, … */
-const NUMBERED_NS = /^ns name \d+$/;
-
 function readNameServers(entries: WhoisEntry[], domain: string): string[] {
   // Servers are listed once per answer, sometimes split over paragraphs (.kz primary /
   // secondary), so every matching entry counts.
   const values = entries
-    .filter((e) => e.value !== '' && (KEYS.nameServers.includes(e.key) || NUMBERED_NS.test(e.key)))
+    .filter((e) => e.value !== '' && isNameServerKey(e.key))
     .map((e) => e.value);
   const hosts = values.map((value) => {
+    const text = value.replace(/^[-*•]\s+/, ''); // "- ns1.example.com" (.uy, .ve)
+    // "example.pt NS ns1.example.net." (.pt prints zone-file records)
+    const record = /^\S+\s+(?:IN\s+)?NS\s+(\S+)/i.exec(text);
     // "ns1.example.com 192.0.2.1", "ns1.example.com [OK]", "ns1.example.com - 192.0.2.1"
-    const first = value.split(/[\s,]+/)[0] ?? '';
+    const first = record ? (record[1] as string) : (text.split(/[\s,]+/)[0] ?? '');
     return normaliseHostName(first);
   });
   return uniqueNonEmpty(

@@ -129,6 +129,12 @@ export const WORST_CASES: readonly WorstCase[] = [
     make: (bytes) => `${fill(':::::::: ::::\n', bytes / 2)}${fill('x: ', bytes / 2)}`,
   },
   {
+    parser: 'WHOIS (parseWhoisText)',
+    shape: 'date values with unclosed format hints "(yyyy…" (was exponential)',
+    limit: 256 * KIB,
+    make: (bytes) => fill(`Creation Date: (${'yyyy-'.repeat(8)}\n`, bytes),
+  },
+  {
     parser: 'RDAP JSON (JSON.parse + normaliseRdapDomain)',
     limit: 2 * MIB,
     shape: 'thousands of entities, events and name servers',

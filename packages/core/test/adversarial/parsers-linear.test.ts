@@ -25,7 +25,8 @@ describe('worst-case input: linear time', () => {
     // per-MiB figures against the 50 ms/MiB target); the bound leaves room for a loaded runner.
     expect(bigMs, `${bigMs.toFixed(1)} ms for ${sizeOf(big)} bytes`).toBeLessThan(250);
     // Linear: 4× the input may not take much more than 4× the time (quadratic would be ~16×).
-    const ratio = bigMs / Math.max(smallMs, 0.5);
+    // Small timings are noisy on a shared runner: below 2 ms the ratio says nothing.
+    const ratio = bigMs / Math.max(smallMs, 2);
     const sizeRatio = sizeOf(big) / sizeOf(small);
     expect(ratio, `4× the input took ${ratio.toFixed(1)}× the time`).toBeLessThan(sizeRatio * 2.5);
   });

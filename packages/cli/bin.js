@@ -1,4 +1,15 @@
 #!/usr/bin/env node
 import { run } from './dist/index.js';
 
-process.exitCode = await run(process.argv.slice(2));
+// A reader that goes away (`netdiag bulk - | head -1`) is not an error: stop quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
+const code = await run(process.argv.slice(2));
+// Interrupted: leave at once (sockets still closing must not hold the terminal).
+if (code === 130) process.exit(code);
+process.exitCode = code;

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
-import { EXIT } from './exit-codes.js';
+import { EXIT, EXIT_HELP } from './exit-codes.js';
 import type { CliIO } from './io.js';
 
 export { EXIT } from './exit-codes.js';
@@ -13,25 +13,34 @@ export type { CliIO } from './io.js';
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
-const defaultIO: CliIO = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  env: process.env,
-  stdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  },
-};
+/** The real process: its streams (and whether they are terminals), environment and stdin. */
+export function processIO(): CliIO {
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    env: process.env,
+    stdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
+  };
+}
 
 /**
  * The program with every command. The command modules (and with them @netdiag/core) are
  * loaded here, on demand: `netdiag --version` needs none of them (BENCHMARKS.md, CLI start).
  */
-export async function buildProgram(io: CliIO): Promise<Command> {
+export async function buildProgram(
+  io: CliIO,
+  exit: { code: number } = { code: EXIT.ok },
+): Promise<Command> {
   const program = baseProgram(io);
   const { COMMANDS } = await import('./commands/index.js');
-  for (const register of COMMANDS) register(program, { io });
+  for (const register of COMMANDS) register(program, { io, exit });
   return program;
 }
 
@@ -44,8 +53,10 @@ function baseProgram(io: CliIO): Command {
     .showHelpAfterError()
     .addHelpText(
       'after',
-      '\nEvery command takes --json to print the same data object as the HTTP API.\n' +
-        'Exit codes: 0 ok, 1 unexpected error, 2 bad input, 3 network/upstream failure, 4 not found.\n',
+      '\nEvery data command takes targets as arguments, from a file (-f FILE) or from standard\n' +
+        'input (-), and prints text, json, jsonl, csv or yaml (--format; --json = the data object\n' +
+        'of the HTTP API); --fields picks fields. Logs and progress go to stderr.\n' +
+        `${EXIT_HELP}\n`,
     );
   return program;
 }
@@ -54,14 +65,21 @@ function baseProgram(io: CliIO): Command {
 const VERSION_ONLY = new Set(['-v', '--version']);
 
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
-export async function run(argv: string[], io: CliIO = defaultIO): Promise<number> {
+export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const exit = { code: EXIT.ok as number };
   try {
-    const program =
-      argv.length === 1 && VERSION_ONLY.has(argv[0] as string)
-        ? baseProgram(io)
-        : await buildProgram(io);
+    if (argv.length === 1 && VERSION_ONLY.has(argv[0] as string)) {
+      await baseProgram(io).parseAsync(argv, { from: 'user' });
+      return EXIT.ok;
+    }
+    const program = await buildProgram(io, exit);
+    if (argv.length === 0) {
+      // No command: usage on stderr (stdout stays for answers) and a failing status.
+      io.stderr(program.helpInformation());
+      return EXIT.internal;
+    }
     await program.parseAsync(argv, { from: 'user' });
-    return EXIT.ok;
+    return exit.code;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (
@@ -73,8 +91,8 @@ export async function run(argv: string[], io: CliIO = defaultIO): Promise<number
       }
       return EXIT.badInput;
     }
-    const { exitFor } = await import('./io.js');
-    const { code, message } = exitFor(error);
+    const { describeError } = await import('./errors.js');
+    const { code, message } = describeError(error);
     io.stderr(`netdiag: ${message}\n`);
     return code;
   }

@@ -6,8 +6,8 @@ import {
   UpstreamError,
 } from '@netdiag/core';
 import { describe, expect, test } from 'vitest';
+import { describeError as exitFor } from '../src/errors.js';
 import { EXIT, run } from '../src/index.js';
-import { exitFor } from '../src/io.js';
 import { captureIO } from './helpers.js';
 
 describe('netdiag CLI', () => {
@@ -16,7 +16,9 @@ describe('netdiag CLI', () => {
     expect(await run(['--help'], cap.io)).toBe(EXIT.ok);
     expect(cap.stdout()).toContain('serve');
     expect(cap.stdout()).toContain('--json');
-    expect(cap.stdout()).toMatch(/Exit codes: 0 ok.*2 bad input.*3 network/);
+    expect(cap.stdout()).toMatch(
+      /Exit codes: 0 ok.*2 bad input.*\n3 network.*4 not found.*\n5 a gate failed.*130 interrupted/,
+    );
   });
 
   test('--version prints the package version', async () => {

@@ -68,9 +68,9 @@ describe('netdiag email-auth', () => {
   });
 
   test.each([
-    [['email-auth', 'not a domain'], EXIT.badInput, '"domain"'],
+    [['email-auth', 'not a domain'], EXIT.badInput, 'the domain must be'],
     [['email-auth', 'example.com', '--ip', 'x'], EXIT.badInput, 'Invalid IP address'],
-    [['email-auth', 'example.com', '--helo', 'h.example.com'], EXIT.badInput, '"ip"'],
+    [['email-auth', 'example.com', '--helo', 'h.example.com'], EXIT.badInput, 'with --ip'],
     [['email-auth', 'broken.example'], EXIT.network, 'SERVFAIL'],
   ])('%j exits %i', async (argv, exit, message) => {
     const cap = captureIO(env());

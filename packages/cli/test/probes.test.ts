@@ -2,8 +2,8 @@
 import net from 'node:net';
 import { freePort, type HttpTarget, startHttpTarget } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { progressBar } from '../src/commands/probes.js';
 import { EXIT, run } from '../src/index.js';
+import { progressBar } from '../src/output/progress.js';
 import { captureIO } from './helpers.js';
 
 const env = { NETDIAG_ALLOWED_TARGETS: '127.0.0.2/32' };
@@ -62,7 +62,7 @@ describe('netdiag security-headers', () => {
     const cap = captureIO(env);
     expect(await run(['security-headers', `${target.url}/`], cap.io)).toBe(EXIT.ok);
     expect(cap.stdout()).toMatch(/grade [A-F][+-]? \(score \d+; MDN Observatory/);
-    expect(cap.stdout()).toMatch(/FAIL {2}-25 {2}Content Security Policy \(CSP\)/);
+    expect(cap.stdout()).toMatch(/FAIL {3}-25 {2}Content Security Policy \(CSP\)/);
     const json = captureIO(env);
     expect(await run(['security-headers', `${target.url}/`, '--json'], json.io)).toBe(EXIT.ok);
     expect(JSON.parse(json.stdout()).headers).toHaveLength(14);
@@ -129,7 +129,7 @@ describe('netdiag ports', () => {
 
 test('progressBar throttles redraws but always draws the last one', () => {
   const cap = captureIO();
-  const bar = progressBar(cap.io, 10);
+  const bar = progressBar(cap.io, 'ports', true, 10);
   bar.update(1, 4);
   bar.update(2, 4);
   bar.update(4, 4);

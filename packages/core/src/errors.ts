@@ -31,6 +31,11 @@ export interface NetdiagErrorOptions {
   retryAfterS?: number;
   /** The offending parameter, for INVALID_INPUT. */
   param?: string;
+  /**
+   * The upstream endpoint involved (`ip:port` of a DNS server, a host name), kept out of the
+   * message: an API client must not learn the server's resolver address, a local CLI user may.
+   */
+  server?: string;
 }
 
 /** Base class of every error netdiag throws on purpose. */
@@ -40,6 +45,8 @@ export class NetdiagError extends Error {
   readonly upstream: string | undefined;
   readonly retryAfterS: number | undefined;
   readonly param: string | undefined;
+  /** See {@link NetdiagErrorOptions.server}. */
+  readonly server: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: NetdiagErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -47,6 +54,7 @@ export class NetdiagError extends Error {
     this.upstream = options.upstream;
     this.retryAfterS = options.retryAfterS;
     this.param = options.param;
+    this.server = options.server;
   }
 }
 
@@ -85,8 +93,9 @@ export class NotFoundError extends NetdiagError {
 
 export class UpstreamError extends NetdiagError {
   override name = 'UpstreamError';
-  constructor(upstream: string, message: string, cause?: unknown) {
-    super('UPSTREAM_ERROR', `[netdiag] [${upstream}] ${message}`, { upstream, cause });
+  /** `server`: the endpoint that failed, kept out of `message` (see NetdiagErrorOptions). */
+  constructor(upstream: string, message: string, cause?: unknown, server?: string) {
+    super('UPSTREAM_ERROR', `[netdiag] [${upstream}] ${message}`, { upstream, cause, server });
   }
 }
 

@@ -224,6 +224,7 @@ export {
   type CidrSet,
   classifyAddress,
   isPublicAddress,
+  LOCAL_NETWORK_RANGES,
   parseCidrList,
 } from './net/ranges.js';
 export { resolverLookup } from './net/resolve-host.js';
@@ -232,6 +233,7 @@ export {
   type Resolver,
   type ResolverOptions,
 } from './net/resolver.js';
+export { type DnsServer, parseDnsServer } from './net/resolver-servers.js';
 export {
   createScanLimiter,
   MAX_PORTS_PER_REQUEST,

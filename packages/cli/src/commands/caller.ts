@@ -1,6 +1,6 @@
 /**
- * `netdiag ip [address]`, `netdiag score [address]` and `netdiag breach <email>`: the same data
- * as `GET /api/ip`, `/api/score` and `/api/breach`, from the terminal.
+ * `netdiag ip [address…]`, `netdiag score [address…]` and `netdiag breach <email…>`: the same
+ * data as `GET /api/ip`, `/api/score` and `/api/breach`, from the terminal.
  * @module
  */
 import {
@@ -10,81 +10,99 @@ import {
   requireIp,
   type ScoreAnswer,
 } from '@netdiag/core';
-import { withEngine } from '../context.js';
-import { output } from '../io.js';
+import { type CallContext, targetCommand, type Ui } from '../command.js';
+import { gradeGate, gradeOption } from '../gates.js';
+import { gradeColor } from '../output/color.js';
 import type { RegisterCommand } from './types.js';
 
 /**
  * The given address, or this machine's public one found through DNS (no web API). No HTTP
  * connection in the CLI, so SPEC 2.2's connection fields are "" (CONTRACT §2).
  */
-async function target(engine: Netdiag, address: string | undefined): Promise<{ ip: string }> {
+async function target(
+  engine: Netdiag,
+  address: string | undefined,
+  call: CallContext['call'],
+): Promise<{ ip: string }> {
   if (address !== undefined) return { ip: requireIp(address, 'address').address };
-  return { ip: await engine.myIp() };
+  return { ip: await engine.myIp(call) };
 }
 
-export const registerCaller: RegisterCommand = (program, { io }) => {
-  program
-    .command('ip')
-    .description(
+const SELF = "this machine's public address";
+const SCORE_GRADES = ['A', 'B', 'C', 'D'];
+
+export const registerCaller: RegisterCommand = (program, ctx) => {
+  targetCommand<CallerAnswer, object>(program, ctx, {
+    name: 'ip',
+    description:
       "geolocation, network and privacy score of an address (default: this machine's public address, found with a DNS query to OpenDNS, then Google)",
-    )
-    .argument('[address]', 'IPv4 or IPv6 address')
-    .option('--json', 'print the API data object (GET /api/ip)')
-    .action(async (address: string | undefined, opts: { json?: boolean }) => {
-      const data = await withEngine(io, async (engine) =>
-        engine.caller(await target(engine, address)),
-      );
-      output(io, opts.json === true, data, renderIp);
-    });
+    operand: { name: 'address', help: 'IPv4 or IPv6 address', whenNone: SELF, words: true },
+    run: async (engine, address, _flags, { call }) =>
+      engine.caller(await target(engine, address, call), call),
+    text: renderIp,
+  });
 
-  program
-    .command('score')
-    .description(
+  targetCommand<ScoreAnswer, { failUnder?: string }>(program, ctx, {
+    name: 'score',
+    description:
       "cleanliness score of an address with the evidence behind it (default: this machine's public address)",
-    )
-    .argument('[address]', 'IPv4 or IPv6 address')
-    .option('--json', 'print the API data object (GET /api/score)')
-    .action(async (address: string | undefined, opts: { json?: boolean }) => {
-      const data = await withEngine(io, async (engine) =>
-        engine.score(await target(engine, address)),
-      );
-      output(io, opts.json === true, data, renderScore);
-    });
+    operand: { name: 'address', help: 'IPv4 or IPv6 address', whenNone: SELF, words: true },
+    configure: (command) =>
+      command.option(
+        '--fail-under <grade>',
+        'exit 5 when the grade is below this (A, B, C, D)',
+        gradeOption(SCORE_GRADES),
+      ),
+    run: async (engine, address, _flags, { call }) =>
+      engine.score(await target(engine, address, call), call),
+    text: renderScore,
+    rows: (data) =>
+      data.privacy.evidence.length > 0
+        ? data.privacy.evidence.map((e) => ({
+            ip: data.ip,
+            score: data.privacy.score,
+            grade: data.privacy.grade,
+            ...e,
+          }))
+        : [{ ip: data.ip, score: data.privacy.score, grade: data.privacy.grade }],
+    gate: (data, flags) => gradeGate(`${data.ip}: privacy`, data.privacy.grade, flags.failUnder),
+  });
 
-  program
-    .command('breach')
-    .description('check an email address against known data breaches (XposedOrNot)')
-    .argument('<email>', 'the address to check; it is sent to the breach database, never logged')
-    .option('--json', 'print the API data object')
-    .action(async (email: string, opts: { json?: boolean }) => {
-      const data = await withEngine(io, (engine) => engine.breach(email));
-      output(io, opts.json === true, data, renderBreach);
-    });
+  targetCommand<BreachResult, object>(program, ctx, {
+    name: 'breach',
+    description: 'check an email address against known data breaches (XposedOrNot)',
+    operand: {
+      name: 'email',
+      help: 'the address to check; it is sent to the breach database, never logged',
+      words: true,
+    },
+    run: (engine, email, _flags, { call }) => engine.breach(email as string, call),
+    text: renderBreach,
+    jobs: 1, // the breach API rate-limits per client
+  });
 };
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 'es'}`;
 }
 
-export function renderBreach(data: BreachResult): string {
+export function renderBreach(data: BreachResult, ui?: Ui): string {
+  const c = ui?.c;
   if (data.breaches === 0) return `${data.email}: not found in any known breach`;
   const p = data.passwords;
+  const found = `found in ${plural(data.breaches, 'breach')}`;
   return [
-    `${data.email}: found in ${plural(data.breaches, 'breach')} (risk ${data.risk.level}, ${data.risk.score}/100)`,
+    `${data.email}: ${c ? c.red(found) : found} (risk ${data.risk.level}, ${data.risk.score}/100)`,
     `Services:  ${data.services.join(', ')}`,
     `Passwords: ${p.plain_text} plain text, ${p.weak_hash} weakly hashed, ${p.strong_hash} strongly hashed, ${p.unknown} unknown`,
   ].join('\n');
 }
 
-type IpData = CallerAnswer;
-type ScoreData = ScoreAnswer;
-
 function joinKnown(parts: (string | undefined)[], separator = ', '): string {
   return parts.filter((p) => p !== undefined && p !== '').join(separator);
 }
 
-export function renderIp(data: IpData): string {
+export function renderIp(data: CallerAnswer, ui?: Ui): string {
   const l = data.location;
   const place = joinKnown([
     l.city,
@@ -93,17 +111,19 @@ export function renderIp(data: IpData): string {
   ]);
   const coordinates = l.latitude && l.longitude ? `${l.latitude}, ${l.longitude}` : '';
   const p = data.privacy;
+  const grade = ui ? gradeColor(ui.c, p.grade) : p.grade;
   return [
     `${data.ip} (${data.ipv6 ? 'IPv6' : 'IPv4'}${data.bogon ? ', special-purpose address' : ''})`,
     `Location: ${joinKnown([place, coordinates, l.timezone], ' · ') || 'unknown'}${data.is_eu ? ' · EU' : ''}`,
     `Network:  ${joinKnown([data.network.asn === null ? '' : `AS${data.network.asn}`, data.network.isp], ' ') || 'unknown'}`,
-    `Privacy:  ${p.type} · score ${p.score}/100 (grade ${p.grade})`,
+    `Privacy:  ${p.type} · score ${p.score}/100 (grade ${grade})`,
   ].join('\n');
 }
 
-export function renderScore(data: ScoreData): string {
+export function renderScore(data: ScoreAnswer, ui?: Ui): string {
   const p = data.privacy;
-  const lines = [`${data.ip}: ${p.score}/100, grade ${p.grade} (${p.label}), type ${p.type}`];
+  const grade = ui ? gradeColor(ui.c, p.grade) : p.grade;
+  const lines = [`${data.ip}: ${p.score}/100, grade ${grade} (${p.label}), type ${p.type}`];
   if (p.flags.length > 0) lines.push(`Flags: ${p.flags.join(', ')}`);
   if (p.evidence.length > 0) {
     lines.push('Evidence:');

@@ -5,14 +5,16 @@
  * @module
  */
 import {
+  EMAIL_AUTH_GRADES,
   EMAIL_AUTH_SECTION_LABELS,
   EMAIL_AUTH_SECTIONS,
-  type EmailAuthReport,
+  type EmailAuthData,
   type Finding,
   type SpfEvaluation,
 } from '@netdiag/core';
-import { withEngine } from '../context.js';
-import { output } from '../io.js';
+import { targetCommand, type Ui } from '../command.js';
+import { gradeGate, gradeOption } from '../gates.js';
+import { gradeColor } from '../output/color.js';
 import type { RegisterCommand } from './types.js';
 
 interface EmailAuthFlags {
@@ -20,55 +22,86 @@ interface EmailAuthFlags {
   sender?: string;
   helo?: string;
   dkimSelector?: string;
-  json?: boolean;
+  failUnder?: string;
 }
 
-export const registerEmailAuth: RegisterCommand = (program, { io }) => {
-  program
-    .command('email-auth')
-    .description('email authentication of a domain: MX, SPF, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI')
-    .argument('<domain>', 'the domain to check, e.g. example.com')
-    .option('--ip <ip>', 'also evaluate SPF (RFC 7208) for this SMTP client address')
-    .option('--sender <address>', 'MAIL FROM for the evaluation ("<>" = null sender)')
-    .option('--helo <name>', 'HELO/EHLO name for the evaluation')
-    .option('--dkim-selector <list>', 'DKIM selectors to try first, comma-separated')
-    .option('--json', 'print the API data object')
-    .action(async (domain: string, opts: EmailAuthFlags) => {
-      const data = await withEngine(io, (engine) =>
-        engine.emailAuth({
-          domain,
-          ip: opts.ip,
-          sender: opts.sender,
-          helo: opts.helo,
-          dkimSelector: opts.dkimSelector,
-        }),
-      );
-      output(io, opts.json === true, data, renderEmailAuth);
-    });
+export const registerEmailAuth: RegisterCommand = (program, ctx) => {
+  targetCommand<EmailAuthData, EmailAuthFlags>(program, ctx, {
+    name: 'email-auth',
+    description: 'email authentication of a domain: MX, SPF, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI',
+    operand: { name: 'domain', help: 'the domain to check, e.g. example.com', words: true },
+    configure: (command) =>
+      command
+        .option('--ip <ip>', 'also evaluate SPF (RFC 7208) for this SMTP client address')
+        .option('--sender <address>', 'MAIL FROM for the evaluation ("<>" = null sender)')
+        .option('--helo <name>', 'HELO/EHLO name for the evaluation')
+        .option('--dkim-selector <list>', 'DKIM selectors to try first, comma-separated')
+        .option(
+          '--fail-under <grade>',
+          'exit 5 when the grade is below this (A … F)',
+          gradeOption(EMAIL_AUTH_GRADES),
+        ),
+    run: (engine, domain, flags, { call }) =>
+      engine.emailAuth(
+        {
+          domain: domain as string,
+          ip: flags.ip,
+          sender: flags.sender,
+          helo: flags.helo,
+          dkimSelector: flags.dkimSelector,
+        },
+        call,
+      ),
+    text: renderEmailAuth,
+    words: { ip: '--ip' },
+    rows: (data) =>
+      data.summary.sections.map((s) => ({
+        domain: data.domain,
+        grade: data.summary.grade,
+        score: data.summary.score,
+        section: s.section,
+        status: s.status,
+        detail: sectionLine(data, s.section),
+      })),
+    gate: (data, flags) =>
+      gradeGate(`${data.domain}: email authentication`, data.summary.grade, flags.failUnder),
+  });
 
-  program
-    .command('spf')
-    .description("evaluate a domain's SPF policy for one client IP (RFC 7208 check_host)")
-    .argument('<domain>', 'the domain whose policy is evaluated')
-    .requiredOption('--ip <ip>', 'the SMTP client address')
-    .option('--sender <address>', 'MAIL FROM (default postmaster@<domain>; "<>" = null sender)')
-    .option('--helo <name>', 'HELO/EHLO name (default the domain)')
-    .option('--json', 'print the evaluation object (data.spf.evaluation of the API)')
-    .action(async (domain: string, opts: EmailAuthFlags & { ip: string }) => {
-      const data = await withEngine(io, (engine) =>
-        engine.evaluateSpf({ domain, ip: opts.ip, sender: opts.sender, helo: opts.helo }),
-      );
-      output(io, opts.json === true, data, renderSpfEvaluation);
-    });
+  targetCommand<SpfEvaluation, EmailAuthFlags & { ip: string }>(program, ctx, {
+    name: 'spf',
+    description: "evaluate a domain's SPF policy for one client IP (RFC 7208 check_host)",
+    operand: { name: 'domain', help: 'the domain whose policy is evaluated', words: true },
+    configure: (command) =>
+      command
+        .requiredOption('--ip <ip>', 'the SMTP client address')
+        .option('--sender <address>', 'MAIL FROM (default postmaster@<domain>; "<>" = null sender)')
+        .option('--helo <name>', 'HELO/EHLO name (default the domain)'),
+    run: (engine, domain, flags, { call }) =>
+      engine.evaluateSpf(
+        { domain: domain as string, ip: flags.ip, sender: flags.sender, helo: flags.helo },
+        call,
+      ),
+    text: renderSpfEvaluation,
+    words: { ip: '--ip' },
+    rows: (e) => e.trace.map((step) => ({ result: e.result, ...step })),
+  });
 };
 
-export function renderEmailAuth(data: EmailAuthReport): string {
+export function renderEmailAuth(data: EmailAuthData, ui?: Ui): string {
+  const c = ui?.c;
+  const grade = c ? gradeColor(c, data.summary.grade) : data.summary.grade;
+  const status = (text: string) => {
+    if (!c) return text;
+    if (text.startsWith('pass')) return c.green(text);
+    if (text.startsWith('fail')) return c.red(text);
+    return c.yellow(text);
+  };
   const lines = [
-    `${data.domain}: grade ${data.summary.grade} (${data.summary.score}/100)`,
+    `${data.domain}: grade ${grade} (${data.summary.score}/100)`,
     '',
     ...data.summary.sections.map(
       (s) =>
-        `  ${EMAIL_AUTH_SECTION_LABELS[s.section].padEnd(8)} ${s.status.padEnd(5)} ${sectionLine(data, s.section)}`,
+        `  ${EMAIL_AUTH_SECTION_LABELS[s.section].padEnd(8)} ${status(s.status.padEnd(5))} ${sectionLine(data, s.section)}`,
     ),
   ];
   if (data.spf.terms.length > 0) {
@@ -95,7 +128,7 @@ export function renderEmailAuth(data: EmailAuthReport): string {
   return lines.join('\n');
 }
 
-function sectionLine(data: EmailAuthReport, section: string): string {
+function sectionLine(data: EmailAuthData, section: string): string {
   switch (section) {
     case 'spf':
       return data.spf.record

@@ -4,28 +4,27 @@
  * @module
  */
 import { NetdiagError } from '@netdiag/core';
+import { type CommonFlags, outputOptions, printAnswer } from '../command.js';
 import { withEngine } from '../context.js';
-import { output } from '../io.js';
 import type { RegisterCommand } from './types.js';
 
 export const registerFeeds: RegisterCommand = (program, { io }) => {
-  program
+  const command = program
     .command('refresh-feeds')
     .description(
       'fetch the data feeds (Tor exit list) into the cache directory; other commands only read the copy',
-    )
-    .option('--json', 'print {"updated": [feed names], "tor_exits": n}')
-    .action(async (opts: { json?: boolean }) => {
-      const data = await withEngine(io, async (engine) => {
-        const updated = await engine.refreshFeeds();
-        return { updated, tor_exits: engine.torExitList()?.size ?? 0 };
-      });
-      if (data.updated.length === 0) {
-        throw new NetdiagError(
-          'UPSTREAM_ERROR',
-          'no feed could be fetched (NETDIAG_TOR_EXIT_LIST_URL); the previous copy is kept',
-        );
-      }
-      output(io, opts.json === true, data, () => `Tor exit list: ${data.tor_exits} addresses`);
+    );
+  outputOptions(command).action(async (opts: CommonFlags) => {
+    const data = await withEngine(io, async (engine) => {
+      const updated = await engine.refreshFeeds();
+      return { updated, tor_exits: engine.torExitList()?.size ?? 0 };
     });
+    if (data.updated.length === 0) {
+      throw new NetdiagError(
+        'UPSTREAM_ERROR',
+        'no feed could be fetched (NETDIAG_TOR_EXIT_LIST_URL); the previous copy is kept',
+      );
+    }
+    printAnswer(io, opts, data, () => `Tor exit list: ${data.tor_exits} addresses`);
+  });
 };

@@ -78,7 +78,7 @@ describe('netdiag lookup / bulk / asn', () => {
     expect(c.out()).toMatch(/1 invalid entry/);
     const empty = capture('');
     expect(await run(['bulk', '-'], empty.io)).toBe(2);
-    expect(empty.err()).toMatch(/No addresses given/);
+    expect(empty.err()).toMatch(/no addresses given/);
   });
 
   test('asn: number, name and unknown AS (exit 4)', async () => {

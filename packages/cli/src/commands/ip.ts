@@ -1,13 +1,11 @@
 /**
- * IP intelligence on the command line: `netdiag lookup <ip>` (data of GET /api/lookup),
- * `netdiag bulk [ips...] | -f file | -` (data of POST /api/bulk, any number of addresses,
- * looked up in batches) and `netdiag asn <query>` (data of GET /api/asn).
+ * IP intelligence on the command line: `netdiag lookup <ip…>` (data of GET /api/lookup),
+ * `netdiag bulk [ips…] | -f file | -` (data of POST /api/bulk, any number of addresses,
+ * looked up in batches and streamed) and `netdiag asn <query>` (data of GET /api/asn).
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import {
   type AsnSearchResult,
-  type BulkAnswer,
   type BulkAnswerItem,
   type BulkEntryError,
   InvalidInputError,
@@ -16,111 +14,183 @@ import {
   type LookupAnswer,
   requireIp,
 } from '@netdiag/core';
+import { stringify as csvStringify } from 'csv-stringify/sync';
+import { stringify as yamlStringify } from 'yaml';
+import {
+  type CommonFlags,
+  outputOptions,
+  positiveInt,
+  targetCommand,
+  type Ui,
+} from '../command.js';
 import { withEngine } from '../context.js';
-import { type CliIO, output } from '../io.js';
+import { colorEnabled, colors } from '../output/color.js';
+import { flatten, parseFields, selectFields } from '../output/fields.js';
+import type { Format } from '../output/formats.js';
+import { progressBar } from '../output/progress.js';
+import { table } from '../output/table.js';
+import { collectTargets } from '../targets.js';
 import type { RegisterCommand } from './types.js';
 
 /** Addresses looked up per `bulkLookup` call: bounds memory, not the input size. */
 export const CLI_BULK_BATCH = 1000;
 
-type LookupData = LookupAnswer;
-type BulkData = BulkAnswer;
-
-export const registerIpIntel: RegisterCommand = (program, { io }) => {
-  program
-    .command('lookup')
-    .description('geolocation, network and privacy flags of an IPv4 or IPv6 address')
-    .argument('<ip>', 'IPv4 or IPv6 address')
-    .option('--json', 'print the API data object (GET /api/lookup)')
-    .action(async (ip: string, opts: { json?: boolean }) => {
+export const registerIpIntel: RegisterCommand = (program, ctx) => {
+  const { io } = ctx;
+  targetCommand<LookupAnswer, object>(program, ctx, {
+    name: 'lookup',
+    description: 'geolocation, network and privacy flags of an IPv4 or IPv6 address',
+    operand: { name: 'address', help: 'IPv4 or IPv6 address', words: true },
+    run: (engine, ip, _flags, { call }) => {
       requireIp(ip, 'ip');
-      const data = await withEngine(io, (engine) => engine.lookupIp(ip));
-      output(io, opts.json === true, data, renderLookup);
-    });
+      return engine.lookupIp(ip as string, call);
+    },
+    text: renderLookup,
+  });
 
-  program
+  const bulkCommand = program
     .command('bulk')
-    .description('look up many addresses: arguments, a file (-f) or standard input (-)')
+    .description(
+      'look up many addresses at once, streamed: arguments, a file (-f) or standard input (-)',
+    )
     .argument('[ips...]', 'addresses; "-" reads them from standard input')
     .option('-f, --file <path>', 'read addresses from a file (whitespace, comma or line separated)')
-    .option('--json', 'print the API data object (as POST /api/bulk, without the 50 limit)')
-    .action(async (args: string[], opts: { json?: boolean; file?: string }) => {
-      const entries = await collectEntries(io, args, opts.file);
-      if (entries.length === 0) {
+    .option('--progress', 'show the progress bar even when stderr is not a terminal')
+    .option('--no-progress', 'never show the progress bar')
+    .option(
+      '--batch-size <n>',
+      `addresses per lookup batch (default ${CLI_BULK_BATCH})`,
+      positiveInt('--batch-size'),
+    );
+  outputOptions(bulkCommand).action(
+    async (args: string[], flags: CommonFlags & { batchSize?: number }) => {
+      const { targets } = await collectTargets(io, {
+        operands: args,
+        file: flags.file,
+        splitWords: true,
+      });
+      if (targets.length === 0) {
         throw new InvalidInputError(
-          'No addresses given: pass them as arguments, with -f <file>, or "-" for standard input',
+          'no addresses given: pass them as arguments, with -f FILE, or "-" to read standard input',
           'ips',
         );
       }
-      const json = opts.json === true;
-      const data: BulkData = { total: 0, results: [], errors: [] };
-      const seen = new Set<string>();
-      await withEngine(io, async (engine) => {
-        for (let at = 0; at < entries.length; at += CLI_BULK_BATCH) {
-          const batch = entries.slice(at, at + CLI_BULK_BATCH);
-          let results: BulkAnswerItem[] = [];
-          try {
-            const found = await engine.bulkLookup(batch, { maxIps: Number.POSITIVE_INFINITY });
-            results = found.results.filter((r) => !seen.has(r.ip));
-            data.errors.push(...found.errors);
-          } catch (error) {
-            // A batch with no valid address: every entry is an error, the others go on.
-            if (!isNetdiagError(error, 'INVALID_INPUT')) throw error;
-            for (const input of batch) data.errors.push({ input, error: error.message });
-          }
-          for (const r of results) seen.add(r.ip);
-          data.results.push(...results);
-          if (!json) {
-            io.stdout(renderBulkRows(results, at === 0));
-          }
-        }
-      });
-      data.total = data.results.length;
-      if (data.total === 0) throw new InvalidIpError('ips');
-      if (json) output(io, true, data, () => '');
-      else if (data.errors.length > 0) io.stdout(renderBulkErrors(data.errors));
-    });
+      ctx.exit.code = await bulk(io, targets, flags);
+    },
+  );
 
-  program
-    .command('asn')
-    .description('origin AS of an IP, prefixes of an AS (AS15169), or ASes matching a name')
-    .argument('<query...>', 'IP address, AS number or organisation name')
-    .option('--json', 'print the API data object (GET /api/asn)')
-    .action(async (words: string[], opts: { json?: boolean }) => {
-      const q = words.join(' ');
-      const data = await withEngine(io, (engine) => engine.searchAsn(q));
-      output(io, opts.json === true, data, renderAsn);
-    });
+  targetCommand<AsnSearchResult, object>(program, ctx, {
+    name: 'asn',
+    description: 'origin AS of an IP, prefixes of an AS (AS15169), or ASes matching a name',
+    operand: { name: 'query', help: 'IP address, AS number or organisation name' },
+    // Operands form one query (a name has spaces); a file or stdin holds one query per line.
+    plan: (targets, _flags, { fromList }) =>
+      fromList
+        ? targets.map((t) => ({ input: t, arg: t }))
+        : targets.length > 0
+          ? [{ input: targets.join(' '), arg: targets.join(' ') }]
+          : [],
+    run: (engine, q, _flags, { call }) => engine.searchAsn(q as string, call),
+    text: renderAsn,
+    rows: (data) =>
+      data.type === 'name'
+        ? data.results
+        : data.type === 'asn'
+          ? [
+              ...data.prefixes.ipv4.map((prefix) => ({ asn: data.asn, name: data.name, prefix })),
+              ...data.prefixes.ipv6.map((prefix) => ({ asn: data.asn, name: data.name, prefix })),
+            ]
+          : [data],
+  });
 };
 
-async function collectEntries(io: CliIO, args: string[], file?: string): Promise<string[]> {
-  const texts: string[] = [];
-  for (const arg of args) {
-    if (arg === '-') {
-      if (!io.stdin) throw new InvalidInputError('Standard input is not available', 'ips');
-      texts.push(await io.stdin());
-    } else {
-      texts.push(arg);
-    }
+/**
+ * `netdiag bulk`: batches of CLI_BULK_BATCH through `bulkLookup`, each written as soon as it is
+ * done (text, jsonl, csv), so 100,000 addresses stream in bounded memory; `json` and `yaml` are
+ * one document (the API's bulk object) and are written at the end.
+ */
+async function bulk(
+  io: Parameters<RegisterCommand>[1]['io'],
+  entries: string[],
+  flags: CommonFlags & { batchSize?: number },
+): Promise<number> {
+  const format: Format = flags.json ? 'json' : (flags.format ?? 'text');
+  const fields = flags.fields !== undefined ? parseFields(flags.fields) : undefined;
+  const shape = (r: BulkAnswerItem) => (fields ? selectFields(r, fields) : r);
+  const c = colors(format === 'text' && colorEnabled(io, flags.color));
+  const width = io.stdoutIsTTY ? io.columns : undefined;
+  const size = flags.batchSize ?? CLI_BULK_BATCH;
+  const bar = progressBar(io, 'addresses', flags.progress ?? io.stderrIsTTY === true);
+  const document = { total: 0, results: [] as unknown[], errors: [] as BulkEntryError[] };
+  const seen = new Set<string>();
+  let csvHeader = true;
+  let textHeader = true;
+  try {
+    await withEngine(io, async (engine) => {
+      for (let at = 0; at < entries.length; at += size) {
+        const batch = entries.slice(at, at + size);
+        let results: BulkAnswerItem[] = [];
+        let errors: BulkEntryError[] = [];
+        try {
+          const found = await engine.bulkLookup(batch, { maxIps: Number.POSITIVE_INFINITY });
+          results = found.results.filter((r) => !seen.has(r.ip));
+          errors = found.errors;
+        } catch (error) {
+          // A batch with no valid address: every entry is an error, the others go on.
+          if (!isNetdiagError(error, 'INVALID_INPUT')) throw error;
+          errors = batch.map((input) => ({ input, error: error.message }));
+        }
+        for (const r of results) seen.add(r.ip);
+        document.total += results.length;
+        switch (format) {
+          case 'jsonl':
+            for (const r of results) io.stdout(`${JSON.stringify(shape(r))}\n`);
+            for (const e of errors)
+              io.stdout(`${JSON.stringify({ input: e.input, error: e.error })}\n`);
+            break;
+          case 'csv': {
+            const rows = results.map((r) => flatten(shape(r)));
+            if (rows.length > 0) {
+              io.stdout(csvStringify(rows, { header: csvHeader, record_delimiter: 'windows' }));
+              csvHeader = false;
+            }
+            document.errors.push(...errors);
+            break;
+          }
+          case 'text':
+            if (results.length > 0) {
+              io.stdout(`${renderBulkRows(results, textHeader, { c, width })}\n`);
+              textHeader = false;
+            }
+            document.errors.push(...errors);
+            break;
+          default:
+            document.results.push(...results.map(shape));
+            document.errors.push(...errors);
+        }
+        bar.update(Math.min(at + size, entries.length), entries.length);
+      }
+    });
+  } finally {
+    bar.done();
   }
-  if (file !== undefined) {
-    try {
-      texts.push(await readFile(file, 'utf8'));
-    } catch (error) {
-      throw new InvalidInputError(`Cannot read ${file}: ${(error as Error).message}`, 'file');
-    }
+  if (format === 'json') {
+    const text = io.stdoutIsTTY ? JSON.stringify(document, null, 2) : JSON.stringify(document);
+    io.stdout(`${text}\n`);
+  } else if (format === 'yaml') io.stdout(yamlStringify(document, { lineWidth: 0 }));
+  else if (document.errors.length > 0) {
+    // Text lists invalid entries after the table; CSV keeps stdout to rows of one shape.
+    if (format === 'text') io.stdout(`\n${renderBulkErrors(document.errors)}`);
+    else io.stderr(renderBulkErrors(document.errors));
   }
-  return texts
-    .flatMap((text) => text.split('\n'))
-    .map((line) => line.replace(/#.*$/, ''))
-    .flatMap((line) => line.split(/[\s,]+/))
-    .filter((entry) => entry !== '');
+  if (document.total === 0) throw new InvalidIpError('ips');
+  return 0;
 }
 
 const orDash = (value: string | number | null) =>
   value === null || value === '' ? '-' : String(value);
 
-function renderLookup(data: LookupData): string {
+export function renderLookup(data: LookupAnswer): string {
   const l = data.location;
   const n = data.network;
   const flags = Object.entries(data.privacy)
@@ -137,22 +207,36 @@ function renderLookup(data: LookupData): string {
   return lines.join('\n');
 }
 
-function renderBulkRows(rows: BulkAnswerItem[], header: boolean): string {
-  const lines = rows.map(
-    (r) =>
-      `${r.ip.padEnd(39)}  ${orDash(r.country).padEnd(2)}  ${(r.asn === null ? '-' : `AS${r.asn}`).padEnd(10)}  ${orDash(r.city)}  ${r.bogon ? '(bogon)' : orDash(r.isp)}`,
+/** IPv6 addresses are up to 39 characters: the first column is sized for them in every batch. */
+const IP_COLUMN = 39;
+
+function renderBulkRows(rows: BulkAnswerItem[], header: boolean, ui: Ui): string {
+  return table(
+    rows.map((r) => [
+      r.ip.padEnd(IP_COLUMN),
+      orDash(r.country).padEnd(2),
+      (r.asn === null ? '-' : `AS${r.asn}`).padEnd(10),
+      orDash(r.city).padEnd(20),
+      r.bogon ? '(bogon)' : orDash(r.isp),
+    ]),
+    {
+      width: ui.width,
+      ...(header
+        ? { header: ['IP'.padEnd(IP_COLUMN), 'CC', 'AS'.padEnd(10), 'CITY'.padEnd(20), 'ISP'] }
+        : {}),
+      paint: (text, column, row) =>
+        column === 0 && row[0] === 'IP'.padEnd(IP_COLUMN) ? ui.c.bold(text) : text,
+    },
   );
-  if (header) lines.unshift(`${'IP'.padEnd(39)}  CC  ${'AS'.padEnd(10)}  CITY  ISP`);
-  return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
 function renderBulkErrors(errors: BulkEntryError[]): string {
-  return `\n${errors.length} invalid ${errors.length === 1 ? 'entry' : 'entries'}:\n${errors
+  return `${errors.length} invalid ${errors.length === 1 ? 'entry' : 'entries'}:\n${errors
     .map((e) => `  ${e.input}: ${e.error}`)
     .join('\n')}\n`;
 }
 
-function renderAsn(data: AsnSearchResult): string {
+export function renderAsn(data: AsnSearchResult): string {
   if (data.type === 'ip') {
     if (data.bogon) return `${data.ip}: ${data.bogon_reason} (no AS)`;
     return [
@@ -173,9 +257,13 @@ function renderAsn(data: AsnSearchResult): string {
   if (data.results.length === 0) return `No AS name matches "${data.query}"`;
   return [
     `${data.total_matches} match${data.total_matches === 1 ? '' : 'es'} for "${data.query}"${data.total_matches > data.results.length ? ` (first ${data.results.length})` : ''}`,
-    ...data.results.map(
-      (r) =>
-        `  ${`AS${r.asn}`.padEnd(12)} ${r.match.padEnd(6)}  ${r.name}  (${r.ipv4_prefix_count} v4 / ${r.ipv6_prefix_count} v6 prefixes)`,
-    ),
+    table(
+      data.results.map((r) => [
+        `AS${r.asn}`,
+        r.match,
+        r.name,
+        `(${r.ipv4_prefix_count} v4 / ${r.ipv6_prefix_count} v6 prefixes)`,
+      ]),
+    ).replace(/^/gm, '  '),
   ].join('\n');
 }

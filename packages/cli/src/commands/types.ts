@@ -1,9 +1,7 @@
+export type { CommandContext } from '../command.js';
+
 import type { Command } from 'commander';
-import type { CliIO } from '../io.js';
+import type { CommandContext } from '../command.js';
 
-/** A command module registers itself on the program; actions report through `io`. */
-export interface CommandContext {
-  io: CliIO;
-}
-
+/** A command module registers itself on the program; actions report through `ctx.io`. */
 export type RegisterCommand = (program: Command, ctx: CommandContext) => void;

@@ -11,36 +11,37 @@ import {
   type WhoisLookupResult,
   type WhoisResult,
 } from '@netdiag/core';
-import { withEngine } from '../context.js';
-import { output } from '../io.js';
+import { targetCommand } from '../command.js';
 import type { RegisterCommand } from './types.js';
 
-export const registerWhois: RegisterCommand = (program, { io }) => {
-  program
-    .command('whois')
-    .description('registration data of a domain (RDAP, then WHOIS), an IP network or an AS number')
-    .argument(
-      '<query>',
-      'a domain (example.com), an IP address (8.8.8.8) or an AS number (AS13335)',
-    )
-    .option('--rdap-only', 'domains: RDAP only, as GET /api/v1/whois/:domain (no WHOIS fallback)')
-    .option('--json', 'print the API data object')
-    .action(async (query: string, opts: { json?: boolean; rdapOnly?: boolean }) => {
-      const json = opts.json === true;
-      const text = query.trim();
-      if (parseIp(text) || parseAsn(text) !== undefined) {
-        const data = await withEngine(io, (engine) => engine.rdapResource(text));
-        output(io, json, data, renderResource);
-        return;
-      }
-      if (opts.rdapOnly) {
-        const data = await withEngine(io, (engine) => engine.whoisV1(text));
-        output(io, json, data, renderDomain);
-        return;
-      }
-      const data = await withEngine(io, (engine) => engine.whois(text));
-      output(io, json, data, renderDomain);
-    });
+export const registerWhois: RegisterCommand = (program, ctx) => {
+  targetCommand<WhoisResult | WhoisLookupResult | RdapResourceResult, { rdapOnly?: boolean }>(
+    program,
+    ctx,
+    {
+      name: 'whois',
+      description:
+        'registration data of a domain (RDAP, then WHOIS), an IP network or an AS number',
+      operand: {
+        name: 'query',
+        help: 'a domain (example.com), an IP address (8.8.8.8) or an AS number (AS13335)',
+        words: true,
+      },
+      configure: (command) =>
+        command.option(
+          '--rdap-only',
+          'domains: RDAP only, as GET /api/v1/whois/:domain (no WHOIS fallback)',
+        ),
+      run: (engine, query, flags, { call }) => {
+        const text = (query as string).trim();
+        if (parseIp(text) || parseAsn(text) !== undefined) return engine.rdapResource(text, call);
+        return flags.rdapOnly ? engine.whoisV1(text, call) : engine.whois(text, call);
+      },
+      text: (data) => ('object_class' in data ? renderResource(data) : renderDomain(data)),
+      // Registries throttle WHOIS per client: two at a time.
+      jobs: 2,
+    },
+  );
 };
 
 const UNKNOWN = 'unknown';

@@ -18,6 +18,11 @@ export interface DnsQueryInput {
   domain: string;
   /** Record type, case-insensitive. @default 'A' */
   type?: string | undefined;
+  /**
+   * `lookupDns` only: accept every type of `lookupDnsV1` (SRV, PTR too), not only the eight of
+   * `GET /api/dns`. The CLI sets it: a terminal user asks for any type in one shape.
+   */
+  allTypes?: boolean | undefined;
 }
 
 export interface LookupDnsOptions extends BaseOptions {
@@ -65,7 +70,11 @@ export async function lookupDns(
   input: DnsQueryInput,
   options: LookupDnsOptions = {},
 ): Promise<DnsLookupResult> {
-  const { domain, type, response } = await ask(input, options, DNS_TYPES);
+  const { domain, type, response } = await ask(
+    input,
+    options,
+    input.allTypes ? DNS_TYPES_V1 : DNS_TYPES,
+  );
   return {
     domain,
     type,
@@ -112,7 +121,9 @@ async function ask(
   if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN') {
     throw new UpstreamError(
       'dns',
-      `the DNS resolver answered ${response.rcode} for ${domain} ${type}`,
+      `the DNS server answered ${response.rcode} for ${domain} ${type}`,
+      undefined,
+      response.server,
     );
   }
   return { domain, type, response };

@@ -52,7 +52,9 @@ export async function reverseDns(
     if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN') {
       throw new UpstreamError(
         'dns',
-        `the DNS resolver answered ${response.rcode} for ${ptrName} PTR`,
+        `the DNS server answered ${response.rcode} for ${ptrName} PTR`,
+        undefined,
+        response.server,
       );
     }
     const hostnames = response.answers

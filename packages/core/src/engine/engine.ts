@@ -180,7 +180,7 @@ export interface Netdiag {
 
   /** `GET /api/dns` data. */
   dns(
-    input: { domain: string; type?: string | undefined },
+    input: { domain: string; type?: string | undefined; allTypes?: boolean | undefined },
     options?: CallOptions,
   ): Promise<DnsLookupData>;
   /** `GET /api/v1/dns/:domain` data. */

@@ -229,7 +229,12 @@ export async function resolveAndCheck(host: string, options: GuardOptions): Prom
     if (response.rcode === 'NXDOMAIN') nxdomain = true;
     else if (response.rcode !== 'NOERROR') {
       failures.push(
-        new UpstreamError('dns', `${response.rcode} for ${name} from ${response.server}`),
+        new UpstreamError(
+          'dns',
+          `the DNS server answered ${response.rcode} for ${name}`,
+          undefined,
+          response.server,
+        ),
       );
     }
     for (const record of response.answers) {

@@ -22,6 +22,24 @@ export interface SpecialRange {
   name: string;
 }
 
+/**
+ * The networks a person means by "my machine and my LAN": loopback (RFC 1122, RFC 4291),
+ * private-use (RFC 1918), shared address space (RFC 6598), link-local (RFC 3927, RFC 4291) and
+ * unique local (RFC 4193). A local CLI adds them to the allowed targets on request
+ * (`--allow-private`); the SSRF guard refuses them by default.
+ */
+export const LOCAL_NETWORK_RANGES: readonly string[] = [
+  '127.0.0.0/8',
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+  '169.254.0.0/16',
+  '::1/128',
+  'fc00::/7',
+  'fe80::/10',
+];
+
 /** IPv4 ranges that are not globally reachable unicast. */
 export const IPV4_SPECIAL_RANGES: readonly SpecialRange[] = [
   { cidr: '0.0.0.0/8', name: '"this network" (RFC 791)' },

@@ -62,7 +62,37 @@ export function attempt<T>(
   });
 }
 
-/** A socket-level failure (refused, unreachable, reset) as the resolver's upstream error. */
+/**
+ * A socket-level failure (refused, unreachable, reset) as the resolver's upstream error. The
+ * message says "the DNS server" and the address travels in `error.server`: the HTTP API must not
+ * tell its clients where its resolver is, while the CLI names it (`cannot reach 192.0.2.1:53`).
+ */
 export function networkError(server: string, error: unknown): UpstreamError {
-  return new UpstreamError('dns', `${server}: ${(error as Error).message}`, error);
+  return new UpstreamError(
+    'dns',
+    `cannot reach the DNS server: ${socketFailure(error)}`,
+    error,
+    server,
+  );
+}
+
+/** errno codes in words (the text Node attaches repeats the address). */
+const SOCKET_FAILURES: Record<string, string> = {
+  ENETUNREACH: 'network unreachable',
+  EHOSTUNREACH: 'host unreachable',
+  ECONNREFUSED: 'connection refused (nothing listens on that port)',
+  ECONNRESET: 'connection reset',
+  EADDRNOTAVAIL: 'address not available on this machine',
+  EACCES: 'not permitted',
+  EPERM: 'not permitted (a firewall or sandbox refused it)',
+  EPIPE: 'connection closed',
+  ETIMEDOUT: 'timed out',
+};
+
+function socketFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string') return SOCKET_FAILURES[code] ?? code;
+  const message = (error as Error | undefined)?.message ?? 'network error';
+  // Strip any address a message carries (`… 192.0.2.1:53`): the server is in `error.server`.
+  return message.replace(/\s*\[?[0-9a-f:.]+\]?:\d+\b/gi, '').trim() || 'network error';
 }

@@ -194,8 +194,15 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
     });
     try {
       // connect() binds first: port 0, i.e. a random ephemeral port chosen by the OS.
-      socket.connect(server.port, server.host, () => {
+      // dgram reports a failed connect (e.g. ENETUNREACH) through this callback's argument;
+      // sending on the unconnected socket then fails with a misleading "Port should be > 0".
+      socket.connect(server.port, server.host, (error?: Error) => {
         if (pooled.closed) return;
+        if (error) {
+          pooled.queue.length = 0;
+          fail(pooled, networkError(server.label, error));
+          return;
+        }
         pooled.connected = true;
         for (const item of pooled.queue.splice(0)) send(pooled, item.wire, item.onError);
       });

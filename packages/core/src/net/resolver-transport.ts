@@ -122,18 +122,30 @@ export async function dohExchange(
     throw error;
   }
   if (response.status !== 200) {
-    throw new UpstreamError('dns', `DoH server ${hostOf(url)} answered HTTP ${response.status}`);
+    throw new UpstreamError(
+      'dns',
+      `the DoH server answered HTTP ${response.status}`,
+      undefined,
+      hostOf(url),
+    );
   }
   const type = (response.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/dns-message') {
     throw new UpstreamError(
       'dns',
-      `DoH server ${hostOf(url)} answered with content-type "${type}", not application/dns-message`,
+      `the DoH server answered with content-type "${type}", not application/dns-message`,
+      undefined,
+      hostOf(url),
     );
   }
   const decoded = matchResponse(response.body, query);
   if (!decoded) {
-    throw new UpstreamError('dns', `DoH server ${hostOf(url)} answered a different question`);
+    throw new UpstreamError(
+      'dns',
+      'the DoH server answered a different question',
+      undefined,
+      hostOf(url),
+    );
   }
   return decoded;
 }

@@ -139,6 +139,15 @@ describe('createResolver over the loopback fixture', () => {
     expect(server.queries.map((q) => q.transport)).toEqual(['udp']);
   });
 
+  test('tcp: true asks over TCP from the start (dig +tcp)', async () => {
+    const server = await fixture();
+    const resolver = createResolver({ servers: [server.address], cache: false, tcp: true });
+    const response = await resolver.query('medium.example.test', 'TXT');
+    expect(response.answers).toHaveLength(8);
+    expect(response.transport).toBe('tcp');
+    expect(server.queries.map((q) => q.transport)).toEqual(['tcp']);
+  });
+
   test('a truncated answer is asked again over TCP', async () => {
     const server = await fixture();
     const resolver = createResolver({ servers: [server.address], cache: false });
@@ -174,9 +183,11 @@ describe('createResolver over the loopback fixture', () => {
     expect(error).toBeInstanceOf(TruncatedAnswerError);
     expect(error).toMatchObject({ code: 'UPSTREAM_ERROR', upstream: 'dns' });
     expect((error as Error).message).toBe(
-      `[netdiag] [dns] ${server.address} sent a truncated answer (TC bit set) over TCP for ` +
+      '[netdiag] [dns] the DNS server sent a truncated answer (TC bit set) over TCP for ' +
         'example.test A; the full answer cannot be obtained, so the records are unknown',
     );
+    // The address is kept out of the message (an API client must not see it) but carried.
+    expect((error as UpstreamError).server).toBe(server.address);
     // Asked once over each transport: a second round would only repeat the truncation.
     expect(server.queries.map((q) => q.transport)).toEqual(['udp', 'tcp']);
   });

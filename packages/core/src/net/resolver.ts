@@ -71,6 +71,11 @@ export interface ResolverOptions {
   cachePrefix?: string;
   /** Send the EDNS0 OPT record (RFC 6891). @default true */
   edns?: boolean;
+  /**
+   * Ask over TCP from the start (RFC 7766 allows it; `dig +tcp`), not only after a truncated
+   * UDP answer. @default false
+   */
+  tcp?: boolean;
   /** Clock used to age cached TTLs; give the same clock to the cache in tests. @default Date.now */
   now?: () => number;
 }
@@ -92,6 +97,7 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
   const tries = Math.max(1, options.tries ?? 2);
   const budget = options.timeout ?? DEFAULT_TIMEOUT_MS;
   const edns = options.edns ?? true;
+  const tcpOnly = options.tcp === true;
   const dohUrl = options.dohUrl;
   if (dohUrl !== undefined) assertHttpUrl(dohUrl);
   let configured = options.servers ? parseDnsServers(options.servers) : undefined;
@@ -131,8 +137,13 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
     let useEdns = edns;
     for (;;) {
       const query = buildQuery(name, type, { edns: useEdns });
-      let message = await udpExchange(server, query, attemptMs, signal);
-      let transport: DnsResponse['transport'] = 'udp';
+      let message = tcpOnly
+        ? await tcpExchange(server, query, attemptMs, signal)
+        : await udpExchange(server, query, attemptMs, signal);
+      let transport: DnsResponse['transport'] = tcpOnly ? 'tcp' : 'udp';
+      if (tcpOnly && message.flag_tc) {
+        throw new TruncatedAnswerError(server.label, name, type, 'TCP');
+      }
       if (message.flag_tc) {
         const retry = buildQuery(name, type, { edns: useEdns });
         message = await tcpExchange(server, retry, attemptMs, signal);
@@ -258,8 +269,10 @@ export class TruncatedAnswerError extends UpstreamError {
   constructor(server: string, name: string, type: RecordType, transport: string) {
     super(
       'dns',
-      `${server} sent a truncated answer (TC bit set) over ${transport} for ${name} ${type}; ` +
+      `the DNS server sent a truncated answer (TC bit set) over ${transport} for ${name} ${type}; ` +
         'the full answer cannot be obtained, so the records are unknown',
+      undefined,
+      server,
     );
   }
 }

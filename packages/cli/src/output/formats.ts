@@ -1,0 +1,139 @@
+/**
+ * The output formats every data command shares (`--format`, `--json`, `--fields`):
+ * - `text`: the command's own rendering for people;
+ * - `json`: the API's `data` object (pretty on a terminal, one line in a pipe); a batch is an
+ *   array of items;
+ * - `jsonl`: one item per line, written as each target finishes (in input order);
+ * - `csv`: RFC 4180 (csv-stringify), one row per record of the answer (the command decides what
+ *   a record is: a DNS record, a DNSBL, a port), an `input` column in a batch;
+ * - `yaml`: the same document as `json`, in YAML (the `yaml` package).
+ * A batch item is `{input, data}` or `{input, error: {code, message}}`.
+ * @module
+ */
+import { stringify as csvStringify } from 'csv-stringify/sync';
+import { stringify as yamlStringify } from 'yaml';
+import { cell, flatten, pick, selectFields } from './fields.js';
+
+export const FORMATS = ['text', 'json', 'jsonl', 'csv', 'yaml'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export type BatchItem<T> =
+  | { input: string; data: T }
+  | { input: string; error: { code: string; message: string } };
+
+export interface WriterOptions<T> {
+  format: Format;
+  /** A batch (several targets, a file or stdin): items carry their input. */
+  batch: boolean;
+  fields: readonly string[] | undefined;
+  pretty: boolean;
+  /** Human rendering of one answer. */
+  text: (data: T) => string;
+  /** Rendering of one failed target in text. */
+  textError: (input: string, message: string) => string;
+  /** Text answers follow each other without a blank line; empty ones print nothing. */
+  compact?: boolean;
+  /** CSV records of one answer (default: the answer itself). */
+  rows: ((data: T) => readonly object[]) | undefined;
+  write: (text: string) => void;
+}
+
+/** Receives items in input order; writes what can be written at once, the rest at `end`. */
+export interface Writer<T> {
+  item(item: BatchItem<T>): void;
+  end(): void;
+}
+
+export function createWriter<T>(options: WriterOptions<T>): Writer<T> {
+  const { format, batch, fields, write } = options;
+  const shape = (data: T): unknown => (fields ? selectFields(data, fields) : data);
+  const shapeItem = (item: BatchItem<T>) =>
+    'data' in item ? { input: item.input, data: shape(item.data) } : item;
+  const held: BatchItem<T>[] = [];
+  let first = true;
+
+  switch (format) {
+    case 'jsonl':
+      return {
+        item: (item) => write(`${JSON.stringify(shapeItem(item))}\n`),
+        end: () => {},
+      };
+    case 'text':
+      return {
+        item(item) {
+          let text: string;
+          if (!('data' in item)) text = options.textError(item.input, item.error.message);
+          else if (fields) {
+            const values = fields.map((f) => cellOf(pick(item.data, f)));
+            text = (batch ? [item.input, ...values] : values).join('\t');
+          } else text = options.text(item.data).replace(/\n+$/, '');
+          if (options.compact) {
+            if (text !== '') write(`${text}\n`);
+            return;
+          }
+          // Blank line between multi-line answers of a batch; tab-separated lines stay dense.
+          write(`${!first && batch && !fields ? '\n' : ''}${text}\n`);
+          first = false;
+        },
+        end: () => {},
+      };
+    default:
+      return {
+        item: (item) => void held.push(item),
+        end() {
+          if (format === 'csv') {
+            write(csv(held, options));
+            return;
+          }
+          const doc = batch
+            ? held.map(shapeItem)
+            : held[0] && 'data' in held[0]
+              ? shape(held[0].data)
+              : undefined;
+          if (doc === undefined) return; // a single failed target: the error goes to stderr
+          if (format === 'yaml') write(yamlStringify(doc, { lineWidth: 0 }));
+          else write(`${options.pretty ? JSON.stringify(doc, null, 2) : JSON.stringify(doc)}\n`);
+        },
+      };
+  }
+}
+
+function cellOf(value: unknown): string {
+  return Array.isArray(value) ? value.map(cell).join('; ') : cell(value);
+}
+
+function csv<T>(items: readonly BatchItem<T>[], options: WriterOptions<T>): string {
+  const records: Record<string, string>[] = [];
+  for (const item of items) {
+    const lead: Record<string, string> = options.batch ? { input: item.input } : {};
+    if (!('data' in item)) {
+      records.push({ ...lead, error: item.error.message });
+      continue;
+    }
+    if (options.fields) {
+      const row: Record<string, string> = { ...lead };
+      for (const f of options.fields) row[f] = cellOf(pick(item.data, f));
+      records.push(row);
+      continue;
+    }
+    const rows = options.rows ? options.rows(item.data) : [item.data as object];
+    for (const row of rows) records.push({ ...lead, ...flatten(row) });
+  }
+  if (records.length === 0) return '';
+  // Columns in order of first appearance across every record (answers differ in shape).
+  const columns: string[] = [];
+  const seen = new Set<string>();
+  for (const record of records) {
+    for (const key of Object.keys(record)) {
+      if (!seen.has(key)) {
+        seen.add(key);
+        columns.push(key);
+      }
+    }
+  }
+  if (seen.has('error')) {
+    columns.splice(columns.indexOf('error'), 1);
+    columns.push('error');
+  }
+  return csvStringify(records, { header: true, columns, record_delimiter: 'windows' });
+}

@@ -118,6 +118,11 @@ export function parseDuration(value: string): number {
   return Math.round(ms);
 }
 
+/** "address" → "addresses", "domain" → "domains" (for help and the progress bar). */
+export function plural(noun: string): string {
+  return /(s|x|sh|ch)$/.test(noun) ? `${noun}es` : `${noun}s`;
+}
+
 /** `--format`, `--json`, `--fields`, `--color` / `--no-color`: on every data command. */
 export function outputOptions(command: Command): Command {
   return command
@@ -175,12 +180,12 @@ export function targetCommand<T, F, A = string | undefined>(
   spec.configure?.(command);
   command.option(
     '-f, --file <path>',
-    `read ${name}s from a file, one per line (# starts a comment)`,
+    `read ${plural(name)} from a file, one per line (# starts a comment)`,
   );
   outputOptions(command)
     .option(
       '-j, --jobs <n>',
-      `${name}s checked at once (default ${spec.jobs ?? 4})`,
+      `${plural(name)} checked at once (default ${spec.jobs ?? 4})`,
       positiveInt('--jobs'),
     )
     .option('--timeout <duration>', `time budget per ${name}: 5s, 1500ms, 1m`, parseDuration)
@@ -231,6 +236,8 @@ async function runTargets<T, F, A>(
     c: colors(format === 'text' && colorEnabled(io, flags.color)),
     width: io.stdoutIsTTY ? io.columns : undefined,
   };
+  const showProgress = flags.progress ?? io.stderrIsTTY === true;
+  const bar = progressBar(io, plural(spec.operand.name), batch && showProgress);
   const writer = createWriter<T>({
     format,
     batch,
@@ -240,10 +247,11 @@ async function runTargets<T, F, A>(
     textError: (input, message) => `${input}: ${ui.c.red('error')}: ${message}`,
     compact: spec.compact?.(flags) === true,
     rows: spec.rows,
-    write: io.stdout,
+    write: (text) => {
+      bar.clear();
+      io.stdout(text);
+    },
   });
-  const showProgress = flags.progress ?? io.stderrIsTTY === true;
-  const bar = progressBar(io, `${spec.operand.name}s`, batch && showProgress);
   const controller = new AbortController();
   let interrupted = false;
   const onInterrupt = () => {

@@ -18,6 +18,7 @@ const zone: Zone = {
   '10.2.0.192.in-addr.arpa': { PTR: ['mail.example.test'] },
   'mail.example.test': { A: ['192.0.2.10'] },
   'servfail.test': { A: ['192.0.2.1'] },
+  'silent.test': { A: ['192.0.2.1'] },
 };
 for (const list of DNSBL_ZONES) {
   zone[dnsblQueryName('127.0.0.2', list.zone)] = { A: ['127.0.0.2'], TXT: ['test point'] };
@@ -28,7 +29,8 @@ let env: Record<string, string>;
 beforeAll(async () => {
   dns = await startDnsServer({
     zone,
-    onQuery: (q) => (q.name === 'servfail.test' ? 'servfail' : undefined),
+    onQuery: (q) =>
+      q.name === 'servfail.test' ? 'servfail' : q.name === 'silent.test' ? 'drop' : undefined,
   });
   env = { NETDIAG_DNS_SERVERS: dns.address };
 });
@@ -97,6 +99,89 @@ describe('netdiag dns', () => {
     const { code, stderr } = await cli('dns', 'servfail.test');
     expect(code).toBe(EXIT.network);
     expect(stderr).toMatch(/SERVFAIL/);
+  });
+});
+
+describe('netdiag dns: dig habits', () => {
+  test('every type of both families without --v1 (SRV, PTR), in the /api/dns shape', async () => {
+    const { code, stdout } = await cli('dns', '_sip._tcp.example.test', '-t', 'SRV', '--json');
+    expect(code).toBe(EXIT.ok);
+    expect(JSON.parse(stdout)).toEqual({
+      domain: '_sip._tcp.example.test',
+      type: 'SRV',
+      rcode: 'NOERROR',
+      records: [
+        {
+          name: '_sip._tcp.example.test',
+          type: 33,
+          TTL: 300,
+          data: '10 60 5060 sip.example.test.',
+        },
+      ],
+    });
+  });
+
+  test('several types in one call, as operands and -t lists; --short prints data only', async () => {
+    const { code, stdout } = await cli('dns', 'example.test', 'MX', '-t', 'txt,a', '--short');
+    expect(code).toBe(EXIT.ok);
+    // Input order: -t types first, then operand types (as given), one answer each.
+    expect(stdout).toBe('"v=spf1 -all"\n192.0.2.10\n10 mail.example.test.\n');
+    const jsonl = await cli('dns', 'example.test', 'A', 'MX', '--format', 'jsonl');
+    const items = jsonl.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(items.map((i) => [i.input, i.data.type])).toEqual([
+      ['example.test A', 'A'],
+      ['example.test MX', 'MX'],
+    ]);
+  });
+
+  test('@server asks that server, whatever NETDIAG_DNS_SERVERS says', async () => {
+    const capture = captureIO({ NETDIAG_DNS_SERVERS: '127.0.0.1:9' });
+    const code = await run(['dns', `@${dns.address}`, 'example.test', '--short'], capture.io);
+    expect(capture.stderr()).toBe('');
+    expect(code).toBe(EXIT.ok);
+    expect(capture.stdout()).toBe('192.0.2.10\n');
+    const bad = captureIO();
+    expect(await run(['dns', '@ns1.example', 'example.test'], bad.io)).toBe(EXIT.badInput);
+    expect(bad.stderr()).toMatch(/give the DNS server as an IP address/);
+  });
+
+  test('-x ADDR asks the PTR of the reverse name', async () => {
+    const { code, stdout } = await cli('dns', '-x', '192.0.2.10');
+    expect(code).toBe(EXIT.ok);
+    expect(stdout).toMatch(/^10\.2\.0\.192\.in-addr\.arpa PTR: NOERROR\n/);
+    expect(stdout).toContain('mail.example.test.');
+  });
+
+  test('--tcp asks over TCP from the first query', async () => {
+    const before = dns.queries.length;
+    const { code, stdout } = await cli('dns', 'example.test', '--tcp', '--short');
+    expect(code).toBe(EXIT.ok);
+    expect(stdout).toBe('192.0.2.10\n');
+    expect(dns.queries.slice(before).map((q) => q.transport)).toEqual(['tcp']);
+  });
+
+  test('--timeout bounds a query; the error says it in DNS terms', async () => {
+    const started = Date.now();
+    const { code, stderr, stdout } = await cli('dns', 'silent.test', '--timeout', '1');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(code).toBe(EXIT.network);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('netdiag: dns: no answer within 1 s\n');
+  });
+
+  test('a server that refuses: its address in the message (the CLI user chose it)', async () => {
+    const capture = captureIO({ NETDIAG_DNS_SERVERS: '127.0.0.1:9' });
+    expect(await run(['dns', 'example.test'], capture.io)).toBe(EXIT.network);
+    expect(capture.stderr()).toBe(
+      'netdiag: dns: cannot reach 127.0.0.1:9: connection refused (nothing listens on that port)\n',
+    );
+    const servfail = await cli('dns', 'servfail.test');
+    expect(servfail.stderr).toBe(
+      `netdiag: dns: ${dns.address} answered SERVFAIL for servfail.test A\n`,
+    );
   });
 });
 

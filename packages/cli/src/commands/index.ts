@@ -1,5 +1,6 @@
 /** Every command module, registered in help order. */
 import { registerCaller } from './caller.js';
+import { registerCompletion } from './completion.js';
 import { registerDns } from './dns.js';
 import { registerEmailAuth } from './email-auth.js';
 import { registerFeeds } from './feeds.js';
@@ -20,4 +21,5 @@ export const COMMANDS: RegisterCommand[] = [
   registerFeeds,
   registerServe,
   registerMcp,
+  registerCompletion,
 ];

@@ -121,6 +121,11 @@ async function bulk(
   const width = io.stdoutIsTTY ? io.columns : undefined;
   const size = flags.batchSize ?? CLI_BULK_BATCH;
   const bar = progressBar(io, 'addresses', flags.progress ?? io.stderrIsTTY === true);
+  // Answers and the bar may share one terminal: wipe the bar before each write.
+  const out = (text: string) => {
+    bar.clear();
+    io.stdout(text);
+  };
   const document = { total: 0, results: [] as unknown[], errors: [] as BulkEntryError[] };
   const seen = new Set<string>();
   let csvHeader = true;
@@ -144,14 +149,13 @@ async function bulk(
         document.total += results.length;
         switch (format) {
           case 'jsonl':
-            for (const r of results) io.stdout(`${JSON.stringify(shape(r))}\n`);
-            for (const e of errors)
-              io.stdout(`${JSON.stringify({ input: e.input, error: e.error })}\n`);
+            for (const r of results) out(`${JSON.stringify(shape(r))}\n`);
+            for (const e of errors) out(`${JSON.stringify({ input: e.input, error: e.error })}\n`);
             break;
           case 'csv': {
             const rows = results.map((r) => flatten(shape(r)));
             if (rows.length > 0) {
-              io.stdout(csvStringify(rows, { header: csvHeader, record_delimiter: 'windows' }));
+              out(csvStringify(rows, { header: csvHeader, record_delimiter: 'windows' }));
               csvHeader = false;
             }
             document.errors.push(...errors);
@@ -159,7 +163,7 @@ async function bulk(
           }
           case 'text':
             if (results.length > 0) {
-              io.stdout(`${renderBulkRows(results, textHeader, { c, width })}\n`);
+              out(`${renderBulkRows(results, textHeader, { c, width })}\n`);
               textHeader = false;
             }
             document.errors.push(...errors);
@@ -176,11 +180,11 @@ async function bulk(
   }
   if (format === 'json') {
     const text = io.stdoutIsTTY ? JSON.stringify(document, null, 2) : JSON.stringify(document);
-    io.stdout(`${text}\n`);
-  } else if (format === 'yaml') io.stdout(yamlStringify(document, { lineWidth: 0 }));
+    out(`${text}\n`);
+  } else if (format === 'yaml') out(yamlStringify(document, { lineWidth: 0 }));
   else if (document.errors.length > 0) {
     // Text lists invalid entries after the table; CSV keeps stdout to rows of one shape.
-    if (format === 'text') io.stdout(`\n${renderBulkErrors(document.errors)}`);
+    if (format === 'text') out(`\n${renderBulkErrors(document.errors)}`);
     else io.stderr(renderBulkErrors(document.errors));
   }
   if (document.total === 0) throw new InvalidIpError('ips');

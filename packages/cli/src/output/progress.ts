@@ -7,10 +7,12 @@ import type { CliIO } from '../io.js';
 
 export interface Progress {
   update(done: number, total: number): void;
+  /** Wipes the bar before an answer is written to the same terminal; the next update redraws. */
+  clear(): void;
   done(): void;
 }
 
-const NONE: Progress = { update() {}, done() {} };
+const NONE: Progress = { update() {}, clear() {}, done() {} };
 
 export function progressBar(io: CliIO, noun: string, enabled: boolean, width = 30): Progress {
   if (!enabled) return NONE;
@@ -28,9 +30,13 @@ export function progressBar(io: CliIO, noun: string, enabled: boolean, width = 3
         `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} ${noun} ${percent}%`,
       );
     },
-    done() {
+    clear() {
       if (shown) io.stderr('\r\x1b[K');
       shown = false;
+      last = 0;
+    },
+    done() {
+      this.clear();
     },
   };
 }

@@ -9,6 +9,12 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// Ctrl-C: 130 without a stack trace. Commands with their own handler (a batch aborts what is in
+// flight, `serve` closes gracefully) are left to it.
+process.on('SIGINT', () => {
+  if (process.listenerCount('SIGINT') === 1) process.exit(130);
+});
+
 const code = await run(process.argv.slice(2));
 // Interrupted: leave at once (sockets still closing must not hold the terminal).
 if (code === 130) process.exit(code);

@@ -14,7 +14,13 @@ import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { type Colors, colorEnabled, colors } from './output/color.js';
 import { parseFields } from './output/fields.js';
-import { type BatchItem, createWriter, FORMATS, type Format } from './output/formats.js';
+import {
+  type BatchItem,
+  createWriter,
+  FORMATS,
+  type Format,
+  loadFormat,
+} from './output/formats.js';
 import { type Progress, progressBar } from './output/progress.js';
 import { collectTargets } from './targets.js';
 
@@ -136,13 +142,14 @@ export function outputOptions(command: Command): Command {
 }
 
 /** Prints one answer of a command that has no targets (`refresh-feeds`) in the chosen format. */
-export function printAnswer<T>(
+export async function printAnswer<T>(
   io: CliIO,
   flags: CommonFlags,
   data: T,
   text: (data: T, ui: Ui) => string,
-): void {
+): Promise<void> {
   const format: Format = flags.json ? 'json' : (flags.format ?? 'text');
+  await loadFormat(format);
   const ui: Ui = {
     c: colors(format === 'text' && colorEnabled(io, flags.color)),
     width: io.stdoutIsTTY ? io.columns : undefined,
@@ -228,6 +235,7 @@ async function runTargets<T, F, A>(
   }
   const batch = fromList || tasks.length > 1;
   const format: Format = flags.json ? 'json' : (flags.format ?? 'text');
+  await loadFormat(format);
   const fields = flags.fields !== undefined ? parseFields(flags.fields) : undefined;
   if (fields !== undefined && fields.length === 0) {
     throw new InvalidInputError('--fields needs at least one field name');

@@ -16,7 +16,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { EXIT, run } from '../src/index.js';
-import { createWriter } from '../src/output/formats.js';
+import { createWriter, loadFormat } from '../src/output/formats.js';
 import { captureIO } from './helpers.js';
 
 /** A TXT value with every character CSV must quote: comma, quote, newline, and non-ASCII. */
@@ -64,7 +64,8 @@ async function cli(
 }
 
 describe('formats', () => {
-  test('csv is RFC 4180: CRLF records; commas, quotes, newlines and non-ASCII quoted', () => {
+  test('csv is RFC 4180: CRLF records; commas, quotes, newlines and non-ASCII quoted', async () => {
+    await loadFormat('csv');
     let out = '';
     const writer = createWriter<Record<string, unknown>>({
       format: 'csv',

@@ -25,6 +25,6 @@ export const registerFeeds: RegisterCommand = (program, { io }) => {
         'no feed could be fetched (NETDIAG_TOR_EXIT_LIST_URL); the previous copy is kept',
       );
     }
-    printAnswer(io, opts, data, () => `Tor exit list: ${data.tor_exits} addresses`);
+    await printAnswer(io, opts, data, () => `Tor exit list: ${data.tor_exits} addresses`);
   });
 };

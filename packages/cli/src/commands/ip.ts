@@ -14,8 +14,6 @@ import {
   type LookupAnswer,
   requireIp,
 } from '@netdiag/core';
-import { stringify as csvStringify } from 'csv-stringify/sync';
-import { stringify as yamlStringify } from 'yaml';
 import {
   type CommonFlags,
   outputOptions,
@@ -26,7 +24,7 @@ import {
 import { withEngine } from '../context.js';
 import { colorEnabled, colors } from '../output/color.js';
 import { flatten, parseFields, selectFields } from '../output/fields.js';
-import type { Format } from '../output/formats.js';
+import { csvRecords, type Format, loadFormat, yamlDocument } from '../output/formats.js';
 import { progressBar } from '../output/progress.js';
 import { table } from '../output/table.js';
 import { collectTargets } from '../targets.js';
@@ -115,6 +113,7 @@ async function bulk(
   flags: CommonFlags & { batchSize?: number },
 ): Promise<number> {
   const format: Format = flags.json ? 'json' : (flags.format ?? 'text');
+  await loadFormat(format);
   const fields = flags.fields !== undefined ? parseFields(flags.fields) : undefined;
   const shape = (r: BulkAnswerItem) => (fields ? selectFields(r, fields) : r);
   const c = colors(format === 'text' && colorEnabled(io, flags.color));
@@ -155,7 +154,7 @@ async function bulk(
           case 'csv': {
             const rows = results.map((r) => flatten(shape(r)));
             if (rows.length > 0) {
-              out(csvStringify(rows, { header: csvHeader, record_delimiter: 'windows' }));
+              out(csvRecords(rows, csvHeader));
               csvHeader = false;
             }
             document.errors.push(...errors);
@@ -181,7 +180,7 @@ async function bulk(
   if (format === 'json') {
     const text = io.stdoutIsTTY ? JSON.stringify(document, null, 2) : JSON.stringify(document);
     out(`${text}\n`);
-  } else if (format === 'yaml') out(yamlStringify(document, { lineWidth: 0 }));
+  } else if (format === 'yaml') out(yamlDocument(document));
   else if (document.errors.length > 0) {
     // Text lists invalid entries after the table; CSV keeps stdout to rows of one shape.
     if (format === 'text') out(`\n${renderBulkErrors(document.errors)}`);

@@ -7,8 +7,11 @@ import { isIP } from 'node:net';
 import { ConfigError } from '../errors.js';
 import { formatHostPort, parseHostPort } from './host-port.js';
 
+/** A DNS server address, parsed. */
 export interface DnsServer {
+  /** The IP literal (IPv6 without brackets). */
   host: string;
+  /** UDP and TCP port. @default 53 */
   port: number;
   family: 4 | 6;
   /** `ip:port` or `[v6]:port`, as reported in `DnsResponse.server`. */

@@ -37,6 +37,12 @@ export {
 } from './rdap-server.js';
 export { type RedisTestServer, redisAvailable, startRedis } from './redis-server.js';
 export { removeTempDirs, tempDir } from './temp-dir.js';
+export {
+  makeTestPki,
+  type OpensslServer,
+  startOpensslServer,
+  type TestPki,
+} from './tls-servers.js';
 export { type LoopbackUpstreams, startLoopbackUpstreams } from './upstreams.js';
 export {
   startWhoisServer,

@@ -265,6 +265,25 @@ export {
   type SiteCheckResult,
   type SiteTls,
 } from './site/index.js';
+export {
+  type AcceptedSuite,
+  type CertificateFacts,
+  type CheckTlsOptions,
+  type CipherStrength,
+  type CipherSuiteInfo,
+  checkTls,
+  describeCipherSuite,
+  type GradeCap,
+  type GradeInput,
+  type ProtocolSupport,
+  rateTls,
+  rsaEquivalentBits,
+  signatureAlgorithm,
+  type TlsCheckResult,
+  type TlsGrade,
+  type TlsRating,
+  type TlsVersion,
+} from './tls/index.js';
 // --- The capabilities as tools for agents (the MCP face builds on this table) ---
 export { findTool, NETDIAG_TOOLS, type ToolContext, type ToolDefinition } from './tools/index.js';
 export type { BaseOptions } from './types.js';

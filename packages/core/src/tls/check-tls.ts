@@ -1,0 +1,354 @@
+/**
+ * `checkTls(host, { port, servername })`: what a TLS server accepts and presents, and a grade.
+ * One resolution through the SSRF guard, then handshakes only to the checked address:
+ * - each protocol version alone (TLS 1.0–1.3; SSL 2/3 cannot be offered by Node's OpenSSL 3 and
+ *   are reported as not testable, never guessed);
+ * - per accepted version, the suites in the server's order of preference: offer every suite the
+ *   local OpenSSL knows, note the one chosen, take it out, repeat until the server refuses (as
+ *   sslscan and testssl.sh do); whether the server enforces its own order is tested by offering
+ *   its first two choices reversed;
+ * - the chain as served (a handshake that trusts only the leaf, so nothing comes from the local
+ *   store), trust against Node's root store, host-name match (RFC 6125 via X509Certificate);
+ * - ALPN (h2, http/1.1), a stapled OCSP response, session resumption, HSTS from one HTTPS GET.
+ * @module
+ */
+import type { X509Certificate } from 'node:crypto';
+import tls from 'node:tls';
+import { InvalidInputError } from '../errors.js';
+import { type GuardOptions, normaliseHost, resolveAndCheck } from '../net/guard.js';
+import { parseIp } from '../net/ip.js';
+import { safeFetch } from '../net/safe-fetch.js';
+import { withTimeout } from '../net/signal.js';
+import { type CertificateFacts, certificateFacts } from './certificates.js';
+import { type CipherSuiteInfo, describeCipherSuite } from './cipher-suites.js';
+import { type GradeCap, rateTls, rsaEquivalentBits, type TlsGrade } from './grade.js';
+import {
+  HandshakeRefused,
+  type HandshakeRequest,
+  type HandshakeResult,
+  type TlsVersion,
+  tlsHandshake,
+} from './handshake.js';
+
+export interface CheckTlsOptions extends GuardOptions {
+  /** @default 443 */
+  port?: number;
+  /** SNI and the name the certificate must match. @default the host (none for IP literals) */
+  servername?: string;
+  /** Budget of one handshake. @default 5000 */
+  handshakeTimeout?: number;
+  /** Fetch `https://host:port/` once for HSTS. @default true */
+  hsts?: boolean;
+  /** Clock for validity and days left. @default Date.now */
+  now?: () => number;
+  /** CA certificates (PEM) trusted besides Node's root store (an internal CA, tests). */
+  ca?: string | readonly string[];
+}
+
+export interface ProtocolSupport {
+  protocol: 'SSLv2' | 'SSLv3' | TlsVersion;
+  /** `true` accepted, `false` refused, `null` not testable from this machine. */
+  accepted: boolean | null;
+  note: string;
+}
+
+export interface AcceptedSuite extends CipherSuiteInfo {
+  protocol: TlsVersion;
+  /** The group or DH parameters of the handshake (`X25519`, `DH 2048`). */
+  group: string | null;
+  group_bits: number | null;
+}
+
+export interface TlsCheckResult {
+  host: string;
+  ip: string;
+  port: number;
+  servername: string | null;
+  protocols: ProtocolSupport[];
+  /** Per accepted protocol, suites in the server's order of preference (when it has one). */
+  cipher_suites: { protocol: TlsVersion; server_preference: boolean; suites: AcceptedSuite[] }[];
+  /** What a modern client gets: protocol, suite and group of a default handshake. */
+  negotiated: { protocol: string; cipher: string; group: string | null };
+  certificates: CertificateFacts[];
+  chain: {
+    /** Certificates the server sent. */
+    served: number;
+    /** The served certificates lead to a root (sent or in the trust store). */
+    complete: boolean;
+    trusted: boolean;
+    /** OpenSSL's reason when not trusted (`CERT_HAS_EXPIRED`, `SELF_SIGNED_CERT_IN_CHAIN`, …). */
+    error: string | null;
+    hostname_match: boolean;
+    self_signed: boolean;
+    expired: boolean;
+    not_yet_valid: boolean;
+  };
+  alpn: { h2: boolean; http11: boolean };
+  ocsp_stapling: boolean;
+  session_resumption: boolean;
+  hsts: { max_age: number; include_subdomains: boolean; preload: boolean } | null;
+  /** Checks this machine cannot perform, said rather than guessed. */
+  not_testable: string[];
+  grade: TlsGrade;
+  grade_ignoring_trust: TlsGrade;
+  score: number;
+  scores: { protocol: number; key_exchange: number; cipher: number };
+  caps: GradeCap[];
+  duration_ms: number;
+}
+
+const VERSIONS: TlsVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
+/** Every TLS 1.3 suite of RFC 8446 §B.4 that OpenSSL implements. */
+const TLS13_SUITES = [
+  'TLS_AES_256_GCM_SHA384',
+  'TLS_CHACHA20_POLY1305_SHA256',
+  'TLS_AES_128_GCM_SHA256',
+  'TLS_AES_128_CCM_SHA256',
+  'TLS_AES_128_CCM_8_SHA256',
+];
+/** Upper bound on suites per protocol (OpenSSL 3 knows ~80 for TLS ≤ 1.2). */
+const MAX_SUITES = 128;
+
+export async function checkTls(
+  host: string,
+  options: CheckTlsOptions = {},
+): Promise<TlsCheckResult> {
+  const started = performance.now();
+  const port = options.port ?? 443;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new InvalidInputError('"port" must be a whole number from 1 to 65535', 'port');
+  }
+  const target = normaliseHost(host, 'host');
+  const now = options.now ?? Date.now;
+  const handshakeMs = options.handshakeTimeout ?? 5000;
+  return withTimeout({ ...options, timeout: options.timeout ?? 60_000 }, 'tls', async (signal) => {
+    const checked = await resolveAndCheck(target.host, { ...options, signal });
+    const address = checked.addresses[0] as string;
+    const servername = options.servername ?? (parseIp(checked.host) ? undefined : checked.host);
+    const base = { address, port, servername, timeoutMs: handshakeMs, signal };
+    const shake = (extra: Partial<HandshakeRequest>) => tlsHandshake({ ...base, ...extra });
+    const attempt = async (extra: Partial<HandshakeRequest>): Promise<HandshakeResult | null> => {
+      try {
+        return await shake(extra);
+      } catch (error) {
+        if (error instanceof HandshakeRefused && !error.network) return null;
+        throw error;
+      }
+    };
+
+    // A default handshake first: trust, chain, the leaf. A network failure ends the check here.
+    const extraCa = options.ca === undefined ? [] : [options.ca].flat();
+    const main = await shake({
+      alpn: ['h2', 'http/1.1'],
+      requestOcsp: true,
+      ...(extraCa.length ? { ca: [...tls.rootCertificates, ...extraCa] } : {}),
+    });
+    const leaf = main.chain[0];
+    if (!leaf) throw new InvalidInputError('the server presented no certificate', 'host');
+
+    const protocols: ProtocolSupport[] = [
+      {
+        protocol: 'SSLv2',
+        accepted: null,
+        note: 'not testable: this OpenSSL cannot offer SSL 2.0',
+      },
+      {
+        protocol: 'SSLv3',
+        accepted: null,
+        note: 'not testable: this OpenSSL cannot offer SSL 3.0',
+      },
+    ];
+    const cipher_suites: TlsCheckResult['cipher_suites'] = [];
+    for (const version of VERSIONS) {
+      const first = await attempt({ version });
+      protocols.push({
+        protocol: version,
+        accepted: first !== null,
+        note: first ? `accepted (${first.cipher?.name})` : 'refused',
+      });
+      if (first) cipher_suites.push(await enumerateSuites(version, attempt));
+    }
+
+    // The chain as served: trust only the leaf, so no certificate is added from a store.
+    const served = (await attempt({ ca: leaf.toString() }))?.chain ?? main.chain;
+    const nowMs = now();
+    const certificates = served.map((c) => certificateFacts(c, nowMs));
+    const leafFacts = certificates[0] as CertificateFacts;
+    const expired = Date.parse(leafFacts.valid_to) < nowMs;
+    const notYetValid = Date.parse(leafFacts.valid_from) > nowMs;
+    const hostname_match =
+      servername === undefined
+        ? leaf.checkIP(address) !== undefined
+        : leaf.checkHost(servername) !== undefined;
+    const lastServed = served[served.length - 1] as X509Certificate;
+    const complete =
+      (lastServed.checkIssued(lastServed) && lastServed.verify(lastServed.publicKey)) ||
+      main.chain.length > served.length ||
+      ![
+        'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+        'UNABLE_TO_GET_ISSUER_CERT',
+        'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      ].includes(main.authorizationError ?? '');
+
+    const h2 = main.alpn === 'h2';
+    const http11 = (await attempt({ alpn: ['http/1.1'] }))?.alpn === 'http/1.1';
+    const resumed = main.session ? await attempt({ session: main.session }) : null;
+    const hsts =
+      options.hsts === false ? null : await readHsts(checked.host, port, options, signal);
+
+    const suites = cipher_suites.flatMap((p) => p.suites);
+    const keyBits =
+      leafFacts.key_type === 'EC' || leafFacts.key_type.startsWith('Ed')
+        ? rsaEquivalentBits(leafFacts.key_bits)
+        : leafFacts.key_bits;
+    const dhBits = suites.filter((s) => s.group?.startsWith('DH')).map((s) => s.group_bits ?? 0);
+    const rating = rateTls({
+      protocols: protocols.filter((p) => p.accepted).map((p) => p.protocol),
+      suites: suites.map((s) => ({
+        protocol: s.protocol,
+        bits: s.bits,
+        cipher: s.cipher,
+        aead: s.aead,
+        forward_secrecy: s.forward_secrecy,
+        anonymous: s.authentication === 'anon',
+        kx_bits: kxBits(s, keyBits),
+      })),
+      key_bits_rsa_equivalent: keyBits,
+      dh_bits: dhBits.length ? Math.min(...dhBits) : null,
+      trusted: main.authorized,
+      hostname_match,
+      expired,
+      not_yet_valid: notYetValid,
+      chain_complete: complete,
+      signature_algorithm: leafFacts.signature_algorithm,
+      hsts_max_age: hsts?.max_age ?? null,
+    });
+    return {
+      host: checked.host,
+      ip: address,
+      port,
+      servername: servername ?? null,
+      protocols,
+      cipher_suites,
+      negotiated: {
+        protocol: main.protocol ?? '',
+        cipher: main.cipher?.name ?? '',
+        group: main.ephemeral?.name ?? main.ephemeral?.type ?? null,
+      },
+      certificates,
+      chain: {
+        served: served.length,
+        complete,
+        trusted: main.authorized,
+        error: main.authorizationError,
+        hostname_match,
+        self_signed: leafFacts.self_signed,
+        expired,
+        not_yet_valid: notYetValid,
+      },
+      alpn: { h2, http11 },
+      ocsp_stapling: main.ocspResponse !== null && main.ocspResponse.length > 0,
+      session_resumption: resumed?.reused === true,
+      hsts,
+      not_testable: [
+        'SSL 2.0 and SSL 3.0 (the local OpenSSL 3 cannot offer them)',
+        'TLS compression and secure renegotiation (Node does not expose them)',
+        'TLS_FALLBACK_SCSV (Node cannot send it)',
+      ],
+      grade: rating.grade,
+      grade_ignoring_trust: rating.grade_ignoring_trust,
+      score: rating.score,
+      scores: {
+        protocol: rating.protocol_score,
+        key_exchange: rating.key_exchange_score,
+        cipher: rating.cipher_score,
+      },
+      caps: rating.caps,
+      duration_ms: Math.round(performance.now() - started),
+    };
+  });
+}
+
+/** RSA-equivalent strength of one handshake's key exchange (guide: DH strength counts). */
+function kxBits(suite: AcceptedSuite, keyBits: number): number {
+  if (!suite.forward_secrecy) return keyBits;
+  if (suite.group?.startsWith('DH')) return suite.group_bits ?? 0;
+  return rsaEquivalentBits(suite.group_bits ?? 256);
+}
+
+async function enumerateSuites(
+  version: TlsVersion,
+  attempt: (extra: Partial<HandshakeRequest>) => Promise<HandshakeResult | null>,
+): Promise<TlsCheckResult['cipher_suites'][number]> {
+  const found: AcceptedSuite[] = [];
+  const excluded: string[] = [];
+  const tls13 = version === 'TLSv1.3';
+  for (let i = 0; i < MAX_SUITES; i++) {
+    const offer = tls13
+      ? TLS13_SUITES.filter((s) => !excluded.includes(s)).join(':')
+      : ['ALL:COMPLEMENTOFALL', ...excluded.map((name) => `!${name}`)].join(':');
+    if (offer === '') break;
+    const result = await attempt({ version, ciphers: offer });
+    if (!result?.cipher) break;
+    const name = tls13 ? result.cipher.iana : result.cipher.name;
+    if (excluded.includes(name)) break; // the server ignored the offer: stop rather than loop
+    excluded.push(name);
+    found.push({
+      ...describeCipherSuite(result.cipher.iana, result.cipher.name),
+      protocol: version,
+      group: result.ephemeral
+        ? result.ephemeral.type === 'DH'
+          ? 'DH'
+          : result.ephemeral.name
+        : null,
+      group_bits: result.ephemeral?.bits ?? null,
+    });
+  }
+  // Server preference: offered its first two choices reversed, does it still pick its first?
+  let server_preference = found.length < 2;
+  if (found.length >= 2) {
+    const [a, b] = found as [AcceptedSuite, AcceptedSuite];
+    const names = tls13 ? [b.iana, a.iana] : [b.name, a.name];
+    const again = await attempt({ version, ciphers: names.join(':') });
+    const chosen = tls13 ? again?.cipher?.iana : again?.cipher?.name;
+    server_preference = chosen === (tls13 ? a.iana : a.name);
+  }
+  return { protocol: version, server_preference, suites: found };
+}
+
+function extraCaOf(options: CheckTlsOptions): string[] | undefined {
+  return options.ca === undefined ? undefined : [options.ca].flat();
+}
+
+/** `Strict-Transport-Security` of `https://host:port/` (RFC 6797 §6.1), or null. */
+async function readHsts(
+  host: string,
+  port: number,
+  options: CheckTlsOptions,
+  signal: AbortSignal,
+): Promise<TlsCheckResult['hsts']> {
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  try {
+    const response = await safeFetch(`https://${hostPart}:${port}/`, {
+      ...options,
+      ...(extraCaOf(options) ? { ca: extraCaOf(options) } : {}),
+      signal,
+      method: 'GET',
+      maxRedirects: 0,
+      maxBytes: 1,
+      tlsPolicy: 'report',
+      timeout: 10_000,
+    });
+    const value = response.headers['strict-transport-security']?.[0];
+    if (!value) return null;
+    const maxAge = /max-age\s*=\s*"?(\d+)"?/i.exec(value);
+    if (!maxAge) return null;
+    return {
+      max_age: Number(maxAge[1]),
+      include_subdomains: /(^|;)\s*includesubdomains\s*(;|$)/i.test(value),
+      preload: /(^|;)\s*preload\s*(;|$)/i.test(value),
+    };
+  } catch {
+    return null;
+  }
+}

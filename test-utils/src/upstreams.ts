@@ -2,11 +2,12 @@
  * Every upstream a whole netdiag needs, on loopback, for the tests that drive all capabilities
  * through one face (the page in a browser, the MCP tools): a DNS server with a mail-ready domain,
  * a PTR with its forward record and one blocklist entry; an RDAP service for `example.com`; the
- * breach API; and a web site on 127.0.0.2 for the probes. `config` is the engine configuration
+ * breach API; and a web site on 127.0.0.2 (plain and HTTPS) for the probes. `config` is the engine configuration
  * that points at them (NETDIAG_* names in `env`, for a child process).
  */
 import { startDnsServer } from './dns-server.js';
 import { startHttpTarget } from './http-server.js';
+import { startHttpsTarget } from './https-target.js';
 import { bootstrapFile, bootstrapRoute, startRdapServer } from './rdap-server.js';
 import { startXposedOrNotServer } from './xposedornot-server.js';
 
@@ -14,6 +15,8 @@ export interface LoopbackUpstreams {
   /** The web site probes may check: `http://127.0.0.2:<port>`. */
   siteUrl: string;
   sitePort: number;
+  /** An HTTPS site (self-signed certificate for 127.0.0.2) for the TLS checks. */
+  secureSitePort: number;
   /** Engine options (`createNetdiag`, `createApp`) that use these upstreams. */
   config: {
     dnsServers: string[];
@@ -79,6 +82,10 @@ export async function startLoopbackUpstreams(): Promise<LoopbackUpstreams> {
           .end('<html><head><title>up</title></head></html>'),
     },
   });
+  const secure = await startHttpsTarget({
+    host: '127.0.0.2',
+    routes: { '/': (_req, res) => void res.writeHead(200).end('secure') },
+  });
   const config = {
     dnsServers: [dns.address],
     rdapBootstrapUrl: `${rdap.url}/dns.json`,
@@ -90,6 +97,7 @@ export async function startLoopbackUpstreams(): Promise<LoopbackUpstreams> {
   return {
     siteUrl: site.url,
     sitePort: site.port,
+    secureSitePort: secure.port,
     config,
     env: {
       NETDIAG_DNS_SERVERS: dns.address,
@@ -100,7 +108,7 @@ export async function startLoopbackUpstreams(): Promise<LoopbackUpstreams> {
       NETDIAG_ALLOWED_TARGETS: '127.0.0.0/8',
     },
     close: async () => {
-      await Promise.all([dns.close(), rdap.close(), xon.close(), site.close()]);
+      await Promise.all([dns.close(), rdap.close(), xon.close(), site.close(), secure.close()]);
     },
   };
 }

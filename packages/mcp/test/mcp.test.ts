@@ -66,6 +66,11 @@ function calls(): {
       args: { host: '127.0.0.2', ports: String(upstreams.sitePort) },
       stable: false,
     },
+    {
+      tool: 'check_tls',
+      args: { host: '127.0.0.2', port: String(upstreams.secureSitePort) },
+      stable: false,
+    },
     { tool: 'check_email_auth', args: { domain: 'example.test', ip: '127.0.0.9' }, stable: false },
     { tool: 'evaluate_spf', args: { domain: 'example.test', ip: '127.0.0.9' }, stable: true },
     { tool: 'check_breach', args: { email: 'someone@example.com' }, stable: false },

@@ -8,6 +8,7 @@ import { registerIpIntel } from './ip.js';
 import { registerMcp } from './mcp.js';
 import { registerProbes } from './probes.js';
 import { registerServe } from './serve.js';
+import { registerTls } from './tls.js';
 import type { RegisterCommand } from './types.js';
 import { registerWhois } from './whois.js';
 
@@ -17,6 +18,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerDns,
   registerWhois,
   registerProbes,
+  registerTls,
   registerEmailAuth,
   registerFeeds,
   registerServe,

@@ -61,11 +61,13 @@ import type {
   ScoreData,
   SecurityHeadersData,
   SiteCheckData,
+  TlsData,
   WhoisData,
   WhoisV1Data,
 } from '../schemas/index.js';
 import { scoreIp } from '../score/index.js';
 import { type CheckSiteOptions, checkSite } from '../site/check-site.js';
+import { type CheckTlsOptions, checkTls } from '../tls/check-tls.js';
 import { type BootstrapLoader, createBootstrapLoader } from '../whois/bootstrap.js';
 import { rdapLookup, rdapLookupResource, whois } from '../whois/lookup.js';
 import type { RdapResourceResult } from '../whois/rdap-normalise.js';
@@ -209,6 +211,11 @@ export interface Netdiag {
   ): Promise<SecurityHeadersData>;
   /** `GET /api/ports` data. */
   scanPorts(input: PortScanInput, options?: ScanCallOptions): Promise<PortScanData>;
+  /** `GET /api/tls` data: protocols, suites, chain and an SSL Labs-style grade. */
+  checkTls(
+    input: { host: string; port?: number | undefined; servername?: string | undefined },
+    options?: CallOptions & Pick<CheckTlsOptions, 'ca' | 'hsts'>,
+  ): Promise<TlsData>;
 
   /** `GET /api/email-auth` data. */
   emailAuth(input: EmailAuthInput, options?: CallOptions): Promise<EmailAuthData>;
@@ -456,6 +463,17 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
         scanPorts(target, { ...tuning, resolver, allowedTargets, ...withCall(call) });
       return call.limited === false ? task() : scans.run(task, call.signal);
     },
+
+    checkTls: (input, call = {}) =>
+      checkTls(input.host, {
+        resolver,
+        allowedTargets,
+        ...(input.port !== undefined ? { port: input.port } : {}),
+        ...(input.servername !== undefined ? { servername: input.servername } : {}),
+        ...(call.ca !== undefined ? { ca: call.ca } : {}),
+        ...(call.hsts !== undefined ? { hsts: call.hsts } : {}),
+        ...withCall(call),
+      }),
 
     emailAuth: (input, call = {}) =>
       checkEmailAuth(

@@ -42,6 +42,7 @@ import {
   securityHeadersParamsSchema,
   siteCheckDataSchema,
 } from './probes.js';
+import { checkTlsParamsSchema, tlsDataSchema } from './tls.js';
 import {
   whoisDataSchema,
   whoisParamsSchema,
@@ -134,6 +135,7 @@ export {
   securityHeadersParamsSchema,
   siteCheckDataSchema,
 } from './probes.js';
+export { type CheckTlsParams, checkTlsParamsSchema, type TlsData, tlsDataSchema } from './tls.js';
 export {
   type WhoisData,
   type WhoisParams,
@@ -174,6 +176,7 @@ export const ENDPOINT_SCHEMAS = {
   checkSite: { params: checkSiteParamsSchema, data: siteCheckDataSchema },
   gradeSecurityHeaders: { params: securityHeadersParamsSchema, data: securityHeadersDataSchema },
   scanPorts: { params: scanPortsParamsSchema, data: portScanDataSchema },
+  checkTls: { params: checkTlsParamsSchema, data: tlsDataSchema },
   checkEmailAuth: { params: checkEmailAuthParamsSchema, data: emailAuthDataSchema },
   echoHeaders: { data: echoHeadersDataSchema },
   health: { data: healthDataSchema },

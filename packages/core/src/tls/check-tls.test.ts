@@ -6,14 +6,17 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
+  freePort,
   makeTestPki,
   type OpensslServer,
   opensslAvailable,
+  startHttpTarget,
   startOpensslServer,
   type TestPki,
   tempDir,
 } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { tlsDataSchema } from '../schemas/tls.js';
 import { type CheckTlsOptions, checkTls } from './check-tls.js';
 
 const haveOpenssl = opensslAvailable();
@@ -26,8 +29,8 @@ async function serve(options: Parameters<typeof startOpensslServer>[0]): Promise
   return server.port;
 }
 
-function check(port: number, extra: CheckTlsOptions = {}) {
-  return checkTls('127.0.0.1', {
+async function check(port: number, extra: CheckTlsOptions = {}) {
+  const answer = await checkTls('127.0.0.1', {
     port,
     servername: 'tls.test',
     allowedTargets: ['127.0.0.0/8'],
@@ -35,6 +38,8 @@ function check(port: number, extra: CheckTlsOptions = {}) {
     hsts: false,
     ...extra,
   });
+  // Every answer has the documented shape, field for field (strict: no undocumented field).
+  return tlsDataSchema.parse(answer);
 }
 
 beforeAll(() => {
@@ -51,6 +56,22 @@ describe.skipIf(!haveOpenssl)('checkTls on real servers', () => {
       code: 'TARGET_NOT_ALLOWED',
     });
     await expect(check(port, { port: 70_000 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  test('nothing listening, or no TLS spoken: an upstream error that says which', async () => {
+    const closed = await freePort();
+    await expect(check(closed)).rejects.toMatchObject({
+      code: 'UPSTREAM_ERROR',
+      message: `[netdiag] [target] cannot connect to 127.0.0.1:${closed}: ECONNREFUSED`,
+    });
+    const plain = await startHttpTarget({ routes: {} });
+    try {
+      const error = await check(Number(new URL(plain.url).port)).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'UPSTREAM_ERROR' });
+      expect((error as Error).message).toMatch(/no TLS handshake with 127\.0\.0\.1:\d+: /);
+    } finally {
+      await plain.close();
+    }
   });
 
   test('a modern TLS 1.3 server with h2 and a stapled OCSP response: A, every fact right', async () => {

@@ -18,7 +18,9 @@ import { InvalidInputError } from '../errors.js';
 import { type GuardOptions, normaliseHost, resolveAndCheck } from '../net/guard.js';
 import { parseIp } from '../net/ip.js';
 import { safeFetch } from '../net/safe-fetch.js';
+import { ProbeError, type ProbeFailureKind, ProbeTimeoutError } from '../net/safe-fetch-errors.js';
 import { withTimeout } from '../net/signal.js';
+import type { TlsData } from '../schemas/tls.js';
 import { type CertificateFacts, certificateFacts } from './certificates.js';
 import { type CipherSuiteInfo, describeCipherSuite } from './cipher-suites.js';
 import { type GradeCap, rateTls, rsaEquivalentBits, type TlsGrade } from './grade.js';
@@ -45,57 +47,10 @@ export interface CheckTlsOptions extends GuardOptions {
   ca?: string | readonly string[];
 }
 
-export interface ProtocolSupport {
-  protocol: 'SSLv2' | 'SSLv3' | TlsVersion;
-  /** `true` accepted, `false` refused, `null` not testable from this machine. */
-  accepted: boolean | null;
-  note: string;
-}
-
-export interface AcceptedSuite extends CipherSuiteInfo {
-  protocol: TlsVersion;
-  /** The group or DH parameters of the handshake (`X25519`, `DH 2048`). */
-  group: string | null;
-  group_bits: number | null;
-}
-
-export interface TlsCheckResult {
-  host: string;
-  ip: string;
-  port: number;
-  servername: string | null;
-  protocols: ProtocolSupport[];
-  /** Per accepted protocol, suites in the server's order of preference (when it has one). */
-  cipher_suites: { protocol: TlsVersion; server_preference: boolean; suites: AcceptedSuite[] }[];
-  /** What a modern client gets: protocol, suite and group of a default handshake. */
-  negotiated: { protocol: string; cipher: string; group: string | null };
-  certificates: CertificateFacts[];
-  chain: {
-    /** Certificates the server sent. */
-    served: number;
-    /** The served certificates lead to a root (sent or in the trust store). */
-    complete: boolean;
-    trusted: boolean;
-    /** OpenSSL's reason when not trusted (`CERT_HAS_EXPIRED`, `SELF_SIGNED_CERT_IN_CHAIN`, …). */
-    error: string | null;
-    hostname_match: boolean;
-    self_signed: boolean;
-    expired: boolean;
-    not_yet_valid: boolean;
-  };
-  alpn: { h2: boolean; http11: boolean };
-  ocsp_stapling: boolean;
-  session_resumption: boolean;
-  hsts: { max_age: number; include_subdomains: boolean; preload: boolean } | null;
-  /** Checks this machine cannot perform, said rather than guessed. */
-  not_testable: string[];
-  grade: TlsGrade;
-  grade_ignoring_trust: TlsGrade;
-  score: number;
-  scores: { protocol: number; key_exchange: number; cipher: number };
-  caps: GradeCap[];
-  duration_ms: number;
-}
+/** The answer (the `data` of `GET /api/tls`); its shape is `tlsDataSchema`. */
+export type TlsCheckResult = TlsData;
+export type ProtocolSupport = TlsData['protocols'][number];
+export type AcceptedSuite = TlsData['cipher_suites'][number]['suites'][number];
 
 const VERSIONS: TlsVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
 /** Every TLS 1.3 suite of RFC 8446 §B.4 that OpenSSL implements. */
@@ -127,18 +82,19 @@ export async function checkTls(
     const servername = options.servername ?? (parseIp(checked.host) ? undefined : checked.host);
     const base = { address, port, servername, timeoutMs: handshakeMs, signal };
     const shake = (extra: Partial<HandshakeRequest>) => tlsHandshake({ ...base, ...extra });
+    const where = `${checked.host.includes(':') ? `[${checked.host}]` : checked.host}:${port}`;
     const attempt = async (extra: Partial<HandshakeRequest>): Promise<HandshakeResult | null> => {
       try {
         return await shake(extra);
       } catch (error) {
         if (error instanceof HandshakeRefused && !error.network) return null;
-        throw error;
+        throw probeFailure(error, where, handshakeMs);
       }
     };
 
-    // A default handshake first: trust, chain, the leaf. A network failure ends the check here.
+    // A default handshake first: trust, chain, the leaf. Any failure here ends the check.
     const extraCa = options.ca === undefined ? [] : [options.ca].flat();
-    const main = await shake({
+    const main = await shakeOrFail(shake, where, handshakeMs, {
       alpn: ['h2', 'http/1.1'],
       requestOcsp: true,
       ...(extraCa.length ? { ca: [...tls.rootCertificates, ...extraCa] } : {}),
@@ -180,15 +136,13 @@ export async function checkTls(
       servername === undefined
         ? leaf.checkIP(address) !== undefined
         : leaf.checkHost(servername) !== undefined;
+    // Incomplete (SSL Labs: "extra download"): the server sent a leaf without its issuer and the
+    // store does not hold that issuer either. A chain that reaches a CA certificate is taken as
+    // complete: whether that CA is trusted is `trusted`, not completeness.
     const lastServed = served[served.length - 1] as X509Certificate;
-    const complete =
-      (lastServed.checkIssued(lastServed) && lastServed.verify(lastServed.publicKey)) ||
-      main.chain.length > served.length ||
-      ![
-        'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-        'UNABLE_TO_GET_ISSUER_CERT',
-        'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-      ].includes(main.authorizationError ?? '');
+    const selfSigned =
+      lastServed.checkIssued(lastServed) && lastServed.verify(lastServed.publicKey);
+    const complete = selfSigned || lastServed.ca || main.chain.length > served.length;
 
     const h2 = main.alpn === 'h2';
     const http11 = (await attempt({ alpn: ['http/1.1'] }))?.alpn === 'http/1.1';
@@ -267,6 +221,44 @@ export async function checkTls(
       duration_ms: Math.round(performance.now() - started),
     };
   });
+}
+
+/** The first handshake: any failure (refused, reset, not TLS at all) is the answer's error. */
+async function shakeOrFail(
+  shake: (extra: Partial<HandshakeRequest>) => Promise<HandshakeResult>,
+  where: string,
+  handshakeMs: number,
+  extra: Partial<HandshakeRequest>,
+): Promise<HandshakeResult> {
+  try {
+    return await shake(extra);
+  } catch (error) {
+    throw probeFailure(error, where, handshakeMs);
+  }
+}
+
+const FAILURE_KINDS: Record<string, ProbeFailureKind> = {
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+};
+
+/** A handshake failure as the probes' errors: 502 (ProbeError) or 504 (ProbeTimeoutError). */
+function probeFailure(error: unknown, where: string, handshakeMs: number): unknown {
+  if (!(error instanceof HandshakeRefused)) return error;
+  if (error.reason.startsWith('no handshake within')) {
+    return new ProbeTimeoutError('connect', handshakeMs, where);
+  }
+  const kind = FAILURE_KINDS[error.reason] ?? 'tls';
+  return new ProbeError(
+    kind,
+    kind === 'tls'
+      ? `no TLS handshake with ${where}: ${error.reason}`
+      : `cannot connect to ${where}: ${error.reason}`,
+    error,
+  );
 }
 
 /** RSA-equivalent strength of one handshake's key exchange (guide: DH strength counts). */

@@ -16,6 +16,7 @@ import type {
   SecurityHeadersData,
   SiteCheckData,
   SpfEvaluationData,
+  TlsData,
   WhoisData,
 } from '../schemas/index.js';
 
@@ -77,6 +78,13 @@ export const summaries: Record<string, (data: never) => string> = {
     }.`,
   scan_ports: (data: PortScanData) =>
     `${data.host} (${data.ip}): ${data.ports_scanned} ports scanned, ${data.open_count} open${data.open_ports.length ? ` (${data.open_ports.join(', ')})` : ''}, ${data.closed_count} closed, ${data.filtered_count} filtered.`,
+  check_tls: (data: TlsData) =>
+    `${data.host}:${data.port} (${data.ip}): grade ${data.grade}${data.grade !== data.grade_ignoring_trust ? ` (${data.grade_ignoring_trust} if trusted)` : ''}; ${
+      data.protocols
+        .filter((p) => p.accepted)
+        .map((p) => p.protocol)
+        .join(', ') || 'no protocol'
+    }; certificate ${data.chain.expired ? 'EXPIRED' : `${data.certificates[0]?.days_left ?? '?'} days left`}${data.caps.length ? `; ${data.caps.map((c) => c.reason).join('; ')}` : ''}.`,
   check_email_auth: (data: EmailAuthData) =>
     `${data.domain}: email authentication grade ${data.summary.grade} (${data.summary.score}/100); SPF ${data.spf.status}, DMARC ${data.dmarc.status}, DKIM ${data.dkim.status}, MTA-STS ${data.mta_sts.status}.`,
   evaluate_spf: (data: SpfEvaluationData) =>

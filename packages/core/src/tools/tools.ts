@@ -214,6 +214,25 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     },
   }),
   tool({
+    name: 'check_tls',
+    title: 'Inspect and grade TLS',
+    description:
+      "A TLS server's protocols (TLS 1.0–1.3), cipher suites in server order, certificate chain " +
+      '(expiry, days left, trust, host-name match), ALPN, OCSP stapling, HSTS and an SSL ' +
+      'Labs-style grade with every cap named. port defaults to 443. Public targets only. Same ' +
+      'answer as GET /api/tls.',
+    via: 'checkTls',
+    probe: true,
+    openWorld: true,
+    run: (engine, input, context) => {
+      const port = opt(input.port);
+      return engine.checkTls(
+        { host: str(input.host), ...(port ? { port: Number(port) } : {}) },
+        call(context),
+      );
+    },
+  }),
+  tool({
     name: 'check_email_auth',
     title: 'Check email authentication',
     description:

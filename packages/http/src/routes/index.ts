@@ -12,6 +12,7 @@ import { mcpRoutes } from './mcp.js';
 import { operationRoutes } from './operations.js';
 import { pageRoutes } from './page.js';
 import { probeRoutes } from './probes.js';
+import { tlsRoutes } from './tls.js';
 import type { RouteDef } from './types.js';
 import { whoisRoutes } from './whois.js';
 
@@ -21,6 +22,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...dnsRoutes,
   ...whoisRoutes,
   ...probeRoutes,
+  ...tlsRoutes,
   ...emailAuthRoutes,
   ...headersRoutes,
   ...mcpRoutes,

@@ -153,7 +153,7 @@ const bodies = fc.oneof(
 );
 
 const isProbe = (path: string) =>
-  ['/api/down', '/api/security-headers', '/api/ports'].includes(path);
+  ['/api/down', '/api/security-headers', '/api/ports', '/api/tls'].includes(path);
 
 async function send(method: string, path: string, init: { contentType?: string; body?: string }) {
   const headers: Record<string, string> = {};

@@ -1,0 +1,221 @@
+/**
+ * `GET /api/tls` (issue 18): TLS inspection and grading of a public host, a tool endpoint with the
+ * stricter tool rate limit, behind the SSRF guard like every probe.
+ * @module
+ */
+
+import { InvalidInputError } from '@netdiag/core';
+import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
+import { queryParam } from '../params.js';
+import type { RouteDef } from './types.js';
+
+/** A real answer (from the tests' TLS 1.3 server), with public example names. */
+const EXAMPLE = {
+  host: 'example.com',
+  ip: '203.0.113.10',
+  port: 443,
+  servername: 'example.com',
+  protocols: [
+    {
+      protocol: 'SSLv2',
+      accepted: null,
+      note: 'not testable: this OpenSSL cannot offer SSL 2.0',
+    },
+    {
+      protocol: 'SSLv3',
+      accepted: null,
+      note: 'not testable: this OpenSSL cannot offer SSL 3.0',
+    },
+    {
+      protocol: 'TLSv1',
+      accepted: false,
+      note: 'refused',
+    },
+    {
+      protocol: 'TLSv1.1',
+      accepted: false,
+      note: 'refused',
+    },
+    {
+      protocol: 'TLSv1.2',
+      accepted: false,
+      note: 'refused',
+    },
+    {
+      protocol: 'TLSv1.3',
+      accepted: true,
+      note: 'accepted (TLS_AES_256_GCM_SHA384)',
+    },
+  ],
+  cipher_suites: [
+    {
+      protocol: 'TLSv1.3',
+      server_preference: true,
+      suites: [
+        {
+          name: 'TLS_AES_256_GCM_SHA384',
+          iana: 'TLS_AES_256_GCM_SHA384',
+          key_exchange: 'ECDHE',
+          authentication: 'certificate',
+          cipher: 'AES-256-GCM',
+          bits: 256,
+          aead: true,
+          forward_secrecy: true,
+          strength: 'strong',
+          protocol: 'TLSv1.3',
+          group: 'X25519',
+          group_bits: 253,
+        },
+        {
+          name: 'TLS_CHACHA20_POLY1305_SHA256',
+          iana: 'TLS_CHACHA20_POLY1305_SHA256',
+          key_exchange: 'ECDHE',
+          authentication: 'certificate',
+          cipher: 'CHACHA20-POLY1305',
+          bits: 256,
+          aead: true,
+          forward_secrecy: true,
+          strength: 'strong',
+          protocol: 'TLSv1.3',
+          group: 'X25519',
+          group_bits: 253,
+        },
+        {
+          name: 'TLS_AES_128_GCM_SHA256',
+          iana: 'TLS_AES_128_GCM_SHA256',
+          key_exchange: 'ECDHE',
+          authentication: 'certificate',
+          cipher: 'AES-128-GCM',
+          bits: 128,
+          aead: true,
+          forward_secrecy: true,
+          strength: 'strong',
+          protocol: 'TLSv1.3',
+          group: 'X25519',
+          group_bits: 253,
+        },
+      ],
+    },
+  ],
+  negotiated: {
+    protocol: 'TLSv1.3',
+    cipher: 'TLS_AES_256_GCM_SHA384',
+    group: 'X25519',
+  },
+  certificates: [
+    {
+      subject: 'CN=example.com',
+      issuer: 'CN=Example Issuing CA',
+      san: ['example.com', 'www.example.com'],
+      key_type: 'RSA',
+      key_bits: 2048,
+      curve: null,
+      signature_algorithm: 'sha256WithRSAEncryption',
+      valid_from: '2026-10-01T00:00:00.000Z',
+      valid_to: '2026-12-30T00:00:00.000Z',
+      days_left: 36,
+      sha256:
+        '78:B1:B7:05:D9:4D:D5:06:EA:80:E3:99:98:DC:A8:23:4E:5D:87:22:4B:57:6E:39:2F:7E:A9:A4:57:FB:91:45',
+      self_signed: false,
+      ca: false,
+    },
+    {
+      subject: 'CN=Example Issuing CA',
+      issuer: 'CN=Example Root CA',
+      san: [],
+      key_type: 'RSA',
+      key_bits: 2048,
+      curve: null,
+      signature_algorithm: 'sha256WithRSAEncryption',
+      valid_from: '2024-01-01T00:00:00.000Z',
+      valid_to: '2029-01-01T00:00:00.000Z',
+      days_left: 1498,
+      sha256:
+        '3F:3F:3A:76:CE:EE:A7:78:3E:4D:80:C7:05:79:88:6B:8B:D8:B7:AC:27:3C:B3:99:D9:B3:D4:7C:0F:9D:B9:BB',
+      self_signed: false,
+      ca: true,
+    },
+  ],
+  chain: {
+    served: 2,
+    complete: true,
+    trusted: true,
+    error: null,
+    hostname_match: true,
+    self_signed: false,
+    expired: false,
+    not_yet_valid: false,
+  },
+  alpn: {
+    h2: true,
+    http11: true,
+  },
+  ocsp_stapling: true,
+  session_resumption: true,
+  hsts: {
+    max_age: 63072000,
+    include_subdomains: true,
+    preload: false,
+  },
+  not_testable: [
+    'SSL 2.0 and SSL 3.0 (the local OpenSSL 3 cannot offer them)',
+    'TLS compression and secure renegotiation (Node does not expose them)',
+    'TLS_FALLBACK_SCSV (Node cannot send it)',
+  ],
+  grade: 'A+',
+  grade_ignoring_trust: 'A+',
+  score: 93,
+  scores: {
+    protocol: 100,
+    key_exchange: 90,
+    cipher: 90,
+  },
+  caps: [
+    {
+      grade: 'A+',
+      reason: 'HSTS with max-age of at least 6 months',
+      rule: '2009e',
+    },
+  ],
+  duration_ms: 412,
+};
+
+export const tlsRoutes: RouteDef[] = [
+  {
+    method: 'get',
+    path: '/api/tls',
+    operationId: 'checkTls',
+    tag: 'Probes',
+    summary: 'TLS protocols, cipher suites, certificate chain and an SSL Labs-style grade',
+    description:
+      'Resolves the host once through the SSRF guard, then handshakes only with the checked ' +
+      'address: each protocol version alone (TLS 1.0–1.3; SSL 2.0/3.0 are reported as not ' +
+      'testable, because the server-side OpenSSL 3 cannot offer them), the accepted cipher suites ' +
+      "per protocol in the server's order of preference (offer all, note the choice, remove it, " +
+      'repeat), the chain as served (subject, issuer, SANs, key, signature algorithm, validity, ' +
+      "SHA-256), trust against Node's root store, the host-name match, ALPN (h2, http/1.1), a " +
+      'stapled OCSP response, session resumption and HSTS (one HTTPS GET). The grade follows the ' +
+      'SSL Labs SSL Server Rating Guide: score = 30 % protocol + 30 % key exchange + 40 % cipher, ' +
+      'then caps, each named in `caps` with its rule (B for TLS 1.0/1.1, an incomplete chain, ' +
+      'keys under 2048 bits or no forward secrecy; C without TLS 1.2; F for an expired ' +
+      'certificate, anonymous suites or keys under 1024 bits; A+ with HSTS ≥ 6 months); T when ' +
+      'the chain is not trusted and M when the certificate does not name the host, with ' +
+      '`grade_ignoring_trust` giving the configuration grade. Each handshake has 5 s, the whole ' +
+      'check 60 s. A host that refuses, resets or does not speak TLS is 502; no handshake in ' +
+      'time 504. Limited like the other tool endpoints.',
+    params: paramsOf('checkTls', { host: 'example.com', port: '443' }),
+    data: dataSchema('checkTls'),
+    example: EXAMPLE,
+    errors: [400, 403, 404, 502, 504],
+    toolLimit: true,
+    handle({ req, ctx, signal }) {
+      const host = queryParam(req, 'host', 'a host name or public IP address', true);
+      const portText = queryParam(req, 'port', 'a TCP port from 1 to 65535');
+      if (portText !== undefined && !/^\d{1,5}$/.test(portText)) {
+        throw new InvalidInputError('"port" must be a whole number from 1 to 65535', 'port');
+      }
+      const port = portText === undefined ? undefined : Number(portText);
+      return ctx.engine.checkTls({ host, ...(port !== undefined ? { port } : {}) }, { signal });
+    },
+  },
+];

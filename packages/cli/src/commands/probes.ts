@@ -149,6 +149,10 @@ export function renderSite(data: SiteCheckResult, ui?: Ui): string {
     const untrusted = `NOT TRUSTED: ${data.tls.error}`;
     const trust = data.tls.trusted ? '' : `, ${c?.red(untrusted) ?? untrusted}`;
     lines.push(`${label('Certificate')}${data.tls.issuer || 'unknown issuer'}${expiry}${trust}`);
+    if (data.tls.protocol) {
+      const alpn = data.tls.alpn ? `, ALPN ${data.tls.alpn}` : '';
+      lines.push(`${label('TLS')}${data.tls.protocol} ${data.tls.cipher ?? ''}${alpn}`.trimEnd());
+    }
   }
   if (data.note) lines.push(`${label('Note')}${data.note}`);
   return lines.join('\n');

@@ -9,9 +9,11 @@
  * answer, the http answer is graded instead (and said so in `note`).
  * @module
  */
+
 import { isNetdiagError } from '../errors.js';
 import { hostOfUrl, parseProbeUrl } from '../net/guard.js';
 import { type SafeFetchOptions, type SafeFetchResponse, safeFetch } from '../net/safe-fetch.js';
+import { negotiateAlpn, type SiteTls, siteTls } from '../tls/site-facts.js';
 import { CHECKS } from './checks/index.js';
 import { cookieJar } from './checks/set-cookie.js';
 import type { CapturedResponse, ScanInput } from './checks/types.js';
@@ -88,6 +90,8 @@ export interface SecurityHeadersResult {
   redirects: number;
   /** Why the grade needs care (graded over http, error status, truncated body), or null. */
   note: string | null;
+  /** Certificate and connection facts of an https answer; null over http. */
+  tls: SiteTls | null;
   headers: HeaderFinding[];
   checked_at: string;
 }
@@ -216,6 +220,9 @@ export async function gradeSecurityHeaders(
     );
   }
   const passed = (rows: HeaderFinding[]) => rows.filter((row) => row.pass).length;
+  const tls = auto.tls
+    ? siteTls(auto.tls, await negotiateAlpn(new URL(auto.url), auto.address, options.signal))
+    : null;
   return {
     url: auto.url,
     status_code: auto.status,
@@ -234,6 +241,7 @@ export async function gradeSecurityHeaders(
     },
     redirects: auto.redirects,
     note: notes.length > 0 ? `${notes.join('; ')}.` : null,
+    tls,
     headers,
     checked_at: checkedAt,
   };

@@ -19,6 +19,8 @@ export interface TlsFacts {
   authorizationError: string | null;
   /** Negotiated protocol (`TLSv1.3`). */
   protocol: string | null;
+  /** Negotiated suite, OpenSSL name. */
+  cipher: string | null;
   /** Issuer organisation (or common name when there is no O). */
   issuer: string;
   /** Subject common name. */
@@ -177,6 +179,7 @@ export function tlsFacts(socket: tls.TLSSocket, now: number): TlsFacts {
         ? error
         : ((error as Error | undefined)?.message ?? 'unknown'),
     protocol: socket.getProtocol() ?? null,
+    cipher: socket.getCipher()?.name ?? null,
     issuer: first(cert?.issuer?.O) || first(cert?.issuer?.CN) || '',
     subject: first(cert?.subject?.CN) || first(cert?.subject?.O) || '',
     subjectAltName: cert?.subjectaltname ?? '',

@@ -62,9 +62,16 @@ const tlsSchema = z
       .nullable()
       .describe('Why it is not trusted (CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT, …)'),
     protocol: z.string().nullable().describe('Negotiated TLS version (TLSv1.3)'),
+    cipher: z.string().nullable().describe('Negotiated cipher suite, OpenSSL name'),
+    alpn: z
+      .string()
+      .nullable()
+      .describe('What the server picks when offered h2 and http/1.1 (RFC 7301); null: neither'),
   })
   .nullable()
-  .describe('Added: certificate facts for https targets; null for http or when TLS never started');
+  .describe(
+    'Added: certificate and connection facts for https targets (GET /api/tls inspects in depth); null for http or when TLS never started',
+  );
 
 /** `GET /api/down` data (SPEC 2.12). */
 export const siteCheckDataSchema = z.strictObject({
@@ -147,6 +154,7 @@ export const securityHeadersDataSchema = z.strictObject({
     .describe(
       'Why the grade needs care (graded over http, error status, untrusted certificate, truncated body)',
     ),
+  tls: tlsSchema,
   headers: z.array(findingSchema).describe('One entry per test'),
   checked_at: checkedAt,
 });

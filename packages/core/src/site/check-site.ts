@@ -17,6 +17,7 @@ import {
 } from '../net/safe-fetch.js';
 import type { TlsFacts } from '../net/safe-fetch-connect.js';
 import { ProbeError, ProbeTimeoutError } from '../net/safe-fetch-errors.js';
+import { negotiateAlpn, type SiteTls, siteTls } from '../tls/site-facts.js';
 
 export interface CheckSiteOptions
   extends Pick<
@@ -27,24 +28,7 @@ export interface CheckSiteOptions
   now?: () => number;
 }
 
-/** Certificate facts of an https site (netdiag addition to SPEC 2.12). */
-export interface SiteTls {
-  /** Issuer organisation (or common name). */
-  issuer: string;
-  /** Subject common name. */
-  subject: string;
-  valid_from: string | null;
-  /** Expiry, ISO 8601. */
-  valid_to: string | null;
-  /** Whole days until expiry (negative when expired). */
-  days_left: number | null;
-  /** The chain is trusted and valid for the host name. */
-  trusted: boolean;
-  /** Why not, as OpenSSL/Node name it (`CERT_HAS_EXPIRED`, …), or null. */
-  error: string | null;
-  /** Negotiated TLS version (`TLSv1.3`). */
-  protocol: string | null;
-}
+export type { SiteTls } from '../tls/site-facts.js';
 
 export interface SiteCheckResult {
   /** The normalised URL checked, with the scheme used. */
@@ -114,8 +98,12 @@ export async function checkSite(
     checked = http;
     attempt = await settle(safeFetch(http, fetchOptions(left)));
   }
-  if (attempt.ok)
-    return upResult(attempt.value, checked, fallbackNote, checkedAt, options.maxBytes);
+  if (attempt.ok) {
+    const alpn = attempt.value.tls
+      ? await negotiateAlpn(new URL(attempt.value.url), attempt.value.address, options.signal)
+      : null;
+    return upResult(attempt.value, checked, fallbackNote, checkedAt, options.maxBytes, alpn);
+  }
   return downResult(attempt.error, checked, fallbackNote, checkedAt);
 }
 
@@ -152,6 +140,7 @@ function upResult(
   fallbackNote: string | null,
   checkedAt: string,
   maxBytes: number | undefined,
+  alpn: string | null,
 ): SiteCheckResult {
   const notes = fallbackNote ? [fallbackNote] : [];
   const isUp = response.status < 500;
@@ -175,7 +164,7 @@ function upResult(
     final_url: response.url,
     redirects: response.redirects,
     ip: response.address,
-    tls: response.tls ? siteTls(response.tls) : null,
+    tls: response.tls ? siteTls(response.tls, alpn) : null,
   };
 }
 
@@ -233,19 +222,6 @@ function describeFailure(error: unknown): string {
 
 function reasonOf(error: unknown): string {
   return ((error as Error)?.message ?? String(error)).replace(/^\[netdiag\] \[[^\]]+\] /, '');
-}
-
-function siteTls(facts: TlsFacts): SiteTls {
-  return {
-    issuer: facts.issuer,
-    subject: facts.subject,
-    valid_from: facts.validFrom,
-    valid_to: facts.validTo,
-    days_left: facts.daysLeft,
-    trusted: facts.authorized,
-    error: facts.authorizationError,
-    protocol: facts.protocol,
-  };
 }
 
 function formatBytes(bytes: number): string {

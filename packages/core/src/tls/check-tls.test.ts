@@ -16,7 +16,9 @@ import {
   tempDir,
 } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { gradeSecurityHeaders } from '../headers/grade-security-headers.js';
 import { tlsDataSchema } from '../schemas/tls.js';
+import { checkSite } from '../site/check-site.js';
 import { type CheckTlsOptions, checkTls } from './check-tls.js';
 
 const haveOpenssl = opensslAvailable();
@@ -227,5 +229,38 @@ describe.skipIf(!haveOpenssl)('checkTls on real servers', () => {
       authentication: 'ECDSA',
     });
     expect(r.grade).toBe('A');
+  });
+});
+
+describe.skipIf(!haveOpenssl)('TLS facts in the site probes', () => {
+  test('checkSite and gradeSecurityHeaders report protocol, suite, days left and ALPN', async () => {
+    const port = await serve({
+      cert: pki.files.leaf,
+      key: pki.files.leafKey,
+      chain: [pki.files.intermediate],
+      args: ['-alpn', 'h2,http/1.1'],
+    });
+    const options = { allowedTargets: ['127.0.0.0/8'], ca: pki.rootPem };
+    const site = await checkSite(`https://127.0.0.1:${port}/`, options);
+    expect(site.is_up).toBe(true);
+    expect(site.tls).toMatchObject({
+      trusted: true,
+      protocol: 'TLSv1.3',
+      cipher: expect.stringMatching(/^TLS_/),
+      alpn: 'h2',
+    });
+    expect(site.tls?.days_left).toBeGreaterThanOrEqual(88);
+    const graded = await gradeSecurityHeaders(`https://127.0.0.1:${port}/`, {
+      ...options,
+      checkRedirection: false,
+    });
+    expect(graded.tls).toEqual(site.tls);
+    // Over plain http there is no TLS to describe.
+    const plain = await startHttpTarget({ routes: { '/': (_req, res) => void res.end('ok') } });
+    try {
+      expect((await checkSite(`${plain.url}/`, options)).tls).toBeNull();
+    } finally {
+      await plain.close();
+    }
   });
 });

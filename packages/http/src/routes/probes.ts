@@ -54,6 +54,8 @@ export const probeRoutes: RouteDef[] = [
         trusted: true,
         error: null,
         protocol: 'TLSv1.3',
+        cipher: 'TLS_AES_256_GCM_SHA384',
+        alpn: 'h2',
       },
     },
     errors: [400, 403],
@@ -100,6 +102,18 @@ export const probeRoutes: RouteDef[] = [
       },
       redirects: 0,
       note: null,
+      tls: {
+        issuer: 'DigiCert Inc',
+        subject: '*.example.com',
+        valid_from: '2026-01-15T00:00:00.000Z',
+        valid_to: '2027-01-15T23:59:59.000Z',
+        days_left: 55,
+        trusted: true,
+        error: null,
+        protocol: 'TLSv1.3',
+        cipher: 'TLS_AES_256_GCM_SHA384',
+        alpn: 'h2',
+      },
       headers: [
         {
           test: 'content-security-policy',

@@ -1,0 +1,75 @@
+/**
+ * The TLS facts the site probes add to their answers for https targets (`/api/down`,
+ * `/api/security-headers`): from the connection the probe made (certificate, protocol, suite)
+ * and one extra handshake offering h2 and http/1.1, since the probe itself speaks HTTP/1.1
+ * and cannot offer h2 without having to speak it (RFC 7301 §3.2: the server picks).
+ * @module
+ */
+
+import { parseIp } from '../net/ip.js';
+import type { TlsFacts } from '../net/safe-fetch-connect.js';
+import { tlsHandshake } from './handshake.js';
+
+/** Certificate and connection facts of an https answer (schema: the probes' `tls` object). */
+export interface SiteTls {
+  /** Issuer organisation (or common name). */
+  issuer: string;
+  /** Subject common name. */
+  subject: string;
+  valid_from: string | null;
+  /** Expiry, ISO 8601. */
+  valid_to: string | null;
+  /** Whole days until expiry (negative when expired). */
+  days_left: number | null;
+  /** The chain is trusted and valid for the host name. */
+  trusted: boolean;
+  /** Why not, as OpenSSL/Node name it (`CERT_HAS_EXPIRED`, …), or null. */
+  error: string | null;
+  /** Negotiated TLS version (`TLSv1.3`). */
+  protocol: string | null;
+  /** Negotiated suite, OpenSSL name (`TLS_AES_128_GCM_SHA256`). */
+  cipher: string | null;
+  /** What the server picks when offered h2 and http/1.1; null when it picks neither. */
+  alpn: string | null;
+}
+
+export function siteTls(facts: TlsFacts, alpn: string | null = null): SiteTls {
+  return {
+    issuer: facts.issuer,
+    subject: facts.subject,
+    valid_from: facts.validFrom,
+    valid_to: facts.validTo,
+    days_left: facts.daysLeft,
+    trusted: facts.authorized,
+    error: facts.authorizationError,
+    protocol: facts.protocol,
+    cipher: facts.cipher,
+    alpn,
+  };
+}
+
+/**
+ * The ALPN protocol the server at `address` picks from h2 and http/1.1 for `url`'s host, or null
+ * (no ALPN, or the handshake failed: the probe's own answer already stands, this is a detail).
+ */
+export async function negotiateAlpn(
+  url: URL,
+  address: string,
+  signal: AbortSignal | undefined,
+): Promise<string | null> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  try {
+    const result = await tlsHandshake({
+      address,
+      port: Number(url.port) || 443,
+      servername: parseIp(host) ? undefined : host,
+      alpn: ['h2', 'http/1.1'],
+      ciphers: 'DEFAULT',
+      timeoutMs: 3000,
+      signal: signal ?? new AbortController().signal,
+    });
+    return result.alpn;
+  } catch {
+    return null;
+  }
+}

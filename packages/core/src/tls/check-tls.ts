@@ -22,8 +22,8 @@ import { ProbeError, type ProbeFailureKind, ProbeTimeoutError } from '../net/saf
 import { withTimeout } from '../net/signal.js';
 import type { TlsData } from '../schemas/tls.js';
 import { type CertificateFacts, certificateFacts } from './certificates.js';
-import { type CipherSuiteInfo, describeCipherSuite } from './cipher-suites.js';
-import { type GradeCap, rateTls, rsaEquivalentBits, type TlsGrade } from './grade.js';
+import { describeCipherSuite } from './cipher-suites.js';
+import { rateTls, rsaEquivalentBits } from './grade.js';
 import {
   HandshakeRefused,
   type HandshakeRequest,

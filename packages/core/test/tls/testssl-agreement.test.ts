@@ -95,7 +95,7 @@ function fromTestssl(findings: Finding[]) {
     if (!match) continue;
     const version = VERSION_IDS[(match[1] as string).toUpperCase()] as string;
     const name = f.finding.trim().split(/\s+/)[3] as string; // "TLS 1.2 xc030 NAME …"
-    (suites[version] ??= []).push(name);
+    suites[version] = [...(suites[version] ?? []), name];
   }
   const [keyType, keyBits] = get('cert_keySize').split(' ');
   return {

@@ -107,7 +107,7 @@ export function renderTls(data: TlsData, ui?: Ui, all = false): string {
       : (c?.red(`NOT TRUSTED (${data.chain.error})`) ?? `NOT TRUSTED (${data.chain.error})`);
     lines.push(
       `Certificate: ${leaf.subject}; ${leaf.key_type} ${leaf.key_bits}, ${leaf.signature_algorithm}`,
-      `             expires ${leaf.valid_to.slice(0, 10)} (${leaf.days_left} days left); ${trust}; name ${data.chain.hostname_match ? 'matches' : 'does NOT match'}; chain ${data.chain.served} served, ${data.chain.complete ? 'complete' : 'INCOMPLETE'}`,
+      `             expires ${leaf.valid_to.slice(0, 10)} (${leaf.days_left} days left); ${trust}; name ${data.chain.hostname_match ? 'matches' : 'does NOT match'}; chain ${data.chain.served} served, ${data.chain.complete ? 'complete' : 'INCOMPLETE'}${data.chain.order === 'wrong' ? ', WRONG ORDER' : ''}`,
     );
   }
   for (const p of data.cipher_suites) {

@@ -91,6 +91,12 @@ export const tlsDataSchema = z.strictObject({
     trusted: z.boolean().describe("Valid against Node's root store"),
     error: z.string().nullable().describe("OpenSSL's reason when not trusted"),
     hostname_match: z.boolean(),
+    order: z
+      .enum(['correct', 'wrong'])
+      .nullable()
+      .describe(
+        'Each certificate followed by its issuer, as sent (read from a TLS 1.2 handshake); null when the server speaks only TLS 1.3, which encrypts the list',
+      ),
     self_signed: z.boolean(),
     expired: z.boolean(),
     not_yet_valid: z.boolean(),

@@ -124,6 +124,7 @@ describe.skipIf(!haveOpenssl)('checkTls on real servers', () => {
       error: null,
       hostname_match: true,
       expired: false,
+      order: null, // TLS 1.3 only: the certificate list is encrypted
     });
     expect(r.grade).toBe('A');
     expect(r.caps).toEqual([]);
@@ -197,6 +198,22 @@ describe.skipIf(!haveOpenssl)('checkTls on real servers', () => {
     expect(reasons).toContain('the key is shorter than 2048 bits');
   });
 
+  test('a chain sent out of order (root before intermediate): order "wrong", still complete', async () => {
+    const port = await serve({
+      cert: pki.files.leaf,
+      key: pki.files.leafKey,
+      chain: [pki.files.root, pki.files.intermediate],
+      args: ['-tls1_2'],
+    });
+    const r = await check(port);
+    expect(r.chain).toMatchObject({ order: 'wrong', served: 3, complete: true, trusted: true });
+    expect(r.certificates.map((c) => c.subject)).toEqual([
+      'CN=tls.test',
+      'CN=netdiag test root',
+      'CN=netdiag test intermediate',
+    ]);
+  });
+
   test('an ECDSA P-256 server: key and suites ECDSA, server order kept', async () => {
     const port = await serve({
       cert: pki.files.ecdsa,
@@ -223,6 +240,7 @@ describe.skipIf(!haveOpenssl)('checkTls on real servers', () => {
       'ECDHE-ECDSA-AES128-GCM-SHA256',
       'ECDHE-ECDSA-AES128-SHA',
     ]);
+    expect(r.chain).toMatchObject({ order: 'correct', served: 2 });
     expect(tls12?.suites[2]).toMatchObject({
       aead: false,
       strength: 'acceptable',

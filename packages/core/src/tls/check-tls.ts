@@ -12,7 +12,7 @@
  * - ALPN (h2, http/1.1), a stapled OCSP response, session resumption, HSTS from one HTTPS GET.
  * @module
  */
-import type { X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import tls from 'node:tls';
 import { InvalidInputError } from '../errors.js';
 import { type GuardOptions, normaliseHost, resolveAndCheck } from '../net/guard.js';
@@ -31,6 +31,7 @@ import {
   type TlsVersion,
   tlsHandshake,
 } from './handshake.js';
+import { readServedCertificates } from './served-chain.js';
 
 export interface CheckTlsOptions extends GuardOptions {
   /** @default 443 */
@@ -125,8 +126,23 @@ export async function checkTls(
       if (first) cipher_suites.push(await enumerateSuites(version, attempt));
     }
 
-    // The chain as served: trust only the leaf, so no certificate is added from a store.
-    const served = (await attempt({ ca: leaf.toString() }))?.chain ?? main.chain;
+    // The chain as served, in the server's order: read from a hand-made TLS 1.2 handshake when
+    // the server speaks TLS 1.2 or older (TLS 1.3 encrypts it); otherwise a handshake trusting
+    // only the leaf, so that no certificate is added from a store (Node's order, issuer-linked).
+    const legacy = protocols.some((p) => p.accepted && p.protocol !== 'TLSv1.3');
+    const raw = legacy
+      ? await readServedCertificates(address, port, servername, handshakeMs, signal)
+      : null;
+    const rawChain = raw?.length ? parseCertificates(raw) : null;
+    const served = rawChain ?? (await attempt({ ca: leaf.toString() }))?.chain ?? main.chain;
+    const order = rawChain
+      ? rawChain.every(
+          (cert, i) =>
+            i === rawChain.length - 1 || cert.checkIssued(rawChain[i + 1] as X509Certificate),
+        )
+        ? ('correct' as const)
+        : ('wrong' as const)
+      : null;
     const nowMs = now();
     const certificates = served.map((c) => certificateFacts(c, nowMs));
     const leafFacts = certificates[0] as CertificateFacts;
@@ -196,6 +212,7 @@ export async function checkTls(
         trusted: main.authorized,
         error: main.authorizationError,
         hostname_match,
+        order,
         self_signed: leafFacts.self_signed,
         expired,
         not_yet_valid: notYetValid,
@@ -221,6 +238,15 @@ export async function checkTls(
       duration_ms: Math.round(performance.now() - started),
     };
   });
+}
+
+/** DER certificates → X509Certificate, or null when one does not parse. */
+function parseCertificates(raw: Buffer[]): X509Certificate[] | null {
+  try {
+    return raw.map((der) => new X509Certificate(der));
+  } catch {
+    return null;
+  }
 }
 
 /** The first handshake: any failure (refused, reset, not TLS at all) is the answer's error. */

@@ -107,6 +107,7 @@ function fromTestssl(findings: Finding[]) {
     notAfter: get('cert_notAfter'),
     san: get('cert_subjectAltName').split(/\s+/).filter(Boolean).sort(),
     served: Number(get('certs_countServer')),
+    order: get('certs_list_ordering_problem') === 'no' ? 'correct' : 'wrong',
     expired: /expired/i.test(get('cert_expirationStatus')),
     ocsp: get('OCSP_stapling').startsWith('offered'),
   };
@@ -131,6 +132,7 @@ function fromNetdiag(r: TlsCheckResult) {
     notAfter: leaf?.valid_to.slice(0, 16).replace('T', ' '),
     san: [...(leaf?.san ?? [])].sort(),
     served: r.chain.served,
+    order: r.chain.order,
     expired: r.chain.expired,
     ocsp: r.ocsp_stapling,
   };

@@ -142,6 +142,7 @@ const EXAMPLE = {
     trusted: true,
     error: null,
     hostname_match: true,
+    order: null,
     self_signed: false,
     expired: false,
     not_yet_valid: false,

@@ -13,11 +13,14 @@ import {
   type Zone,
 } from '@netdiag/test-utils';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { EXIT, run } from '../src/index.js';
 import { createWriter, loadFormat } from '../src/output/formats.js';
 import { captureIO } from './helpers.js';
+
+// Every lookup builds an engine and reads the IP tables (1–2 s, more on a loaded CI machine).
+vi.setConfig({ testTimeout: 90_000 });
 
 /** A TXT value with every character CSV must quote: comma, quote, newline, and non-ASCII. */
 const AWKWARD = 'a,b "quoted"\nnext line — café, 東京';

@@ -38,7 +38,8 @@ function sh(script: string, extraEnv: Record<string, string> = {}) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe.skipIf(needBuilt)('the built CLI as a process', () => {
+// Each case starts several whole CLI processes (1–2 s each, more on a loaded CI machine).
+describe.skipIf(needBuilt)('the built CLI as a process', { timeout: 120_000 }, () => {
   test('no command: usage on stderr, nothing on stdout, exit 1', () => {
     const r = sh('$NETDIAG');
     expect(r.status).toBe(EXIT.internal);

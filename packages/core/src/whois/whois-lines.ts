@@ -123,6 +123,12 @@ const DOMAIN_TITLE = /^domain\s+([a-z0-9-]+(?:\.[a-z0-9-]+)+)\.?(?:\s+\([^)]*\))
  * `Expires at`) dropped, so `Expires on` and `Expires` are one key.
  */
 export function normaliseKey(key: string): string {
+  // Most keys are words and single spaces ("Domain Name"): for them only the case and a final
+  // "on"/"at" change (the six replacements below were ~14 % of the time of a long answer).
+  if (SIMPLE_KEY.test(key)) {
+    const lower = key.toLowerCase();
+    return lower.endsWith(' on') || lower.endsWith(' at') ? lower.slice(0, -3) : lower;
+  }
   return key
     .toLowerCase()
     .replace(/\([^)]{0,40}\)/g, ' ')
@@ -133,29 +139,28 @@ export function normaliseKey(key: string): string {
     .trim();
 }
 
+const SIMPLE_KEY = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/;
+
 /** `Nome de domínio / Domain Name` (.pt): every language's label names the same field. */
 function keyAlternatives(key: string): string[] {
   return key.includes(' / ') ? key.split(/ +\/ +/).map(normaliseKey) : [normaliseKey(key)];
 }
 
-function isComment(line: string): boolean {
-  const trimmed = line.trim();
-  return (
-    trimmed.startsWith('%') ||
-    trimmed.startsWith('#') ||
-    trimmed.startsWith('>>>') ||
-    trimmed.startsWith('--') ||
-    /^[-=_*~]{3,}$/.test(trimmed) || // rules under headings and around banners
-    /^\*.*\*$/.test(trimmed) || // "* Please note … *" boxed banners (.it)
-    /^\[ .* \]$/.test(trimmed) ||
-    /^\[\s*\]$/.test(trimmed)
-  );
-}
+/**
+ * A comment line, trimmed: `%`, `#`, `>>>`, `--`, rules under headings and around banners,
+ * "* Please note … *" boxed banners (.it), JPRS `[ … ]` banners. One pattern, one test per
+ * line (the line starts with a letter most of the time).
+ */
+const COMMENT = /^(?:%|#|>>>|--|[-=_*~]{3,}$|\*.*\*$|\[ .* \]$|\[\s*\]$)/;
 
 function indentOf(line: string): number {
-  const match = /^[ \t]*/.exec(line)?.[0] ?? '';
   let width = 0;
-  for (const ch of match) width += ch === '\t' ? 8 : 1;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (ch === ' ') width += 1;
+    else if (ch === '\t') width += 8;
+    else break;
+  }
   return width;
 }
 
@@ -170,171 +175,301 @@ const HASH_LEADERS = /^([^#:]{1,60}?)\s*#[ .]{2,}(.*)$/;
 
 /** `key: value` in one of the supported layouts, or undefined. */
 export function splitKeyValue(content: string): { key: string; value: string } | undefined {
-  // JPRS: "[Domain Name]   EXAMPLE.JP", "a. [Domain Name]   EXAMPLE.JP"; MYNIC "a [Domain Name]"
-  let m = /^(?:[a-z](?:\.\s*|\s+))?\[([^\]]{1,60})\]\s*(.*)$/i.exec(content);
-  if (m) return { key: m[1] as string, value: (m[2] as string).trim() };
-  // .fi / .kz: "created............: 15.12.2015"
-  m = /^([^:]{1,60}?)\s*\.{2,}\s*:\s*(.*)$/.exec(content);
-  if (m) return { key: m[1] as string, value: (m[2] as string).trim() };
-  // Before "Key: value": the value may hold a time ("…#. . . .10/01/2007 12:00:00").
-  m = HASH_LEADERS.exec(content);
-  if (m) return { key: m[1] as string, value: (m[2] as string).trim() };
+  let m: RegExpExecArray | null;
+  // The first three layouts are tried only when one of their marks ("[", "..", "#") is in the
+  // line, and the other two when theirs is: most lines are "Key: value", and trying every
+  // pattern on every line was a large part of the time of a long answer.
+  if (RARE_MARKS.test(content)) {
+    // JPRS: "[Domain Name]   EXAMPLE.JP", "a. [Domain Name]   EXAMPLE.JP"; MYNIC "a [Domain Name]"
+    m = BRACKETED.exec(content);
+    if (m) return { key: m[1] as string, value: (m[2] as string).trim() };
+    // .fi / .kz: "created............: 15.12.2015"
+    m = DOT_LEADERS.exec(content);
+    if (m) return { key: m[1] as string, value: (m[2] as string).trim() };
+    // Before "Key: value": the value may hold a time ("…#. . . .10/01/2007 12:00:00").
+    m = HASH_LEADERS.exec(content);
+    if (m) return { key: m[1] as string, value: (m[2] as string).trim() };
+  }
   // "Key: value" (the key must not be the start of a URL or a time, nor a host name followed
   // by addresses whose IPv6 colons would make it look like a key)
-  m = /^([^:\t]{1,80}?)\s*:(?!\/\/)\s*(.*)$/.exec(content);
+  m = COLON.exec(content);
   if (
     m &&
-    !/^\d+$/.test(m[1] as string) &&
-    !/^(https?|ftp)$/i.test(m[1] as string) &&
-    !HOST_THEN_TEXT.test(m[1] as string)
+    !NOT_A_KEY.test(m[1] as string) &&
+    !((m[1] as string).includes('.') && HOST_THEN_TEXT.test(m[1] as string))
   ) {
     return { key: m[1] as string, value: (m[2] as string).trim() };
   }
   // .ch: "Registrar<TAB>MarkMonitor"
-  m = /^([^\t]{1,40}?)\t+(.+)$/.exec(content);
+  m = content.includes('\t') ? TABBED.exec(content) : null;
   // …but "ns2.example.ch<TAB>192.0.2.1" under a heading is a value, not a key.
-  if (m && !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(m[1] as string))
+  if (m && !HOST_NAME.test(m[1] as string))
     return { key: m[1] as string, value: (m[2] as string).trim() };
   return undefined;
 }
 
+/** A mark one of the bracketed, dot-leader and hash-leader layouts needs. */
+const RARE_MARKS = /[[#]|\.\./;
+const BRACKETED = /^(?:[a-z](?:\.\s*|\s+))?\[([^\]]{1,60})\]\s*(.*)$/i;
+const DOT_LEADERS = /^([^:]{1,60}?)\s*\.{2,}\s*:\s*(.*)$/;
+const COLON = /^([^:\t]{1,80}?)\s*:(?!\/\/)\s*(.*)$/;
+const TABBED = /^([^\t]{1,40}?)\t+(.+)$/;
+/** Before a colon, the start of a time ("12:30") or of a URL ("https://"). */
+const NOT_A_KEY = /^(?:\d+|https?|ftp)$/i;
+const HOST_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
+
+/** The entries read so far, and the object the next one goes into. */
+interface Collector {
+  entries: WhoisEntry[];
+  object: number;
+  /** Entries pushed into the current object (an object key at its top opens no new one). */
+  inObject: number;
+  /** `keyAlternatives` of each key seen (see `keysOf`). */
+  keys: Map<string, string[]>;
+  /** The facts of each line seen (see `factsOf`). */
+  lines: Map<string, LineFacts>;
+}
+
+/** What a line says on its own, wherever it stands. */
+interface LineFacts {
+  /** The line without its leading and trailing whitespace; "" for a blank line. */
+  content: string;
+  comment: boolean;
+  indent: number;
+  kv: { key: string; value: string } | undefined;
+  /** `SENTENCE` matched on the line. */
+  sentence: RegExpExecArray | null;
+  /** `DOMAIN_TITLE` matched on a line that is not `key: value`. */
+  title: RegExpExecArray | null;
+  /** A line that is not `key: value` and is one of `BARE_HEADINGS`. */
+  heading: boolean;
+}
+
+/**
+ * The facts of `line`, worked out once per distinct line of an answer (up to `CACHED` of
+ * them): rules, banners and fields recur, and an answer of thousands of copies of a few lines
+ * spent most of its time here before the code is optimised (halved; test/adversarial times
+ * such a cold run against a warm one).
+ */
+function factsOf(c: Collector, line: string): LineFacts {
+  let facts = c.lines.get(line);
+  if (facts === undefined) {
+    const content = line.trim();
+    const comment = content !== '' && COMMENT.test(content);
+    const analysed = content !== '' && !comment;
+    const kv = analysed ? splitKeyValue(content) : undefined;
+    const bare = analysed && !kv;
+    facts = {
+      content,
+      comment,
+      indent: analysed ? indentOf(line) : 0,
+      kv,
+      sentence: analysed ? SENTENCE.exec(content) : null,
+      title: bare ? DOMAIN_TITLE.exec(content) : null,
+      heading: bare && BARE_HEADINGS.test(content),
+    };
+    if (c.lines.size < CACHED) c.lines.set(line, facts);
+  }
+  return facts;
+}
+
+/**
+ * Lines (and keys) remembered per answer: enough for the repeats of a real answer; past it, an
+ * answer of thousands of distinct lines is not slowed down by the bookkeeping.
+ */
+const CACHED = 2048;
+
+// A function of the module rather than a closure per answer, as is `nextIsDeeper`: optimised
+// code checks which closure it calls, and each new answer brought new ones (a deoptimisation
+// in the middle of the next long answer).
+function push(c: Collector, key: string, value: string, section: string, fromBlock: boolean) {
+  c.entries.push({ key, value, section, object: c.object, fromBlock });
+  c.inObject++;
+}
+
+/**
+ * `keyAlternatives(key)`, worked out once per distinct key of an answer: keys repeat (name
+ * servers, statuses, the same fields in every contact block), and the shared strings are also
+ * quicker to look up in the sets and maps of whois-parser.ts. This halved the time of an
+ * answer of thousands of lines once optimised (bench/parsers).
+ */
+function keysOf(c: Collector, key: string): string[] {
+  let keys = c.keys.get(key);
+  if (keys === undefined) {
+    keys = keyAlternatives(key);
+    if (c.keys.size < CACHED) c.keys.set(key, keys);
+  }
+  return keys;
+}
+
+/** One entry per key, with the same value. */
+function pushAll(c: Collector, keys: string[], value: string, section: string, fromBlock: boolean) {
+  // An index loop: `for…of` allocates an iterator result per key until the code is optimised.
+  for (let i = 0; i < keys.length; i++) push(c, keys[i] as string, value, section, fromBlock);
+}
+
+/** The next line that is neither blank nor a comment, if it is deeper than `indent`. */
+function nextIsDeeper(
+  c: Collector,
+  lines: readonly string[],
+  index: number,
+  indent: number,
+): boolean {
+  for (let j = index + 1; j < lines.length && j <= index + 2; j++) {
+    const next = factsOf(c, lines[j] as string);
+    if (next.content === '') return false;
+    if (next.comment) continue;
+    return next.indent > indent;
+  }
+  return false;
+}
+
 /** Splits WHOIS text into entries (see the module comment for the layouts). */
 export function whoisEntries(text: string): WhoisEntry[] {
-  const lines = text.replace(/\r\n?/g, '\n').replace(/\0/g, '').split('\n');
-  const entries: WhoisEntry[] = [];
-  let object = 0;
-  /** Entries pushed into the current object (an object key at its top opens no new one). */
-  let inObject = 0;
+  return entriesOfLines(text.replace(/\r\n?/g, '\n').replace(/\0/g, '').split('\n'));
+}
+
+/** `whoisEntries` of text already split into lines (without CR or NUL). */
+export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
+  // An array that has held an object: a new `[]` is typed for small integers until its first
+  // push, where the optimised loop of the previous answer stopped (a deoptimisation).
+  const entries: WhoisEntry[] = [PLACEHOLDER];
+  entries.length = 0;
+  const c: Collector = { entries, object: 0, inObject: 0, keys: new Map(), lines: new Map() };
+  collect(lines, c);
+  return entries;
+}
+
+const PLACEHOLDER: WhoisEntry = { key: '', value: '', section: '', object: 0, fromBlock: false };
+
+// The loop is a function of its own, with nothing before or after it that reads a property or
+// builds an object. The optimiser compiles it while it runs on the first long answer, when the
+// code around the loop has not run with type feedback yet; such code then cost a
+// deoptimisation, and ~80 ms of compiling again, on the next answer.
+function collect(lines: readonly string[], c: Collector): void {
   let block: { key: string; indent: number; count: number } | undefined;
-  /** The last `key: value` line: deeper bare lines continue its value (.kz status list). */
-  let continued: { keys: string[]; indent: number } | undefined;
+  /** The keys of the last `key: value` line: deeper bare lines continue its value (.kz). */
+  let continuedKeys: string[] | undefined;
+  let continuedIndent = 0;
   let section = '';
   let sawBlank = false;
 
-  const push = (key: string, value: string, entrySection: string, fromBlock: boolean) => {
-    entries.push({ key, value, section: entrySection, object, fromBlock });
-    inObject++;
-  };
-  /** The next line that is neither blank nor a comment, if it is deeper than `indent`. */
-  const nextIsDeeper = (index: number, indent: number): boolean => {
-    for (let j = index + 1; j < lines.length && j <= index + 2; j++) {
-      const next = lines[j] as string;
-      if (next.trim() === '') return false;
-      if (isComment(next)) continue;
-      return indentOf(next) > indent;
-    }
-    return false;
-  };
-
   for (let index = 0; index < lines.length; index++) {
-    const line = lines[index] as string;
-    if (line.trim() === '') {
+    const facts = factsOf(c, lines[index] as string);
+    const content = facts.content;
+    if (content === '') {
       sawBlank = true;
       // A name-server heading immediately followed by a blank line (.hk, .kg, .uy) keeps
       // waiting for its values; any other heading ends, so "Registrar:" before a disclaimer
-      // stays empty.
-      if (block && (block.count > 0 || !isNameServerKey(block.key))) block = undefined;
+      // stays empty. (`block.count` as a truth value, not `> 0`: the blank line may be the last
+      // line of a long answer, and a comparison that had never run until then sent the
+      // optimised code of this function back to the start, at ~80 ms to compile again.)
+      if (block && (block.count || !isNameServerKey(block.key))) block = undefined;
       continue;
     }
     if (sawBlank) {
-      if (inObject > 0) object++;
-      inObject = 0;
+      if (c.inObject > 0) c.object++;
+      c.inObject = 0;
       sawBlank = false;
       if (!block) section = '';
     }
-    if (isComment(line)) continue;
-    const indent = indentOf(line);
-    const content = line.trim();
-    const kv = splitKeyValue(content);
+    if (facts.comment) continue;
+    const indent = facts.indent;
+    const kv = facts.kv;
 
-    if (continued) {
-      const isValue =
-        indent > continued.indent && !kv && !SENTENCE.test(content) && !BARE_HEADINGS.test(content);
+    if (continuedKeys) {
+      const isValue = indent > continuedIndent && !kv && !facts.sentence && !facts.heading;
       if (isValue) {
-        for (const key of continued.keys) push(key, content, section, false);
+        pushAll(c, continuedKeys, content, section, false);
         continue;
       }
-      continued = undefined;
+      continuedKeys = undefined;
     }
 
     if (block) {
       const deeper = indent > block.indent;
-      const sentence = SENTENCE.exec(content);
+      const sentence = facts.sentence;
       if (deeper && sentence) {
         // "Relevant dates:\n    Registered on 30th April 2003" (.gg)
-        push(normaliseKey(sentence[1] as string), (sentence[2] as string).trim(), block.key, false);
+        push(
+          c,
+          normaliseKey(sentence[1] as string),
+          (sentence[2] as string).trim(),
+          block.key,
+          false,
+        );
         block.count++;
         continue;
       }
       if (deeper && !kv) {
-        push(block.key, content, section, true);
+        push(c, block.key, content, section, true);
         block.count++;
         continue;
       }
       if (deeper && kv && kv.value === '') {
         // A nested heading (.tw "   Domain servers in listed order:").
-        block = { key: headingKey(kv.key), indent, count: 0 };
+        block = { key: headingKey(c, kv.key), indent, count: 0 };
         section = block.key;
         continue;
       }
       if (deeper && kv) {
         // "Registrar:\n    Name: X" — a sub-entry of the heading.
-        for (const key of keyAlternatives(kv.key)) push(key, kv.value, block.key, false);
+        pushAll(c, keysOf(c, kv.key), kv.value, block.key, false);
         block.count++;
         continue;
       }
-      if (!kv && !BARE_HEADINGS.test(content) && !SENTENCE.test(content)) {
+      if (!kv && !facts.heading && !facts.sentence) {
         // Bare lines at the heading's own indent (.ch, .hk "Name servers\nns1…").
-        push(block.key, content, section, true);
+        push(c, block.key, content, section, true);
         block.count++;
         continue;
       }
       block = undefined;
     }
 
-    const sentence = SENTENCE.exec(content);
+    const sentence = facts.sentence;
     if (sentence) {
-      push(normaliseKey(sentence[1] as string), (sentence[2] as string).trim(), section, false);
+      push(c, normaliseKey(sentence[1] as string), (sentence[2] as string).trim(), section, false);
       continue;
     }
-    const title = DOMAIN_TITLE.exec(content);
-    if (title && !kv) {
-      push('domain', title[1] as string, section, false);
+    const title = facts.title;
+    if (title) {
+      push(c, 'domain', title[1] as string, section, false);
       continue;
     }
     if (kv) {
-      const keys = keyAlternatives(kv.key);
+      const keys = keysOf(c, kv.key);
       const key = keys[0] as string;
-      if (OBJECT_KEYS.has(key) && inObject > 0) {
+      if (OBJECT_KEYS.has(key) && c.inObject > 0) {
         // "contact:" right after the domain object's last line: a new object starts here.
-        object++;
-        inObject = 0;
+        c.object++;
+        c.inObject = 0;
         section = '';
       }
       if (kv.value === '') {
-        block = { key: headingKey(kv.key), indent, count: 0 };
+        block = { key: headingKey(c, kv.key), indent, count: 0 };
         section = block.key;
       } else {
         // "Registrar: MARK-0292" followed by "Name: …" (.sk): the key opens a section too.
         if (SECTION_KEYS.has(key)) section = key;
-        for (const alternative of keys) push(alternative, kv.value, section, false);
-        continued = { keys, indent };
+        pushAll(c, keys, kv.value, section, false);
+        continuedKeys = keys;
+        continuedIndent = indent;
       }
       continue;
     }
     // A heading without a colon: a known one, or any short line whose next line is indented
     // deeper (.it "Registrant\n  Organization: …", .kr "Primary Name Server\n   Host Name: …").
-    if (BARE_HEADINGS.test(content) || (content.length <= 60 && nextIsDeeper(index, indent))) {
+    if (facts.heading || (content.length <= 60 && nextIsDeeper(c, lines, index, indent))) {
       const key = normaliseKey(content);
       block = { key, indent, count: 0 };
       section = key;
     }
   }
-  return entries;
 }
 
 /** A bilingual heading (`Titular / Registrant`) is known by its last, usually English, label. */
-function headingKey(key: string): string {
-  const keys = keyAlternatives(key);
+function headingKey(c: Collector, key: string): string {
+  const keys = keysOf(c, key);
   return keys[keys.length - 1] as string;
 }

@@ -44,10 +44,13 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
   const csp = new Map<string, Source[]>();
   clean.forEach((policy, policyIndex) => {
     const seen = new Set<string>();
-    for (const entry of policy.split(';')) {
-      const [directiveEntry, ...valueEntries] = entry.trim().split(/\s+/);
-      if (!directiveEntry) continue;
-      const directive = directiveEntry.toLowerCase();
+    // Runs of empty directives ("a; ; ; b") are dropped in one pass first: one trim and test
+    // per empty directive took ~40 ms/MiB on a policy of thousands of them.
+    for (const entry of policy.replace(EMPTY_DIRECTIVES, ';').split(';')) {
+      const trimmed = entry.trim();
+      if (!trimmed) continue;
+      const space = trimmed.search(WHITESPACE);
+      const directive = (space === -1 ? trimmed : trimmed.slice(0, space)).toLowerCase();
       if (seen.has(directive)) {
         if (!DUPLICATES_ALLOWED.has(directive)) {
           throw new InvalidInputError(`Duplicate directive ${directive} in policy ${policyIndex}`);
@@ -57,17 +60,10 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
         seen.add(directive);
       }
       const keep = policyIndex === 0;
-      const values: Source[] = valueEntries.length
-        ? valueEntries.map((raw) => ({
-            source: raw.trim().toLocaleLowerCase(),
-            index: policyIndex,
-            keep,
-          }))
-        : directive.endsWith('-src')
-          ? [{ source: "'none'", index: policyIndex, keep }]
-          : [];
-      const combined = policyIndex === 0 ? [...values] : [...(csp.get(directive) ?? []), ...values];
-      combined.sort((a, b) => compare(a.source, b.source));
+      const sources =
+        space !== -1 ? trimmed.slice(space) : directive.endsWith('-src') ? "'none'" : '';
+      const previous = policyIndex === 0 ? [] : (csp.get(directive) ?? []);
+      const combined = sortSources(previous, sources, policyIndex, keep);
       for (let i = 1; i < combined.length; i++) {
         const source = combined[i] as Source;
         const prev = combined[i - 1] as Source;
@@ -95,6 +91,90 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
     );
   }
   return { directives, duplicateWarnings };
+}
+
+/** Two or more `;` with only whitespace between them. */
+const EMPTY_DIRECTIVES = /;[\s;]*;/g;
+const WHITESPACE = /\s/;
+const NEXT_WHITESPACE = /\s/g;
+const WORD_BREAK = /\s+/;
+const ASCII = /^[\0-\x7f]*$/;
+/** Sources are read this many characters at a time (see `forEachSources`). */
+const SLICE = 64 * 1024;
+
+/**
+ * Calls `each` with the sources in `text` (its words, split at whitespace as `/\s+/` does),
+ * lower-cased as upstream does (`toLocaleLowerCase`, word by word), about 64 KiB of them at a
+ * time, with "" where a slice starts with whitespace. Splitting a 1 MiB policy at once keeps
+ * all its words alive together: 20–70 ms/MiB of garbage collection, ~7 ms in slices.
+ */
+function forEachSources(text: string, each: (sources: string[]) => void): void {
+  for (let start = 0; start < text.length; ) {
+    NEXT_WHITESPACE.lastIndex = start + SLICE;
+    const end = NEXT_WHITESPACE.exec(text)?.index ?? text.length;
+    const slice = text.slice(start, end);
+    // ASCII letters are lower-cased one by one in every locale: one call for the whole slice
+    // gives the same words.
+    each(
+      ASCII.test(slice)
+        ? slice.toLocaleLowerCase().split(WORD_BREAK)
+        : slice.split(WORD_BREAK).map((word) => word.toLocaleLowerCase()),
+    );
+    start = end;
+  }
+}
+
+/**
+ * `previous`, then the sources in `text` (of policy `index`), in the order that upstream's
+ * stable sort by `compare` gives them, less the repeats: a source equal to the one just before
+ * it in that order and from the same policy is dropped by the prefix rule anyway.
+ *
+ * Only the distinct sources go through the collator: sorting an object per source with it took
+ * ~150 ms/MiB on a directive of thousands of sources. When no two of them are equal for the
+ * collator, each has a place of its own in that order, so the order of the words and their
+ * repeats do not matter; otherwise every source goes, in its original order, to the bucket of
+ * its rank, which is what a stable sort does.
+ */
+function sortSources(
+  previous: readonly Source[],
+  text: string,
+  index: number,
+  keep: boolean,
+): Source[] {
+  const fresh = new Set<string>();
+  forEachSources(text, (sources) => {
+    for (const source of new Set(sources)) fresh.add(source);
+  });
+  fresh.delete('');
+  const distinct = previous.length === 0 ? fresh : new Set(fresh);
+  for (const s of previous) distinct.add(s.source);
+  const sorted = [...distinct].sort(compare);
+  const shared = sorted.some(
+    (source, i) => i > 0 && compare(sorted[i - 1] as string, source) === 0,
+  );
+  if (!shared && previous.length === 0) return sorted.map((source) => ({ source, index, keep }));
+
+  const rank = new Map<string, number>();
+  let last = -1;
+  sorted.forEach((source, i) => {
+    if (i === 0 || compare(sorted[i - 1] as string, source) !== 0) last++;
+    rank.set(source, last);
+  });
+  const buckets: Source[][] = Array.from({ length: last + 1 }, () => []);
+  const add = (source: Source) => {
+    const bucket = buckets[rank.get(source.source) as number] as Source[];
+    const before = bucket[bucket.length - 1];
+    if (before?.source !== source.source || before.index !== source.index) bucket.push(source);
+  };
+  for (const s of previous) add(s);
+  if (!shared) {
+    for (const source of fresh) add({ source, index, keep });
+  } else {
+    forEachSources(text, (sources) => {
+      for (const source of sources) if (source) add({ source, index, keep });
+    });
+  }
+  return buckets.flat();
 }
 
 /** Like `parseCsp`, for `<meta http-equiv>` policies: header-only directives are dropped. */

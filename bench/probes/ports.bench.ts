@@ -2,7 +2,9 @@
  * Port scan speed, same run, same ports, loopback only (127.0.0.1):
  * 1. 100 ports (10 open listeners, 90 closed): netdiag `scanPorts` vs `nmap -sT -Pn -n` on the
  *    same list, median of ROUNDS wall-clock runs each; the states are compared too.
- * 2. The filtered-port path: ports whose SYNs are dropped (a stopped listener with a full
+ * 2. 1,000 ports (20 open, 980 closed), the issue-22 case: `scanPorts` in-process and the
+ *    `netdiag ports` CLI as a process, against `nmap -sT -Pn -n` (process wall), interleaved.
+ * 3. The filtered-port path: ports whose SYNs are dropped (a stopped listener with a full
  *    accept queue, test-utils/filtered-port.ts) are bounded by the per-port timeout.
  * nmap comes from apt (`apt-get install -y nmap`); without it the nmap rows are skipped.
  * Run: npx tsx bench/probes/ports.bench.ts   (BENCH_ROUNDS to change the rounds)
@@ -133,6 +135,60 @@ rows.push(
   '',
   `States agree with the listeners${hasNmap ? ' and with nmap' : ''}: ${agree ? 'yes' : 'NO'}`,
 );
+
+// --- 1,000 ports ---
+const wideListeners: net.Server[] = [];
+for (let i = 0; i < 20; i++) {
+  const server = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((r) => server.listen(0, HOST, r));
+  wideListeners.push(server);
+}
+const wideOpen = wideListeners
+  .map((s) => (s.address() as net.AddressInfo).port)
+  .sort((a, b) => a - b);
+const wideClosed = await freePorts(980, new Set([...wideOpen, ...openPorts]));
+const widePorts = [...wideOpen, ...wideClosed].sort((a, b) => a - b);
+const cli = new URL('../../packages/cli/bin.js', import.meta.url).pathname;
+const wide: Record<string, number[]> = {};
+const record = (name: string, ms: number) => {
+  wide[name] ??= [];
+  wide[name].push(ms);
+};
+let wideAgree = true;
+const portsArg = widePorts.join(',');
+for (let round = 0; round < ROUNDS; round++) {
+  for (const concurrency of [50, 100, 200]) {
+    const started = performance.now();
+    const result = await scanPorts(
+      { host: HOST, ports: widePorts },
+      { allowedTargets, maxPorts: false, concurrency },
+    );
+    record(`netdiag scanPorts, concurrency ${concurrency} (in-process)`, performance.now() - started);
+    if (JSON.stringify(result.open_ports) !== JSON.stringify(wideOpen)) wideAgree = false;
+  }
+  const started = performance.now();
+  const run = spawnSync(process.execPath, [cli, 'ports', HOST, '-p', portsArg, '--json'], {
+    encoding: 'utf8',
+    env: { ...process.env, NETDIAG_ALLOW_PRIVATE: '1', NETDIAG_ALLOWED_TARGETS: '127.0.0.1/32' },
+  });
+  record('netdiag ports CLI (process wall, Node start included)', performance.now() - started);
+  if (run.status !== 0) throw new Error(`netdiag ports failed: ${run.stderr}`);
+  const cliOpen = (JSON.parse(run.stdout) as { open_ports: number[] }).open_ports;
+  if (JSON.stringify(cliOpen) !== JSON.stringify(wideOpen)) wideAgree = false;
+  if (hasNmap) {
+    const nmap = runNmap(widePorts);
+    record('nmap -sT -Pn -n (process wall)', nmap.ms);
+    if (JSON.stringify(nmap.open) !== JSON.stringify(wideOpen)) wideAgree = false;
+  }
+}
+rows.push(
+  '',
+  '| scanner (1,000 ports: 20 open, 980 closed) | median wall ms | min | max |',
+  '|---|---:|---:|---:|',
+);
+for (const [name, times] of Object.entries(wide)) row(name, times);
+rows.push('', `States agree (1,000 ports): ${wideAgree ? 'yes' : 'NO'}`);
+for (const s of wideListeners) s.close();
 
 // --- filtered path ---
 const filtered: FilteredPort[] = [];

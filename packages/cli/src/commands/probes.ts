@@ -82,7 +82,7 @@ export const registerProbes: RegisterCommand = (program, ctx) => {
         )
         .option(
           '--concurrency <n>',
-          'ports probed at once (default 50)',
+          'ports probed at once (default 100)',
           positiveInt('--concurrency'),
         )
         .option('--all', 'list closed and filtered ports too'),

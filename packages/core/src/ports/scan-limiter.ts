@@ -1,5 +1,5 @@
 /**
- * A server-wide cap on concurrent port scans: each scan holds up to 50 sockets, so without a
+ * A server-wide cap on concurrent port scans: each scan holds up to 100 sockets, so without a
  * cap a burst of callers could exhaust file descriptors or turn the server into a scanning
  * cannon. The engine owns one limiter; every face's scans share it.
  * @module

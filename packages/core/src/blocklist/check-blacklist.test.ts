@@ -105,8 +105,12 @@ describe('checkBlacklist', () => {
       status: 'CLEAN',
     });
     expect(result.results.every((r) => r.status === 'not_listed' && !r.listed)).toBe(true);
-    // No TXT query for addresses that are not listed.
+    // One A query per list and nothing else: no TXT reason and no control query (RFC 5782 §5)
+    // for an address that is not listed.
     expect(server.queries.some((q) => q.type === 'TXT')).toBe(false);
+    expect(server.queries.map((q) => q.name).sort()).toEqual(
+      DNSBL_ZONES.map((z) => `99.2.0.192.${z.zone}`).sort(),
+    );
   });
 
   test.each([

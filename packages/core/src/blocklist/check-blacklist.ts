@@ -218,9 +218,6 @@ async function checkOne(
   const name = dnsblQueryName(address, zone.zone);
   const ask = (qname: string, type: 'A' | 'TXT') =>
     resolver.query(qname, type, { signal, timeout: false });
-  // The control query runs alongside; it only matters when the address looks listed.
-  const control = verify ? ask(dnsblQueryName(controlAddress(family), zone.zone), 'A') : undefined;
-  control?.catch(() => {});
   let answer: DnsResponse;
   try {
     answer = await ask(name, 'A');
@@ -239,8 +236,11 @@ async function checkOne(
   if (verdict !== 'listed') {
     return { result: { ...base, status: verdict, response: codes, meaning }, definitive: true };
   }
+  // Only a listing needs a second round trip: the control query (RFC 5782 §5) and the TXT
+  // reason, together. A clean address — the common case — costs one query per list, all lists
+  // in flight at once: about one round trip for the whole check.
   const [broken, reason] = await Promise.all([
-    control ? zoneListsControl(control) : false,
+    verify ? zoneListsControl(ask(dnsblQueryName(controlAddress(family), zone.zone), 'A')) : false,
     ask(name, 'TXT').then(
       (txt) =>
         txt.answers

@@ -156,7 +156,14 @@ interface ListOutcome {
   timeoutMs?: number;
 }
 
-async function checkAll(
+/**
+ * Every list at once under one deadline. The queries carry no signal of their own (an
+ * `AbortSignal.any`, a listener and a timer per list were most of this function's cost): the
+ * check waits for each list's answer or the deadline, whichever comes first, and a list still
+ * unanswered at the deadline is `timeout` while its query finishes in the background under the
+ * resolver's own budget. The caller's signal ends the whole check at once.
+ */
+function checkAll(
   address: string,
   family: 4 | 6,
   zones: readonly DnsblZone[],
@@ -164,40 +171,115 @@ async function checkAll(
   options: CheckBlacklistOptions,
 ): Promise<{ result: BlacklistResult; complete: boolean }> {
   const ms = options.timeout === undefined ? BLACKLIST_TIMEOUT_MS : options.timeout;
-  const deadline = new AbortController();
-  const timer =
-    ms === false ? undefined : setTimeout(() => deadline.abort(new TimeoutError('dnsbl', ms)), ms);
-  const signal = options.signal
-    ? AbortSignal.any([deadline.signal, options.signal])
-    : deadline.signal;
-  try {
-    const outcomes = await Promise.all(
-      zones.map((zone) =>
-        checkOne(zone, address, family, resolver, signal, options.verifyZones ?? true),
-      ),
-    );
-    if (options.signal?.aborted) throw new AbortedError(options.signal.reason);
-    const results = outcomes.map((o) => o.result);
-    const count = (status: BlacklistStatus) => results.filter((r) => r.status === status).length;
-    const listed = count('listed');
-    if (listed + count('not_listed') === 0) throw noListAnswered(address, outcomes, ms);
-    return {
-      result: {
-        ip: address,
-        total_lists: zones.length,
-        total_checked: listed + count('not_listed'),
-        unavailable_count: count('error') + count('timeout'),
-        skipped_count: count('skipped'),
-        listed_count: listed,
-        clean: listed === 0,
-        status: listed === 0 ? 'CLEAN' : 'LISTED',
-        results,
-      },
-      complete: outcomes.every((o) => o.definitive),
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(new AbortedError(signal.reason));
+  return new Promise((resolve, reject) => {
+    const outcomes = new Array<ListOutcome | undefined>(zones.length);
+    let waiting = zones.length;
+    let finished = false;
+    let expired = false;
+    /** Resolves at the deadline: what a listed zone's TXT and control queries race against. */
+    let markDeadline: () => void = () => {};
+    const deadline = new Promise<void>((r) => {
+      markDeadline = r;
+    });
+    const stop = () => {
+      finished = true;
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     };
-  } finally {
-    if (timer) clearTimeout(timer);
-  }
+    const onAbort = () => {
+      stop();
+      reject(new AbortedError(signal?.reason));
+    };
+    const complete = () => {
+      stop();
+      // Array.from visits the holes (lists still unanswered) that map would skip.
+      const filled = Array.from(
+        outcomes,
+        (o, i) => o ?? timedOut(zones[i] as DnsblZone, ms === false ? undefined : ms),
+      );
+      try {
+        resolve(summarise(address, zones.length, filled, ms));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const timer =
+      ms === false
+        ? undefined
+        : setTimeout(() => {
+            expired = true;
+            markDeadline();
+            complete();
+          }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    zones.forEach((zone, i) => {
+      checkOne(
+        zone,
+        address,
+        family,
+        resolver,
+        options.verifyZones ?? true,
+        deadline,
+        () => expired,
+      ).then(
+        (outcome) => {
+          if (finished) return;
+          outcomes[i] = outcome;
+          if (--waiting === 0) complete();
+        },
+        (error: unknown) => {
+          if (finished) return;
+          stop();
+          reject(error);
+        },
+      );
+    });
+  });
+}
+
+/** The outcome of a list that had not answered when the deadline came. */
+function timedOut(zone: DnsblZone, ms: number | undefined): ListOutcome {
+  return {
+    result: {
+      name: zone.name,
+      zone: zone.zone,
+      listed: false,
+      response: [],
+      reason: '',
+      status: 'timeout',
+      meaning: ['no answer before the deadline'],
+    },
+    definitive: false,
+    ...(ms === undefined ? {} : { timeoutMs: ms }),
+  };
+}
+
+function summarise(
+  address: string,
+  total: number,
+  outcomes: ListOutcome[],
+  ms: number | false,
+): { result: BlacklistResult; complete: boolean } {
+  const results = outcomes.map((o) => o.result);
+  const count = (status: BlacklistStatus) => results.filter((r) => r.status === status).length;
+  const listed = count('listed');
+  if (listed + count('not_listed') === 0) throw noListAnswered(address, outcomes, ms);
+  return {
+    result: {
+      ip: address,
+      total_lists: total,
+      total_checked: listed + count('not_listed'),
+      unavailable_count: count('error') + count('timeout'),
+      skipped_count: count('skipped'),
+      listed_count: listed,
+      clean: listed === 0,
+      status: listed === 0 ? 'CLEAN' : 'LISTED',
+      results,
+    },
+    complete: outcomes.every((o) => o.definitive),
+  };
 }
 
 async function checkOne(
@@ -205,8 +287,9 @@ async function checkOne(
   address: string,
   family: 4 | 6,
   resolver: DnsResolver,
-  signal: AbortSignal,
   verify: boolean,
+  deadline: Promise<void>,
+  expired: () => boolean,
 ): Promise<ListOutcome> {
   const base = { name: zone.name, zone: zone.zone, listed: false, response: [], reason: '' };
   if (family === 6 && !zone.ipv6) {
@@ -216,11 +299,9 @@ async function checkOne(
     };
   }
   const name = dnsblQueryName(address, zone.zone);
-  const ask = (qname: string, type: 'A' | 'TXT') =>
-    resolver.query(qname, type, { signal, timeout: false });
   let answer: DnsResponse;
   try {
-    answer = await ask(name, 'A');
+    answer = await resolver.query(name, 'A');
   } catch (error) {
     return failure(base, error);
   }
@@ -237,17 +318,28 @@ async function checkOne(
     return { result: { ...base, status: verdict, response: codes, meaning }, definitive: true };
   }
   // Only a listing needs a second round trip: the control query (RFC 5782 §5) and the TXT
-  // reason, together. A clean address — the common case — costs one query per list, all lists
-  // in flight at once: about one round trip for the whole check.
+  // reason, together, each cut off by the check's deadline (a reason that does not come in time
+  // is left empty; a control that does not come proves nothing). A clean address — the common
+  // case — costs one query per list, all lists in flight at once: about one round trip.
+  const beforeDeadline = <T>(work: Promise<T>, fallback: T): Promise<T> =>
+    expired()
+      ? Promise.resolve(fallback)
+      : Promise.race([work.catch(() => fallback), deadline.then(() => fallback)]);
   const [broken, reason] = await Promise.all([
-    verify ? zoneListsControl(ask(dnsblQueryName(controlAddress(family), zone.zone), 'A')) : false,
-    ask(name, 'TXT').then(
-      (txt) =>
+    verify
+      ? beforeDeadline(
+          zoneListsControl(resolver.query(dnsblQueryName(controlAddress(family), zone.zone), 'A')),
+          false,
+        )
+      : false,
+    beforeDeadline(
+      resolver.query(name, 'TXT').then((txt) =>
         txt.answers
           .filter((r) => r.type === 'TXT')
           .map((r) => (r.value as string[]).join(''))
           .join('; '),
-      () => '',
+      ),
+      '',
     ),
   ]);
   if (broken) {

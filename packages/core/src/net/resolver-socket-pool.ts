@@ -22,11 +22,12 @@
  *   per-attempt timer of a pending query does, as before).
  * @module
  */
-import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import { isIP, SocketAddress } from 'node:net';
 import { UpstreamError } from '../errors.js';
-import { attempt, type Finish, networkError } from './resolver-attempt.js';
+import { type DeadlineQueue, sharedDeadlines } from './deadlines.js';
+import { randomBelow, randomUint16 } from './random-ids.js';
+import { AttemptTimeout, type Finish, networkError } from './resolver-attempt.js';
 import type { DnsServer } from './resolver-servers.js';
 import { type DecodedMessage, matchResponse, type Query } from './resolver-wire.js';
 
@@ -49,6 +50,8 @@ export interface UdpSocketPoolOptions {
    * @default 10000
    */
   maxSocketAgeMs?: number;
+  /** Where attempt timeouts are kept. @default the process-wide queue (one timer) */
+  deadlines?: DeadlineQueue;
 }
 
 /** A snapshot of the pool, for tests and metrics. */
@@ -65,7 +68,17 @@ export interface UdpSocketPoolStats {
   closed: number;
 }
 
+/** Settles one UDP attempt: an error, or the decoded answer. */
+export type UdpDone = (error: unknown, message?: DecodedMessage) => void;
+
 export interface UdpSocketPool {
+  /**
+   * The resolver's hot path: sends `query` to `server` and calls `done` once — with the first
+   * datagram that answers it, a network error, or an `AttemptTimeout` after `ms`. Returns a
+   * function that cancels the attempt (no call to `done` after it). No promise, timer or signal
+   * of its own: timeouts live in one shared deadline queue.
+   */
+  send(server: DnsServer, query: Query, ms: number, done: UdpDone): () => void;
   /**
    * Sends `query` to `server` over a pooled socket and resolves with the first datagram that
    * answers it; the id on the wire may differ from `query.id` (it must be free on the socket).
@@ -80,6 +93,8 @@ export interface UdpSocketPool {
   /** Fails every pending query and closes every socket; later exchanges fail. */
   close(): void;
 }
+
+const noop = () => {};
 
 /** RFC 1035 §4.1.1: the header is 12 bytes and starts with the 16-bit id. */
 const HEADER_BYTES = 12;
@@ -117,6 +132,7 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
   const maxSockets = Math.max(1, options.maxSocketsPerServer ?? 16);
   const maxQueries = Math.max(1, options.maxQueriesPerSocket ?? 64);
   const maxAge = Math.max(1, options.maxSocketAgeMs ?? 10_000);
+  const deadlines = options.deadlines ?? sharedDeadlines();
   const groups = new Map<string, ServerGroup>();
   let opened = 0;
   let closedCount = 0;
@@ -204,7 +220,7 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
           return;
         }
         pooled.connected = true;
-        for (const item of pooled.queue.splice(0)) send(pooled, item.wire, item.onError);
+        for (const item of pooled.queue.splice(0)) transmit(pooled, item.wire, item.onError);
       });
     } catch (error) {
       // A synchronous refusal (bad port, the test network guard) must not leave a socket
@@ -215,7 +231,7 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
     return pooled;
   }
 
-  function send(pooled: PooledSocket, wire: Buffer, onError: (error: Error) => void): void {
+  function transmit(pooled: PooledSocket, wire: Buffer, onError: (error: Error) => void): void {
     if (!pooled.connected) {
       // dgram refuses to send on a socket that is still connecting.
       pooled.queue.push({ wire, onError });
@@ -238,36 +254,81 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
       groups.set(server.label, group);
     }
     if (group.active.length < maxSockets) return open(group);
-    return group.active[randomInt(0, group.active.length)] as PooledSocket;
+    return group.active[randomBelow(group.active.length)] as PooledSocket;
+  }
+
+  function send(server: DnsServer, query: Query, ms: number, done: UdpDone): () => void {
+    let settled = false;
+    let deadline: { cancel(): void } | undefined;
+    let release: (() => void) | undefined;
+    const finish: Finish<DecodedMessage> = (error, value) => {
+      if (settled) return;
+      settled = true;
+      deadline?.cancel();
+      release?.();
+      done(error, value);
+    };
+    if (poolClosed) {
+      finish(networkError(server.label, new Error('the DNS socket pool is closed')));
+      return noop;
+    }
+    let pooled: PooledSocket;
+    try {
+      pooled = pick(server);
+    } catch (error) {
+      finish(networkError(server.label, error));
+      return noop;
+    }
+    // RFC 5452 §9.2: the id stays random; it only has to differ from the ids in flight on this
+    // socket so that an answer names exactly one query.
+    let id = query.id;
+    while (pooled.pending.has(id)) id = randomUint16();
+    let wire = query.wire;
+    if (id !== query.id) {
+      wire = Buffer.from(query.wire);
+      wire.writeUInt16BE(id, 0);
+    }
+    const entry: Pending = { query: id === query.id ? query : { ...query, id, wire }, finish };
+    pooled.pending.set(id, entry);
+    pooled.used++;
+    if (pooled.used >= maxQueries) retire(pooled);
+    release = () => {
+      if (pooled.pending.get(id) === entry) pooled.pending.delete(id);
+      if (pooled.retired && pooled.pending.size === 0) destroy(pooled);
+    };
+    deadline = deadlines.add(ms, () => finish(new AttemptTimeout(server.label, ms)));
+    transmit(pooled, wire, (error) => {
+      // A socket that failed a send is not trusted with more queries.
+      retire(pooled);
+      finish(networkError(server.label, error));
+    });
+    return () => {
+      if (settled) return;
+      settled = true;
+      deadline?.cancel();
+      release?.();
+    };
   }
 
   return {
+    send,
+
     exchange(server, query, ms, signal) {
-      return attempt<DecodedMessage>(server.label, ms, signal, (finish) => {
-        if (poolClosed) throw new Error('the DNS socket pool is closed');
-        const pooled = pick(server);
-        // RFC 5452 §9.2: the id stays random; it only has to differ from the ids in flight on
-        // this socket so that an answer names exactly one query.
-        let id = query.id;
-        while (pooled.pending.has(id)) id = randomInt(0, 0x10000);
-        let wire = query.wire;
-        if (id !== query.id) {
-          wire = Buffer.from(query.wire);
-          wire.writeUInt16BE(id, 0);
+      return new Promise<DecodedMessage>((resolve, reject) => {
+        if (signal.aborted) {
+          reject(signal.reason ?? new Error('aborted'));
+          return;
         }
-        const entry: Pending = { query: { ...query, id, wire }, finish };
-        pooled.pending.set(id, entry);
-        pooled.used++;
-        if (pooled.used >= maxQueries) retire(pooled);
-        send(pooled, wire, (error) => {
-          // A socket that failed a send is not trusted with more queries.
-          retire(pooled);
-          finish(networkError(server.label, error));
-        });
-        return () => {
-          if (pooled.pending.get(id) === entry) pooled.pending.delete(id);
-          if (pooled.retired && pooled.pending.size === 0) destroy(pooled);
+        const onAbort = () => {
+          cancel();
+          reject(signal.reason ?? new Error('aborted'));
         };
+        const cancel = send(server, query, ms, (error, message) => {
+          signal.removeEventListener('abort', onAbort);
+          if (error === undefined) resolve(message as DecodedMessage);
+          else reject(error);
+        });
+        signal.addEventListener('abort', onAbort, { once: true });
       });
     },
 

@@ -184,7 +184,7 @@ export function splitKeyValue(content: string): { key: string; value: string } |
     m = BRACKETED.exec(content);
     if (m) return { key: m[1] as string, value: (m[2] as string).trim() };
     // .fi / .kz: "created............: 15.12.2015"
-    m = DOT_LEADERS.exec(content);
+    m = dotLeadersFit(content) ? DOT_LEADERS.exec(content) : null;
     if (m) return { key: m[1] as string, value: (m[2] as string).trim() };
     // Before "Key: value": the value may hold a time ("…#. . . .10/01/2007 12:00:00").
     m = HASH_LEADERS.exec(content);
@@ -212,6 +212,24 @@ export function splitKeyValue(content: string): { key: string; value: string } |
 const RARE_MARKS = /[[#]|\.\./;
 const BRACKETED = /^(?:[a-z](?:\.\s*|\s+))?\[([^\]]{1,60})\]\s*(.*)$/i;
 const DOT_LEADERS = /^([^:]{1,60}?)\s*\.{2,}\s*:\s*(.*)$/;
+const SPACE = /\s/;
+
+/**
+ * False when DOT_LEADERS cannot match `content`: the colon it reaches is the first one (no key
+ * or leader holds one), and the whitespace, two or more dots and whitespace before it must
+ * start within the key's 60 characters. Without this test the pattern ran its leaders for each
+ * of the 60 key lengths over a long line of dots (150 ms/MiB); the test itself is one pass.
+ */
+function dotLeadersFit(content: string): boolean {
+  let start = content.indexOf(':');
+  if (start === -1) return false;
+  while (start > 0 && SPACE.test(content[start - 1] as string)) start--;
+  const dotsEnd = start;
+  while (start > 0 && content[start - 1] === '.') start--;
+  if (dotsEnd - start < 2) return false;
+  while (start > 0 && SPACE.test(content[start - 1] as string)) start--;
+  return start <= 60;
+}
 const COLON = /^([^:\t]{1,80}?)\s*:(?!\/\/)\s*(.*)$/;
 const TABBED = /^([^\t]{1,40}?)\t+(.+)$/;
 /** Before a colon, the start of a time ("12:30") or of a URL ("https://"). */
@@ -228,6 +246,9 @@ interface Collector {
   keys: Map<string, string[]>;
   /** The facts of each line seen (see `factsOf`). */
   lines: Map<string, LineFacts>;
+  /** The facts of the last lines read by index, one slot per parity (see `factsAt`). */
+  recent: LineFacts[];
+  recentIndex: number[];
 }
 
 /** What a line says on its own, wherever it stands. */
@@ -308,6 +329,20 @@ function pushAll(c: Collector, keys: string[], value: string, section: string, f
   for (let i = 0; i < keys.length; i++) push(c, keys[i] as string, value, section, fromBlock);
 }
 
+/**
+ * `factsOf(lines[index])`, kept for the next two indices: a short line is a possible heading,
+ * and looking at the two lines after it worked their facts out again when they were past the
+ * cache (three times per line on an answer of distinct short lines).
+ */
+function factsAt(c: Collector, lines: readonly string[], index: number): LineFacts {
+  const slot = index & 1;
+  if (c.recentIndex[slot] === index) return c.recent[slot] as LineFacts;
+  const facts = factsOf(c, lines[index] as string);
+  c.recentIndex[slot] = index;
+  c.recent[slot] = facts;
+  return facts;
+}
+
 /** The next line that is neither blank nor a comment, if it is deeper than `indent`. */
 function nextIsDeeper(
   c: Collector,
@@ -316,7 +351,7 @@ function nextIsDeeper(
   indent: number,
 ): boolean {
   for (let j = index + 1; j < lines.length && j <= index + 2; j++) {
-    const next = factsOf(c, lines[j] as string);
+    const next = factsAt(c, lines, j);
     if (next.content === '') return false;
     if (next.comment) continue;
     return next.indent > indent;
@@ -335,12 +370,29 @@ export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
   // push, where the optimised loop of the previous answer stopped (a deoptimisation).
   const entries: WhoisEntry[] = [PLACEHOLDER];
   entries.length = 0;
-  const c: Collector = { entries, object: 0, inObject: 0, keys: new Map(), lines: new Map() };
+  const c: Collector = {
+    entries,
+    object: 0,
+    inObject: 0,
+    keys: new Map(),
+    lines: new Map(),
+    recent: [NO_FACTS, NO_FACTS],
+    recentIndex: [-1, -1],
+  };
   collect(lines, c);
   return entries;
 }
 
 const PLACEHOLDER: WhoisEntry = { key: '', value: '', section: '', object: 0, fromBlock: false };
+const NO_FACTS: LineFacts = {
+  content: '',
+  comment: false,
+  indent: 0,
+  kv: undefined,
+  sentence: null,
+  title: null,
+  heading: false,
+};
 
 // The loop is a function of its own, with nothing before or after it that reads a property or
 // builds an object. The optimiser compiles it while it runs on the first long answer, when the
@@ -355,7 +407,7 @@ function collect(lines: readonly string[], c: Collector): void {
   let sawBlank = false;
 
   for (let index = 0; index < lines.length; index++) {
-    const facts = factsOf(c, lines[index] as string);
+    const facts = factsAt(c, lines, index);
     const content = facts.content;
     if (content === '') {
       sawBlank = true;

@@ -23,6 +23,41 @@ export interface WorstCase {
 const KIB = 1024;
 const MIB = 1024 * KIB;
 
+/**
+ * About `bytes` of `unit(i)` for i = 0, 1, 2…: every piece distinct, so that no parser can serve
+ * a repeat from a cache, a set or a sorted run.
+ */
+function distinct(unit: (i: number) => string, bytes: number, separator = ''): string[] {
+  const pieces: string[] = [];
+  for (let i = 0, size = 0; size < bytes; i++) {
+    const piece = unit(i);
+    pieces.push(piece);
+    size += piece.length + separator.length;
+  }
+  return pieces;
+}
+
+/** The pieces in a fixed pseudo-random order (an LCG): sorting them gets no head start. */
+function shuffled<T>(items: T[]): T[] {
+  let seed = 20;
+  for (let i = items.length - 1; i > 0; i--) {
+    seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+    const j = seed % (i + 1);
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+  return items;
+}
+
+/** `i` written with the characters of `alphabet` (bijective base n: every string once). */
+function word(i: number, alphabet: string): string {
+  let out = '';
+  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / alphabet.length)) {
+    out = (alphabet[(n - 1) % alphabet.length] as string) + out;
+  }
+  return out;
+}
+const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
 /** A DNS name in wire form (RFC 1035 §3.1), without compression. */
 function encodeName(name: string): Buffer {
   const labels = name
@@ -101,16 +136,85 @@ export const WORST_CASES: readonly WorstCase[] = [
     make: (bytes) => [`script-src a${fill('; ', bytes)}style-src b`],
   },
   {
+    parser: 'CSP (parseCsp)',
+    limit: MIB,
+    shape: 'one directive, distinct short sources in random order',
+    make: (bytes) => [
+      `default-src ${shuffled(distinct((i) => word(i, LOWER), bytes, ' ')).join(' ')}`,
+    ],
+  },
+  {
+    parser: 'CSP (parseCsp)',
+    limit: MIB,
+    shape: 'one directive, distinct host sources in random order',
+    make: (bytes) => [
+      `img-src ${shuffled(distinct((i) => `https://${word(i, LOWER)}.example`, bytes, ' ')).join(' ')}`,
+    ],
+  },
+  {
+    parser: 'CSP (parseCsp)',
+    limit: MIB,
+    shape: 'one directive, distinct non-ASCII sources in random order',
+    make: (bytes) => [
+      `img-src ${shuffled(distinct((i) => word(i, 'äöüéèêñçßøåæœ中文字'), bytes, ' ')).join(' ')}`,
+    ],
+  },
+  {
+    parser: 'CSP (parseCsp)',
+    limit: MIB,
+    shape: 'thousands of distinct directives of one source',
+    make: (bytes) => [distinct((i) => `x${word(i, LOWER)}-src a`, bytes, '; ').join('; ')],
+  },
+  {
+    parser: 'CSP (parseCsp)',
+    limit: MIB,
+    shape: 'two policies of the same distinct path sources (intersection)',
+    make: (bytes) => {
+      const policy = `img-src ${shuffled(distinct((i) => `https://a.example/${word(i, LOWER)}/`, bytes / 2, ' ')).join(' ')}`;
+      return [policy, policy];
+    },
+  },
+  {
     parser: 'Set-Cookie (parseSetCookie)',
     limit: 16 * KIB,
     shape: 'thousands of attributes and separators',
     make: (bytes) => `a=b${fill('; Secure; Path=/; SameSite=Lax;;==', bytes)}`,
   },
   {
+    parser: 'Set-Cookie (parseSetCookie)',
+    limit: 16 * KIB,
+    shape: 'thousands of Domain attributes',
+    make: (bytes) => `a=b${fill(';Domain=.A', bytes)}`,
+  },
+  {
+    parser: 'Set-Cookie (parseSetCookie)',
+    limit: 16 * KIB,
+    shape: 'only separators',
+    make: (bytes) => `a=b${fill(';', bytes)}`,
+  },
+  {
     parser: 'Structured field (parseDictionaryKeys)',
     limit: 16 * KIB,
     shape: 'thousands of members with parameters',
     make: (bytes) => fill('a=?1;b;c=2, ', bytes).replace(/, $/, ''),
+  },
+  {
+    parser: 'Structured field (parseDictionaryKeys)',
+    limit: 16 * KIB,
+    shape: 'thousands of one-letter members',
+    make: (bytes) => fill('a,', bytes).replace(/,$/, ''),
+  },
+  {
+    parser: 'Structured field (parseDictionaryKeys)',
+    limit: 16 * KIB,
+    shape: 'inner lists of thousands of items, invalid at the end',
+    make: (bytes) => `a=(${fill('b;c ', bytes)}"`,
+  },
+  {
+    parser: 'Structured field (parseDictionaryKeys)',
+    limit: 16 * KIB,
+    shape: 'one long string and one long token',
+    make: (bytes) => `a="${fill('\\"', bytes / 2)}", b=${fill('c', bytes / 2)}`,
   },
   {
     parser: 'WHOIS (parseWhoisText)',
@@ -135,6 +239,56 @@ export const WORST_CASES: readonly WorstCase[] = [
     make: (bytes) => fill(`Creation Date: (${'yyyy-'.repeat(8)}\n`, bytes),
   },
   {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape: 'every line a distinct key',
+    make: (bytes) => distinct((i) => `Key ${word(i, LOWER)}: v\n`, bytes).join(''),
+  },
+  {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape: 'every line a distinct key with marks to normalise',
+    make: (bytes) => distinct((i) => `** Key_${word(i, LOWER)}-(x).: v\n`, bytes).join(''),
+  },
+  {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape: 'distinct bare short lines (each a possible heading)',
+    make: (bytes) => distinct((i) => `${word(i, LOWER)}\n`, bytes).join(''),
+  },
+  {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape: 'distinct name servers, statuses and unreadable dates',
+    make: (bytes) =>
+      distinct(
+        (i) =>
+          `Name Server: ns${i}.example.com\nDomain Status: s${i} (x) - y\nCreation Date: ${i}x\n`,
+        bytes,
+      ).join(''),
+  },
+  {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape: 'one line of spaces in a status (was quadratic: 8 s for 64 KiB)',
+    make: (bytes) => `Domain Status: a${' '.repeat(bytes)}b\n`,
+  },
+  {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape: 'unclosed "(" in a status, "(http://" and "[tag=" in a registrar (were quadratic)',
+    make: (bytes) =>
+      `Domain Status: ${fill('(', bytes / 3)}\nRegistrar: ${fill('(http://', bytes / 3)}${fill(' [tag=', bytes / 3)}\n`,
+  },
+  {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape:
+      'runs of slashes, dots and spaces at the end of refer, name server, registrar (were quadratic)',
+    make: (bytes) =>
+      `refer: a${'/'.repeat(bytes / 4)}b\nName Server: a${'.'.repeat(bytes / 4)}b\nRegistrar: a${' '.repeat(bytes / 4)}b\nx${'.'.repeat(bytes / 4)}x:\n`,
+  },
+  {
     parser: 'RDAP JSON (JSON.parse + normaliseRdapDomain)',
     limit: 2 * MIB,
     shape: 'thousands of entities, events and name servers',
@@ -157,6 +311,39 @@ export const WORST_CASES: readonly WorstCase[] = [
     },
   },
   {
+    parser: 'RDAP JSON (JSON.parse + normaliseRdapDomain)',
+    limit: 2 * MIB,
+    shape:
+      'distinct statuses, name servers and unreadable dates; a registrar vCard of thousands of properties',
+    make: (bytes) => {
+      const n = Math.floor(bytes / 200);
+      return JSON.stringify({
+        objectClassName: 'domain',
+        events: Array.from({ length: n }, (_, i) => ({
+          eventAction: 'registration',
+          eventDate: `${i}x`,
+        })),
+        nameservers: Array.from({ length: n }, (_, i) => ({ ldhName: `NS${i}.Example.COM.` })),
+        status: Array.from({ length: n }, (_, i) => `Client  Hold ${i}`),
+        entities: [
+          {
+            roles: ['registrar'],
+            vcardArray: [
+              'vcard',
+              Array.from({ length: n }, (_, i) => ['note', {}, 'text', `n${i}`]),
+            ],
+          },
+        ],
+      });
+    },
+  },
+  {
+    parser: 'RDAP JSON (JSON.parse + normaliseRdapDomain)',
+    limit: 2 * MIB,
+    shape: 'a name server of dots (was quadratic)',
+    make: (bytes) => JSON.stringify({ nameservers: [{ ldhName: `a${'.'.repeat(bytes)}b` }] }),
+  },
+  {
     parser: 'DNS wire (dns-packet via matchResponse)',
     limit: 64 * KIB,
     shape: 'answers chained by compression pointers (64 KiB, the TCP maximum)',
@@ -170,11 +357,53 @@ export const WORST_CASES: readonly WorstCase[] = [
       `v=spf1 ${fill('ip4:192.0.2.1/24 a:%{d}.%{i}.x mx/24 ~include:%{l}.e ', bytes)}-all`,
   },
   {
+    parser: 'SPF (parseSpfRecord)',
+    limit: 64 * KIB,
+    shape: 'one term of thousands of macros and a bad "%"',
+    make: (bytes) => `v=spf1 a:${fill('%{d}', bytes)}%`,
+  },
+  {
+    parser: 'SPF (parseSpfRecord)',
+    limit: 64 * KIB,
+    shape: 'macros with part counts "%{d11}" and a bad "%" (was exponential: 40 ms for 20)',
+    make: (bytes) => `v=spf1 a:${fill('%{d11}', bytes)}%`,
+  },
+  {
+    parser: 'SPF (parseSpfRecord)',
+    limit: 64 * KIB,
+    shape: 'thousands of macros with a bad domain end; an unknown modifier of macros',
+    make: (bytes) => `v=spf1 a:${fill('%{d}%%', bytes / 2)}.x- x=${fill('%{c}%{t}', bytes / 2)}`,
+  },
+  {
+    parser: 'SPF (parseSpfRecord)',
+    limit: 64 * KIB,
+    shape: 'thousands of short invalid terms',
+    make: (bytes) => `v=spf1 ${fill('a:% foo ip4:1 ip6:: x=% ', bytes)}`,
+  },
+  {
+    parser: 'SPF (parseSpfRecord)',
+    limit: 64 * KIB,
+    shape: 'thousands of short valid terms',
+    make: (bytes) => `v=spf1 ${fill('a mx ptr x=y ip6:::1 ', bytes)}`,
+  },
+  {
     parser: 'DMARC (parseDmarcRecord)',
     limit: 64 * KIB,
     shape: 'thousands of tags and report URIs',
     make: (bytes) =>
       `v=DMARC1; p=reject; rua=${fill('mailto:a@b.example!10m,', bytes / 2)}; ${fill('x=y; ', bytes / 2)}`,
+  },
+  {
+    parser: 'DMARC (parseDmarcRecord)',
+    limit: 64 * KIB,
+    shape: 'thousands of segments that are not tags',
+    make: (bytes) => `v=DMARC1; ${fill('x;', bytes)}`,
+  },
+  {
+    parser: 'DMARC (parseDmarcRecord)',
+    limit: 64 * KIB,
+    shape: 'thousands of invalid report URIs',
+    make: (bytes) => `v=DMARC1; rua=${fill('a!1!1,', bytes)}`,
   },
 ];
 
@@ -184,14 +413,31 @@ export function sizeOf(input: unknown): number {
   return Array.isArray(input) ? input.join('').length : String(input).length;
 }
 
-/** Median time of `runs` calls in ms, after one warm-up call. */
-export function medianMs(run: () => unknown, runs = 5): number {
+/** Wall-clock time in ms. */
+export const wallMs = () => performance.now();
+
+/**
+ * CPU time of this process in ms: what a parse costs, without the time a busy machine keeps
+ * the process waiting for a core (the tests run beside other test files).
+ */
+export function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** Times of `runs` calls in ms, after one warm-up call, shortest first. */
+export function timesMs(run: () => unknown, runs = 5, clock: () => number = wallMs): number[] {
   run();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
+    const t0 = clock();
     run();
-    times.push(performance.now() - t0);
+    times.push(clock() - t0);
   }
-  return times.sort((a, b) => a - b)[runs >> 1] as number;
+  return times.sort((a, b) => a - b);
+}
+
+/** Median time of `runs` calls in ms, after one warm-up call. */
+export function medianMs(run: () => unknown, runs = 5, clock: () => number = wallMs): number {
+  return timesMs(run, runs, clock)[runs >> 1] as number;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { isIPv6 } from 'node:net';
-import { checkDomainSpec, parseMacroString } from './macro.js';
+import { checkDomainSpec, macroStringError } from './macro.js';
 
 export type SpfQualifier = '+' | '-' | '~' | '?';
 export type SpfMechanismName = 'all' | 'include' | 'a' | 'mx' | 'ptr' | 'ip4' | 'ip6' | 'exists';
@@ -140,8 +140,8 @@ function parseModifier(token: string, rawName: string, value: string): SpfTerm |
     return { kind: 'modifier', text: token, name, value };
   }
   // §6: unknown modifiers are ignored, but their value must still be a valid macro-string.
-  const parsed = parseMacroString(value, { letters: 'slodiphvcrt' });
-  if (!parsed.ok) return { term: token, message: `modifier "${rawName}": ${parsed.error}` };
+  const error = macroStringError(value, { letters: 'slodiphvcrt' });
+  if (error !== undefined) return { term: token, message: `modifier "${rawName}": ${error}` };
   return { kind: 'modifier', text: token, name, value };
 }
 
@@ -153,7 +153,10 @@ const QNUM = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 /** ip4-network: exactly four qnums (one pattern rather than a split and a test per part). */
 const IP4 = new RegExp(`^:((?:${QNUM}\\.){3}${QNUM})(?:/${CIDR4})?$`);
 const IP6 = new RegExp(`^:([0-9a-fA-F:.]+)(?:/${CIDR6})?$`);
-const DIRECTIVE = /^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$/;
+const QUALIFIERS = '+-~?';
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+const isLetter = (code: number) => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
+const isAlphanumeric = (code: number) => isLetter(code) || (code >= 0x30 && code <= 0x39);
 
 const syntaxError = (token: string, why: string): SpfSyntaxError => ({
   term: token,
@@ -164,12 +167,20 @@ const syntaxError = (token: string, why: string): SpfSyntaxError => ({
 // with `{ ...base, ...(x ? { x } : {}) }`: the spreads were most of the 1.3–3.7 µs a term took
 // (0.2–0.6 µs now), and a record of thousands of mechanisms ~270 ms/MiB (bench/parsers).
 function parseDirective(token: string): SpfTerm | SpfSyntaxError {
-  const match = DIRECTIVE.exec(token);
-  const rawName = match?.[2]?.toLowerCase() ?? '';
-  if (!match || !MECHANISMS.has(rawName)) return unknownMechanism(token, rawName);
-  const qualifier = (match[1] || '+') as SpfQualifier;
+  // `^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$` by hand, without a match array per term: a
+  // qualifier, a name, and the rest, which may not hold a line terminator (`.` matches none).
+  const start = token !== '' && QUALIFIERS.includes(token[0] as string) ? 1 : 0;
+  let end = start;
+  if (isLetter(token.charCodeAt(end))) {
+    end++;
+    while (end < token.length && isAlphanumeric(token.charCodeAt(end))) end++;
+  }
+  const rest = token.slice(end);
+  const matched = end > start && !LINE_TERMINATOR.test(rest);
+  const rawName = matched ? token.slice(start, end).toLowerCase() : '';
+  if (!matched || !MECHANISMS.has(rawName)) return unknownMechanism(token, rawName);
+  const qualifier = (start === 1 ? token[0] : '+') as SpfQualifier;
   const name = rawName as SpfMechanismName;
-  const rest = match[3] ?? '';
   const term: SpfMechanism = { kind: 'mechanism', text: token, qualifier, name };
 
   switch (name) {

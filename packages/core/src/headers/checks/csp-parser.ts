@@ -8,6 +8,7 @@
  * @module
  */
 import { InvalidInputError } from '../../errors.js';
+import { collatorOrder } from './collator-order.js';
 
 /** Shortest policy accepted: one letter less than `img-src` (Observatory). */
 const SHORTEST_POLICY = 'img-src'.length - 1;
@@ -28,9 +29,6 @@ interface Source {
   keep: boolean;
 }
 
-// Intl.Collator('en') ordering, as upstream sorts sources with it.
-const compare = new Intl.Collator('en').compare;
-
 /** Parses a list of policies; throws `InvalidInputError` for an invalid one. */
 export function parseCsp(policies: readonly string[]): ParsedCsp {
   const clean = policies.map((p) => p.replace(/[\r\n]/g, '').trim());
@@ -41,16 +39,11 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
       // The messages are Observatory's (its parser test cases check them).
       throw new InvalidInputError(`Invalid policy: ${policy}`);
   }
+  if (clean.length === 1) return parseOnePolicy(clean[0] as string, duplicateWarnings);
   const csp = new Map<string, Source[]>();
   clean.forEach((policy, policyIndex) => {
     const seen = new Set<string>();
-    // Runs of empty directives ("a; ; ; b") are dropped in one pass first: one trim and test
-    // per empty directive took ~40 ms/MiB on a policy of thousands of them.
-    for (const entry of policy.replace(EMPTY_DIRECTIVES, ';').split(';')) {
-      const trimmed = entry.trim();
-      if (!trimmed) continue;
-      const space = trimmed.search(WHITESPACE);
-      const directive = (space === -1 ? trimmed : trimmed.slice(0, space)).toLowerCase();
+    forEachDirective(policy, (directive, sources) => {
       if (seen.has(directive)) {
         if (!DUPLICATES_ALLOWED.has(directive)) {
           throw new InvalidInputError(`Duplicate directive ${directive} in policy ${policyIndex}`);
@@ -60,8 +53,6 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
         seen.add(directive);
       }
       const keep = policyIndex === 0;
-      const sources =
-        space !== -1 ? trimmed.slice(space) : directive.endsWith('-src') ? "'none'" : '';
       const previous = policyIndex === 0 ? [] : (csp.get(directive) ?? []);
       const combined = sortSources(previous, sources, policyIndex, keep);
       for (let i = 1; i < combined.length; i++) {
@@ -81,7 +72,7 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
       if (policyIndex === 0 && policies.length > 1) {
         for (const s of csp.get(directive) ?? []) s.keep = false;
       }
-    }
+    });
   });
   const directives = new Map<string, Set<string>>();
   for (const [directive, sources] of csp) {
@@ -93,12 +84,88 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
   return { directives, duplicateWarnings };
 }
 
+/**
+ * Calls `each` with every directive of `policy`: its name, lower case, and the text of its
+ * sources (`'none'` for a `-src` directive without any).
+ */
+function forEachDirective(policy: string, each: (directive: string, sources: string) => void) {
+  // Runs of empty directives ("a; ; ; b") are dropped in one pass first: one trim and test
+  // per empty directive took ~40 ms/MiB on a policy of thousands of them.
+  for (const entry of policy.replace(EMPTY_DIRECTIVES, ';').split(';')) {
+    const trimmed = entry.trim();
+    if (!trimmed) continue;
+    const space = trimmed.search(WHITESPACE);
+    const directive = (space === -1 ? trimmed : trimmed.slice(0, space)).toLowerCase();
+    each(
+      directive,
+      space !== -1 ? trimmed.slice(space) : directive.endsWith('-src') ? "'none'" : '',
+    );
+  }
+}
+
+/**
+ * `parseCsp` of one policy (the usual case), as the code for several gives it: no Source
+ * objects, and one map of directives rather than three (the seen set, the sources, the
+ * result). On a policy of thousands of distinct directives those map operations were most of
+ * the time; on a directive of 1 MiB of distinct sources the objects and the passes over them
+ * cost more than the sort.
+ */
+function parseOnePolicy(policy: string, duplicateWarnings: Set<string>): ParsedCsp {
+  const directives = new Map<string, Set<string>>();
+  forEachDirective(policy, (directive, sources) => {
+    if (directives.has(directive)) {
+      if (!DUPLICATES_ALLOWED.has(directive)) {
+        throw new InvalidInputError(`Duplicate directive ${directive} in policy 0`);
+      }
+      duplicateWarnings.add(directive);
+    }
+    const kept = keptSources(sources);
+    directives.set(directive, kept.length ? new Set(kept) : new Set(["'none'"]));
+  });
+  return { directives, duplicateWarnings };
+}
+
+/**
+ * The sources of one directive when there is only one policy, as `sortSources` and the prefix
+ * rule of `parseCsp` leave them (in order, less each source that starts with the one before
+ * it), without an object per source unless two sources compare equal for the collator.
+ */
+function keptSources(text: string): string[] {
+  const only = text.trim();
+  // One source, or none: most directives.
+  if (!WHITESPACE.test(only)) return only === '' ? [] : [only.toLocaleLowerCase()];
+  let words: Set<string> | undefined;
+  let plain = true;
+  forEachSources(text, (sources, plainSlice) => {
+    plain &&= plainSlice;
+    if (words === undefined) words = new Set(sources);
+    else for (const source of sources) words.add(source);
+  });
+  words?.delete('');
+  const { sorted, tied } = collatorOrder(words ? [...words] : [], plain);
+  if (tied.size > 0) {
+    // Sources equal for the collator keep their order of appearance: sortSources.
+    const combined = sortSources([], text, 0, true);
+    return combined
+      .filter((s, i) => i === 0 || !s.source.startsWith((combined[i - 1] as Source).source))
+      .map((s) => s.source);
+  }
+  const kept: string[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const source = sorted[i] as string;
+    if (i === 0 || !source.startsWith(sorted[i - 1] as string)) kept.push(source);
+  }
+  return kept;
+}
+
 /** Two or more `;` with only whitespace between them. */
 const EMPTY_DIRECTIVES = /;[\s;]*;/g;
 const WHITESPACE = /\s/;
 const NEXT_WHITESPACE = /\s/g;
 const WORD_BREAK = /\s+/;
 const ASCII = /^[\0-\x7f]*$/;
+/** Lower-cased text whose words are plain (collator-order.ts): printable ASCII and whitespace. */
+const PLAIN_TEXT = /^[\t-\r -@[-~]*$/;
 /** Sources are read this many characters at a time (see `forEachSources`). */
 const SLICE = 64 * 1024;
 
@@ -108,29 +175,35 @@ const SLICE = 64 * 1024;
  * time, with "" where a slice starts with whitespace. Splitting a 1 MiB policy at once keeps
  * all its words alive together: 20–70 ms/MiB of garbage collection, ~7 ms in slices.
  */
-function forEachSources(text: string, each: (sources: string[]) => void): void {
+function forEachSources(text: string, each: (sources: string[], plain: boolean) => void): void {
   for (let start = 0; start < text.length; ) {
     NEXT_WHITESPACE.lastIndex = start + SLICE;
     const end = NEXT_WHITESPACE.exec(text)?.index ?? text.length;
     const slice = text.slice(start, end);
     // ASCII letters are lower-cased one by one in every locale: one call for the whole slice
     // gives the same words.
-    each(
-      ASCII.test(slice)
-        ? slice.toLocaleLowerCase().split(WORD_BREAK)
-        : slice.split(WORD_BREAK).map((word) => word.toLocaleLowerCase()),
-    );
+    if (ASCII.test(slice)) {
+      const lower = slice.toLocaleLowerCase();
+      each(lower.split(WORD_BREAK), PLAIN_TEXT.test(lower));
+    } else {
+      each(
+        slice.split(WORD_BREAK).map((word) => word.toLocaleLowerCase()),
+        false,
+      );
+    }
     start = end;
   }
 }
 
 /**
  * `previous`, then the sources in `text` (of policy `index`), in the order that upstream's
- * stable sort by `compare` gives them, less the repeats: a source equal to the one just before
+ * stable sort with `Intl.Collator('en')` gives them, less the repeats: a source equal to the one just before
  * it in that order and from the same policy is dropped by the prefix rule anyway.
  *
- * Only the distinct sources go through the collator: sorting an object per source with it took
- * ~150 ms/MiB on a directive of thousands of sources. When no two of them are equal for the
+ * Only the distinct sources are sorted, in `Intl.Collator('en')` order as upstream sorts them
+ * (collator-order.ts: by character ranks, the collator only for sources that are not plain
+ * ASCII): sorting an object per source with the collator took ~150 ms/MiB on a directive of
+ * thousands of sources, and the collator on 1 MiB of distinct ones in random order 500 ms+. When no two of them are equal for the
  * collator, each has a place of its own in that order, so the order of the words and their
  * repeats do not matter; otherwise every source goes, in its original order, to the bucket of
  * its rank, which is what a stable sort does.
@@ -148,16 +221,14 @@ function sortSources(
   fresh.delete('');
   const distinct = previous.length === 0 ? fresh : new Set(fresh);
   for (const s of previous) distinct.add(s.source);
-  const sorted = [...distinct].sort(compare);
-  const shared = sorted.some(
-    (source, i) => i > 0 && compare(sorted[i - 1] as string, source) === 0,
-  );
+  const { sorted, tied } = collatorOrder([...distinct]);
+  const shared = tied.size > 0;
   if (!shared && previous.length === 0) return sorted.map((source) => ({ source, index, keep }));
 
   const rank = new Map<string, number>();
   let last = -1;
   sorted.forEach((source, i) => {
-    if (i === 0 || compare(sorted[i - 1] as string, source) !== 0) last++;
+    if (!tied.has(i)) last++;
     rank.set(source, last);
   });
   const buckets: Source[][] = Array.from({ length: last + 1 }, () => []);

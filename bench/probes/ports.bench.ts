@@ -163,7 +163,10 @@ for (let round = 0; round < ROUNDS; round++) {
       { host: HOST, ports: widePorts },
       { allowedTargets, maxPorts: false, concurrency },
     );
-    record(`netdiag scanPorts, concurrency ${concurrency} (in-process)`, performance.now() - started);
+    record(
+      `netdiag scanPorts, concurrency ${concurrency} (in-process)`,
+      performance.now() - started,
+    );
     if (JSON.stringify(result.open_ports) !== JSON.stringify(wideOpen)) wideAgree = false;
   }
   const started = performance.now();

@@ -30,6 +30,7 @@ interface DnsFlags {
   short?: boolean;
   tcp?: boolean;
   v1?: boolean;
+  dnssec?: boolean;
 }
 
 interface DnsQuestion {
@@ -89,7 +90,11 @@ export const registerDns: RegisterCommand = (program, ctx) => {
         .option('-s, --server <ip[:port]>', 'ask this DNS server (same as @server)')
         .option('--short', 'only the record data, one per line (dig +short)')
         .option('--tcp', 'ask over TCP (dig +tcp)')
-        .option('--v1', 'the GET /api/v1/dns/:domain shape: names with a dot, ttl, authority'),
+        .option('--v1', 'the GET /api/v1/dns/:domain shape: names with a dot, ttl, authority')
+        .option(
+          '--dnssec',
+          'set the DO bit (dig +dnssec): RRSIGs come along; shows the AD flag and Extended DNS Errors (implies --v1)',
+        ),
     plan: (targets, flags) => {
       const domains: string[] = [];
       const types = [...(flags.type ?? [])];
@@ -126,8 +131,11 @@ export const registerDns: RegisterCommand = (program, ctx) => {
       });
     },
     run: (engine, q, flags, { call }) =>
-      flags.v1
-        ? engine.dnsV1({ domain: q.domain, type: q.type }, call)
+      flags.v1 || flags.dnssec
+        ? engine.dnsV1(
+            { domain: q.domain, type: q.type, ...(flags.dnssec ? { dnssec: true } : {}) },
+            call,
+          )
         : engine.dns({ domain: q.domain, type: q.type, allTypes: true }, call),
     text: (data, ui, flags) => (flags.short ? renderShort(data) : renderDns(data, ui)),
     compact: (flags) => flags.short === true,
@@ -187,7 +195,11 @@ export function renderShort(data: DnsLookupResult | DnsLookupV1Result): string {
 /** Zone-file-like lines (name, TTL, type, data), the way dig's answer section reads. */
 export function renderDns(data: DnsLookupResult | DnsLookupV1Result, ui?: Ui): string {
   const rcode = data.rcode === 'NOERROR' ? data.rcode : (ui?.c.red(data.rcode) ?? data.rcode);
-  const head = `${data.domain} ${data.type}: ${rcode}`;
+  const facts =
+    'authenticated' in data
+      ? `${data.authenticated ? ' (ad: validated by the resolver)' : ''}${(data.extended_errors ?? []).map((e) => ` [EDE ${e.code} ${e.name}${e.text ? `: ${e.text}` : ''}]`).join('')}`
+      : '';
+  const head = `${data.domain} ${data.type}: ${rcode}${facts}`;
   if (data.rcode === 'NXDOMAIN') return `${head} (the domain does not exist)`;
   const rows = data.records.map((r) => {
     const ttl = 'TTL' in r ? r.TTL : r.ttl;
@@ -253,6 +265,19 @@ const TYPE_CODES: Record<number, string> = {
   16: 'TXT',
   28: 'AAAA',
   33: 'SRV',
+  35: 'NAPTR',
+  43: 'DS',
+  44: 'SSHFP',
+  46: 'RRSIG',
+  47: 'NSEC',
+  48: 'DNSKEY',
+  50: 'NSEC3',
+  51: 'NSEC3PARAM',
+  52: 'TLSA',
+  59: 'CDS',
+  60: 'CDNSKEY',
+  64: 'SVCB',
+  65: 'HTTPS',
   257: 'CAA',
 };
 

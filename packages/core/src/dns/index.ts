@@ -19,6 +19,7 @@ export {
   type UdpSocketPoolStats,
 } from '../net/resolver-socket-pool.js';
 export {
+  type DnsExtendedErrorV1,
   type DnsLookupResult,
   type DnsLookupV1Result,
   type DnsQueryInput,

@@ -5,10 +5,18 @@
  * @module
  */
 import { UpstreamError } from '../errors.js';
-import type { DnsRecord, DnsResolver, DnsResponse, RecordType } from '../net/dns-types.js';
+import type {
+  DnsRecord,
+  DnsResolver,
+  DnsResponse,
+  ExtendedDnsError,
+  RecordType,
+} from '../net/dns-types.js';
 import { normaliseDomain } from '../net/domain.js';
 import { getDefaultResolver } from '../net/resolver.js';
+import type { SvcbValue } from '../net/resolver-present-modern.js';
 import { withTimeout } from '../net/signal.js';
+import type { SvcParams } from '../net/svcb.js';
 import type { BaseOptions } from '../types.js';
 import { DNS_TYPES, DNS_TYPES_V1, parseRecordType } from './record-types.js';
 
@@ -23,6 +31,11 @@ export interface DnsQueryInput {
    * `GET /api/dns`. The CLI sets it: a terminal user asks for any type in one shape.
    */
   allTypes?: boolean | undefined;
+  /**
+   * Set the DO bit (RFC 3225): the answer then includes the RRSIG records. The AD flag is
+   * reported either way. @default false
+   */
+  dnssec?: boolean | undefined;
 }
 
 export interface LookupDnsOptions extends BaseOptions {
@@ -46,6 +59,16 @@ export interface DnsRecordV1 {
   type: number;
   ttl: number;
   data: string;
+  /** HTTPS and SVCB records only (RFC 9460): priority, target and the decoded SvcParams. */
+  svc_params?: { priority: number; target: string; params: SvcParams };
+}
+
+/** An Extended DNS Error of `GET /api/v1/dns/:domain`. */
+export interface DnsExtendedErrorV1 {
+  code: number;
+  name: string;
+  /** EXTRA-TEXT, with any IP address replaced by `[address]` (it may name internal servers). */
+  text?: string;
 }
 
 export interface DnsLookupResult {
@@ -63,6 +86,13 @@ export interface DnsLookupV1Result {
   records: DnsRecordV1[];
   /** The authority section (the SOA of a negative answer), v1 record shape (CONTRACT §6). */
   authority: DnsRecordV1[];
+  /**
+   * The resolver's AD flag: it validated the answer with DNSSEC (RFC 4035 §3.2.3). Only as
+   * trustworthy as the path to the resolver (RFC 4035 §4.9.3).
+   */
+  authenticated: boolean;
+  /** Extended DNS Errors (RFC 8914) the resolver attached; absent when none. */
+  extended_errors?: DnsExtendedErrorV1[];
 }
 
 /** `GET /api/dns`: types A, AAAA, MX, NS, TXT, CNAME, CAA, SOA. */
@@ -94,17 +124,47 @@ export async function lookupDnsV1(
   options: LookupDnsOptions = {},
 ): Promise<DnsLookupV1Result> {
   const { domain, type, response } = await ask(input, options, DNS_TYPES_V1);
+  const errors = (response.extendedErrors ?? []).map(publicError);
   return {
     domain,
     type,
     rcode: response.rcode,
     records: response.answers.map(toV1),
     authority: response.authority.map(toV1),
+    authenticated: response.authenticated,
+    ...(errors.length > 0 ? { extended_errors: errors } : {}),
   };
 }
 
 function toV1(record: DnsRecord): DnsRecordV1 {
-  return { name: `${record.name}.`, type: record.typeCode, ttl: record.ttl, data: record.data };
+  const base = {
+    name: `${record.name}.`,
+    type: record.typeCode,
+    ttl: record.ttl,
+    data: record.data,
+  };
+  if (record.type !== 'HTTPS' && record.type !== 'SVCB') return base;
+  return { ...base, svc_params: record.value as SvcbValue };
+}
+
+/** IPv4 and IPv6 literals, as resolvers put them in EXTRA-TEXT (`… from 192.0.2.1 for …`). */
+const ADDRESS =
+  /\b(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7})(?:[#@]\d+)?\b/gi;
+
+/** An EDE for the API: the resolver's text may name servers behind it; their addresses go. */
+function publicError(error: ExtendedDnsError): DnsExtendedErrorV1 {
+  return {
+    code: error.code,
+    name: error.name,
+    ...(error.text ? { text: error.text.replace(ADDRESS, '[address]') } : {}),
+  };
+}
+
+/** `(Extended DNS Error 6 DNSSEC Bogus)`, for the message of a failed query. */
+function errorNote(response: DnsResponse): string {
+  const errors = response.extendedErrors ?? [];
+  if (errors.length === 0) return '';
+  return ` (Extended DNS Error ${errors.map((e) => `${e.code} ${e.name}`).join(', ')})`;
 }
 
 async function ask(
@@ -116,12 +176,16 @@ async function ask(
   const domain = normaliseDomain(input.domain);
   const resolver = options.resolver ?? getDefaultResolver();
   const response = await withTimeout(options, 'dns', (signal) =>
-    resolver.query(domain, type, { signal, timeout: false }),
+    resolver.query(domain, type, {
+      signal,
+      timeout: false,
+      ...(input.dnssec ? { dnssecOk: true } : {}),
+    }),
   );
   if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN') {
     throw new UpstreamError(
       'dns',
-      `the DNS server answered ${response.rcode} for ${domain} ${type}`,
+      `the DNS server answered ${response.rcode} for ${domain} ${type}${errorNote(response)}`,
       undefined,
       response.server,
     );

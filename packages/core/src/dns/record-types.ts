@@ -1,6 +1,6 @@
 /**
  * The record types each API family accepts (SPEC §4): the unversioned `/api/dns` takes eight,
- * `/api/v1/dns/:domain` adds SRV and PTR.
+ * `/api/v1/dns/:domain` adds SRV and PTR, and the types of issue 19 (see `DNS_TYPES_V1`).
  * @module
  */
 import { InvalidInputError } from '../errors.js';
@@ -17,7 +17,11 @@ export const DNS_TYPES: readonly RecordType[] = [
   'CAA',
   'SOA',
 ];
-/** Types of `GET /api/v1/dns/:domain`, in SPEC §4 order. */
+/**
+ * Types of `GET /api/v1/dns/:domain`: SPEC §4's ten, then (issue 19) service binding
+ * (RFC 9460), DNSSEC (RFC 4034, RFC 5155, RFC 7344), DANE (RFC 6698), SSHFP (RFC 4255) and
+ * NAPTR (RFC 3403). The CLI accepts the same list.
+ */
 export const DNS_TYPES_V1: readonly RecordType[] = [
   'A',
   'AAAA',
@@ -29,6 +33,19 @@ export const DNS_TYPES_V1: readonly RecordType[] = [
   'SRV',
   'CAA',
   'PTR',
+  'HTTPS',
+  'SVCB',
+  'DS',
+  'DNSKEY',
+  'RRSIG',
+  'NSEC',
+  'NSEC3',
+  'NSEC3PARAM',
+  'TLSA',
+  'SSHFP',
+  'NAPTR',
+  'CDS',
+  'CDNSKEY',
 ];
 
 /**

@@ -5,7 +5,18 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { type DnsTestServer, prerequisite, startDnsServer, type Zone } from '@netdiag/test-utils';
+import {
+  buildSignedHierarchy,
+  type DnsTestServer,
+  dnssecTestTree,
+  type LoopbackDnsProcess,
+  prerequisite,
+  startDnsServer,
+  startNsd,
+  tempDir,
+  toolAvailable,
+  type Zone,
+} from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RecordType } from './dns-types.js';
 import { createResolver } from './resolver.js';
@@ -117,3 +128,93 @@ if (!dig) {
     });
   });
 }
+
+/**
+ * The types of issue 19 (DNSSEC, DANE, SSHFP, NAPTR, SVCB/HTTPS, CDS/CDNSKEY) from a zone signed
+ * by dnssec-signzone and served by NSD: dig prints every record of the answer section with
+ * `+dnssec`, RRSIGs included, so the whole section is compared, signatures and all.
+ */
+const MODERN_CASES: [string, RecordType][] = [
+  ['p256.example', 'DNSKEY'],
+  ['p256.example', 'DS'],
+  ['p256.example', 'NSEC3PARAM'],
+  ['p256.example', 'CDS'],
+  ['p256.example', 'CDNSKEY'],
+  ['p256.example', 'RRSIG'],
+  ['svc.p256.example', 'HTTPS'],
+  ['svc.p256.example', 'SVCB'],
+  ['svc2.p256.example', 'SVCB'],
+  ['_443._tcp.p256.example', 'TLSA'],
+  ['host.p256.example', 'SSHFP'],
+  ['sip.p256.example', 'NAPTR'],
+  ['enum.p256.example', 'NAPTR'],
+  ['www.rsa.example', 'NSEC'],
+  ['rsa.example', 'DNSKEY'],
+  ['www.ed25519.example', 'A'],
+  ['www.p384.example', 'AAAA'],
+];
+
+const signers =
+  dig &&
+  prerequisite('nsd', toolAvailable('nsd', ['-v']), 'apt-get install nsd') &&
+  prerequisite(
+    'dnssec-signzone',
+    toolAvailable('dnssec-signzone', ['-h']),
+    'apt-get install bind9-utils',
+  ) &&
+  prerequisite(
+    'ldns-signzone',
+    toolAvailable('ldns-signzone', ['-v']),
+    'apt-get install ldnsutils',
+  );
+
+describe.skipIf(!signers)('the types of issue 19 are byte-identical to dig +short +dnssec', () => {
+  let nsd: LoopbackDnsProcess;
+  beforeAll(async () => {
+    const built = buildSignedHierarchy(tempDir('netdiag-dig-zones-'), dnssecTestTree());
+    nsd = await startNsd(built.zones);
+  }, 60_000);
+  afterAll(() => nsd?.close());
+
+  test.each(MODERN_CASES)('%s %s', async (name, type) => {
+    const resolver = createResolver({ servers: [nsd.address], cache: false });
+    const response = await resolver.query(name, type, { dnssecOk: true });
+    const { stdout } = await run('dig', [
+      '+short',
+      '+dnssec',
+      '+tries=1',
+      '+time=2',
+      `@${nsd.host}`,
+      '-p',
+      String(nsd.port),
+      name,
+      type,
+    ]);
+    const lines = stdout.split('\n').filter((line) => line !== '');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(response.answers.map((r) => r.data)).toEqual(lines);
+  });
+
+  test('HTTPS and SVCB records carry their SvcParams decoded', async () => {
+    const resolver = createResolver({ servers: [nsd.address], cache: false });
+    const https = await resolver.query('svc.p256.example', 'HTTPS');
+    expect(https.answers[0]?.value).toEqual({
+      priority: 1,
+      target: '',
+      params: {
+        mandatory: ['alpn', 'port'],
+        alpn: ['h2', 'h3'],
+        port: 8443,
+        ipv4hint: ['192.0.2.1', '192.0.2.2'],
+        ech: 'AEX+DQBBpQAgACB/',
+        ipv6hint: ['2001:db8::1', '2001:db8::2'],
+      },
+    });
+    const svcb = await resolver.query('svc2.p256.example', 'SVCB');
+    expect(svcb.answers[0]?.value).toEqual({
+      priority: 16,
+      target: 'foo.example',
+      params: { alpn: ['h2'], 'no-default-alpn': true, port: 53, key65333: '68656c6c6f' },
+    });
+  });
+});

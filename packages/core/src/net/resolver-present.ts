@@ -30,6 +30,26 @@ const NAME_SPECIALS = new Set([0x22, 0x28, 0x29, 0x2e, 0x3b, 0x5c, 0x40, 0x24]);
 /** Inside a quoted character-string only `"` and `\` need a backslash (`txt_totext`). */
 const QUOTED_SPECIALS = new Set([0x22, 0x5c]);
 
+/**
+ * A name in uncompressed wire form (RFC 1035 §3.1) at `offset` of `bytes`, in presentation form
+ * with its trailing dot, and the offset after it. For rdata fields that RFC 3597 §4 forbids to
+ * compress (RRSIG signer, NSEC next name, NAPTR replacement, SVCB target).
+ */
+export function readWireName(bytes: Uint8Array, offset: number): { text: string; end: number } {
+  const labels: string[] = [];
+  let at = offset;
+  for (;;) {
+    const length = bytes[at];
+    if (length === undefined || length > 63) throw new RangeError('bad name in rdata');
+    at += 1;
+    if (length === 0) break;
+    if (at + length > bytes.length) throw new RangeError('name runs past the rdata');
+    labels.push(escapeBytes(bytes.subarray(at, at + length), NAME_SPECIALS));
+    at += length;
+  }
+  return { text: labels.length === 0 ? '.' : `${labels.join('.')}.`, end: at };
+}
+
 function escapeBytes(bytes: Uint8Array, specials: Set<number>): string {
   let out = '';
   for (const byte of bytes) {

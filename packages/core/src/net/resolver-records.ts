@@ -4,8 +4,16 @@
  * @module
  */
 import * as packet from 'dns-packet';
-import type { CaaValue, DnsRecord, MxValue, SoaValue, SrvValue } from './dns-types.js';
+import type {
+  CaaValue,
+  DnsRecord,
+  ExtendedDnsError,
+  MxValue,
+  SoaValue,
+  SrvValue,
+} from './dns-types.js';
 import { presentIPv6, presentName, presentUnknown, quoteString } from './resolver-present.js';
+import { MODERN_TYPES, presentModern } from './resolver-present-modern.js';
 
 /** Type codes from the IANA "Resource Record (RR) TYPEs" registry (RFC 6895 §3.1). */
 export const TYPE_CODES: Readonly<Record<string, number>> = {
@@ -23,6 +31,7 @@ export const TYPE_CODES: Readonly<Record<string, number>> = {
   NAPTR: 35,
   DNAME: 39,
   OPT: 41,
+  KX: 36,
   DS: 43,
   SSHFP: 44,
   RRSIG: 46,
@@ -31,6 +40,8 @@ export const TYPE_CODES: Readonly<Record<string, number>> = {
   NSEC3: 50,
   NSEC3PARAM: 51,
   TLSA: 52,
+  CDS: 59,
+  CDNSKEY: 60,
   SVCB: 64,
   HTTPS: 65,
   SPF: 99,
@@ -38,30 +49,160 @@ export const TYPE_CODES: Readonly<Record<string, number>> = {
   CAA: 257,
 };
 
-/** Name and code of a type as dns-packet names it (`UNKNOWN_65` → `TYPE65`, RFC 3597 §5). */
+const TYPE_NAMES: ReadonlyMap<number, string> = new Map(
+  Object.entries(TYPE_CODES).map(([name, code]) => [code, name]),
+);
+
+/**
+ * Name and code of a type as dns-packet names it: `UNKNOWN_65` is `HTTPS` when the registry
+ * above names it (dns-packet 5.6 has no SVCB/HTTPS), else `TYPE65` (RFC 3597 §5).
+ */
 export function typeOf(name: string): { type: string; typeCode: number } {
   const unknown = /^UNKNOWN_(\d+)$/.exec(name);
-  if (unknown) return { type: `TYPE${unknown[1]}`, typeCode: Number(unknown[1]) };
+  if (unknown) {
+    const code = Number(unknown[1]);
+    return { type: TYPE_NAMES.get(code) ?? `TYPE${code}`, typeCode: code };
+  }
   return { type: name, typeCode: TYPE_CODES[name] ?? 0 };
+}
+
+/** Types dns-packet (5.6) cannot name: it reads and writes them as `UNKNOWN_<code>`. */
+const PACKET_UNNAMED = new Set(['SVCB', 'HTTPS']);
+
+/** The type name to hand to dns-packet for a question of `type`. */
+export function packetTypeName(type: string): string {
+  return PACKET_UNNAMED.has(type) ? `UNKNOWN_${TYPE_CODES[type]}` : type;
 }
 
 /** An owner name lower-case without its trailing dot (the root is ``). */
 export function ownerName(name: string): string {
   const lower = name.toLowerCase();
-  return lower === '.' ? '' : lower.replace(/\.$/, '');
+  if (lower === '.') return '';
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
 const bare = (name: string) => (name === '.' ? '' : name.replace(/\.$/, ''));
 
 type Decoded = { type: string; name: string; ttl?: number; data?: unknown };
 
-/** Converts one decoded resource record; `undefined` for OPT pseudo-records. */
-export function toDnsRecord(answer: Decoded): DnsRecord | undefined {
+/**
+ * Converts one decoded resource record; `undefined` for OPT pseudo-records. With `rdata`, the
+ * record also carries its rdata in uncompressed wire form (hex), for DNSSEC validation.
+ */
+export function toDnsRecord(
+  answer: Decoded,
+  options: { rdata?: boolean } = {},
+): DnsRecord | undefined {
   if (answer.type === 'OPT') return undefined;
-  const { type, typeCode } = typeOf(answer.type);
-  const base = { name: ownerName(answer.name), type, typeCode, ttl: answer.ttl ?? 0 };
-  const { data, value } = present(answer.type, answer.data);
-  return { ...base, data, value };
+  // Known types skip typeOf's pattern; the record is one object literal of one shape (object
+  // spreads here cost ~0.5 KB and a dictionary-mode object per record: issue 22's resolver
+  // profile).
+  const known = TYPE_CODES[answer.type];
+  const { type, typeCode } =
+    known === undefined ? typeOf(answer.type) : { type: answer.type, typeCode: known };
+  const { data, value } = MODERN_TYPES.has(type)
+    ? presentModernOrGeneric(answer.type, type, answer.data)
+    : present(answer.type, answer.data);
+  const record: DnsRecord = {
+    name: ownerName(answer.name),
+    type,
+    typeCode,
+    ttl: answer.ttl ?? 0,
+    data,
+    value,
+  };
+  if (options.rdata) record.rdata = Buffer.from(rdataOf(answer.type, answer.data)).toString('hex');
+  return record;
+}
+
+/**
+ * A modern type from its rdata; rdata too short or malformed for its type (a broken or hostile
+ * server) falls back to the RFC 3597 generic form, with the hex as value, rather than failing
+ * the whole answer.
+ */
+function presentModernOrGeneric(
+  packetType: string,
+  type: string,
+  raw: unknown,
+): { data: string; value: DnsRecord['value'] } {
+  try {
+    return presentModern(type, rdataOf(packetType, raw));
+  } catch {
+    return presentOther(packetType, raw);
+  }
+}
+
+/**
+ * The rdata bytes of a decoded record: as received for types dns-packet leaves undecoded (a
+ * Buffer), else re-encoded by dns-packet's codec for the type. dns-packet never compresses names
+ * when it encodes, and keeps their case, so this is the record's uncompressed wire form.
+ */
+export function rdataOf(packetType: string, raw: unknown): Uint8Array {
+  if (Buffer.isBuffer(raw)) return raw;
+  const codec = (packet as unknown as { record(t: string): { encode(d: unknown): Buffer } }).record(
+    packetType,
+  );
+  // The codec writes the two-byte RDLENGTH first.
+  return codec.encode(raw).subarray(2);
+}
+
+/**
+ * INFO-CODE names of the IANA "Extended DNS Error Codes" registry (RFC 8914 §5.2 and later
+ * registrations), https://www.iana.org/assignments/dns-parameters/dns-parameters.xhtml#extended-dns-error-codes
+ */
+const EDE_NAMES: readonly string[] = [
+  'Other Error',
+  'Unsupported DNSKEY Algorithm',
+  'Unsupported DS Digest Type',
+  'Stale Answer',
+  'Forged Answer',
+  'DNSSEC Indeterminate',
+  'DNSSEC Bogus',
+  'Signature Expired',
+  'Signature Not Yet Valid',
+  'DNSKEY Missing',
+  'RRSIGs Missing',
+  'No Zone Key Bit Set',
+  'NSEC Missing',
+  'Cached Error',
+  'Not Ready',
+  'Blocked',
+  'Censored',
+  'Filtered',
+  'Prohibited',
+  'Stale NXDomain Answer',
+  'Not Authoritative',
+  'Not Supported',
+  'No Reachable Authority',
+  'Network Error',
+  'Invalid Data',
+  'Signature Expired before Valid',
+  'Too Early',
+  'Unsupported NSEC3 Iterations Value',
+  'Unable to conform to policy',
+  'Synthesized',
+  'Invalid Query Type',
+];
+
+/** EDNS option code of Extended DNS Errors (RFC 8914 §2). */
+const EDE_OPTION = 15;
+
+/** The Extended DNS Errors in a message's additional section (its OPT record), in order. */
+export function extendedDnsErrors(additionals: readonly unknown[] | undefined): ExtendedDnsError[] {
+  const errors: ExtendedDnsError[] = [];
+  for (const record of additionals ?? []) {
+    const opt = record as { type?: string; options?: { code?: number; data?: Buffer }[] };
+    if (opt.type !== 'OPT') continue;
+    for (const option of opt.options ?? []) {
+      // RFC 8914 §2: INFO-CODE (2 octets) then EXTRA-TEXT; shorter options are malformed.
+      if (option.code !== EDE_OPTION || !option.data || option.data.length < 2) continue;
+      const code = option.data.readUInt16BE(0);
+      // EXTRA-TEXT is UTF-8 and "SHOULD NOT" be NUL-terminated (§2); some servers do anyway.
+      const text = option.data.subarray(2).toString('utf8').replace(/\0+$/, '');
+      errors.push({ code, name: EDE_NAMES[code] ?? 'Unknown', ...(text ? { text } : {}) });
+    }
+  }
+  return errors;
 }
 
 function present(type: string, raw: unknown): { data: string; value: DnsRecord['value'] } {

@@ -3,9 +3,11 @@
  * message is the answer to it.
  * @module
  */
-import { randomInt } from 'node:crypto';
 import * as packet from 'dns-packet';
 import type { RecordType } from './dns-types.js';
+import { encodeQuery, FLAG_AD, FLAG_CD, FLAG_RD } from './query-encoder.js';
+import { randomUint16 } from './random-ids.js';
+import { packetTypeName, TYPE_CODES } from './resolver-records.js';
 
 /**
  * EDNS0 UDP payload size. 1232 bytes fits an IPv6 minimum MTU of 1280 minus the IPv6 and UDP
@@ -29,28 +31,20 @@ export interface Query {
 export function buildQuery(
   name: string,
   type: RecordType,
-  options: { edns: boolean; id?: number },
+  options: { edns: boolean; id?: number; dnssecOk?: boolean; checkingDisabled?: boolean },
 ): Query {
-  const id = options.id ?? randomInt(0, 0x10000);
-  const wire = packet.encode({
-    type: 'query',
+  const id = options.id ?? randomUint16();
+  const typeCode = TYPE_CODES[type];
+  if (typeCode === undefined) throw new Error(`no type code for ${type}`);
+  const wire = encodeQuery({
     id,
-    flags: packet.RECURSION_DESIRED | packet.AUTHENTIC_DATA,
-    questions: [{ type, name, class: 'IN' }],
-    additionals: options.edns
-      ? [
-          {
-            type: 'OPT',
-            name: '.',
-            udpPayloadSize: EDNS_UDP_SIZE,
-            extendedRcode: 0,
-            ednsVersion: 0,
-            flags: 0,
-            flag_do: false,
-            options: [],
-          },
-        ]
-      : [],
+    name,
+    typeCode,
+    // CD (RFC 4035 §3.2.2) when the caller validates itself and wants the data even if bogus.
+    flags: FLAG_RD | FLAG_AD | (options.checkingDisabled ? FLAG_CD : 0),
+    // DO needs the OPT record to travel in (RFC 3225 §3).
+    ednsUdpSize: options.edns || options.dnssecOk ? EDNS_UDP_SIZE : undefined,
+    dnssecOk: options.dnssecOk === true,
   });
   return { id, name, type, wire };
 }
@@ -66,7 +60,11 @@ export type DecodedMessage = packet.DecodedPacket & { rcode?: string };
 export function matchResponse(message: Uint8Array, query: Query): DecodedMessage | undefined {
   let decoded: DecodedMessage;
   try {
-    decoded = packet.decode(Buffer.from(message)) as DecodedMessage;
+    // A Buffer is decoded in place; other views are wrapped, never copied.
+    const bytes = Buffer.isBuffer(message)
+      ? message
+      : Buffer.from(message.buffer, message.byteOffset, message.byteLength);
+    decoded = packet.decode(bytes) as DecodedMessage;
   } catch {
     return undefined;
   }
@@ -75,7 +73,7 @@ export function matchResponse(message: Uint8Array, query: Query): DecodedMessage
   const question = questions[0];
   if (questions.length !== 1 || !question) return undefined;
   if (normaliseName(question.name) !== normaliseName(query.name)) return undefined;
-  if (question.type !== query.type) return undefined;
+  if (question.type !== packetTypeName(query.type)) return undefined;
   if ((question.class ?? 'IN') !== 'IN') return undefined;
   return decoded;
 }

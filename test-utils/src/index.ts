@@ -7,6 +7,13 @@ export {
   type Zone,
   type ZoneRecords,
 } from './dns-server.js';
+export {
+  type BuiltHierarchy,
+  buildSignedHierarchy,
+  dnssecTestTree,
+  type TestAlgorithm,
+  type ZoneSpec,
+} from './dnssec-zones.js';
 export { type FilteredPort, startFilteredPort } from './filtered-port.js';
 export { installNetworkGuard, isLoopback, takeViolations } from './guard.js';
 export {
@@ -23,6 +30,14 @@ export {
   opensslAvailable,
   startHttpsTarget,
 } from './https-target.js';
+export {
+  type LoopbackDnsProcess,
+  type ServedZone,
+  startNsd,
+  startUnbound,
+  toolAvailable,
+  type UnboundOptions,
+} from './nsd-server.js';
 export { prerequisite } from './prerequisite.js';
 export { seededRandom32 } from './random.js';
 export {

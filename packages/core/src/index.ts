@@ -77,6 +77,7 @@ export {
 export {
   DNS_TYPES,
   DNS_TYPES_V1,
+  type DnsExtendedErrorV1,
   type DnsLookupResult,
   type DnsLookupV1Result,
   type DnsQueryInput,
@@ -89,6 +90,23 @@ export {
   type ReverseDnsResult,
   reverseDns,
 } from './dns/index.js';
+// --- DNSSEC validation (issue 19) ---
+export {
+  type DenialProof,
+  type DnssecAnswer,
+  type DnssecFailure,
+  type DnssecKey,
+  type DnssecResult,
+  type DnssecStatus,
+  type DsInfo,
+  IANA_ROOT_ANCHORS,
+  type SignatureCheck,
+  type SignatureOutcome,
+  SUPPORTED_ALGORITHMS,
+  type ValidateDnssecOptions,
+  validateDnssec,
+  type ZoneLink,
+} from './dnssec/index.js';
 // --- Email authentication ---
 export {
   type CheckEmailAuthInput,
@@ -144,7 +162,14 @@ export {
   TimeoutError,
   UpstreamError,
 } from './errors.js';
-export { type FeedPolicy, type NetdiagLogger, TOR_EXIT_FEED } from './feeds/index.js';
+export {
+  type FeedPolicy,
+  type FeedStatus,
+  INTEL_FEEDS,
+  type IntelFeedDefinition,
+  type NetdiagLogger,
+  TOR_EXIT_FEED,
+} from './feeds/index.js';
 export {
   type GradeSecurityHeadersOptions,
   gradeSecurityHeaders,
@@ -200,6 +225,7 @@ export type {
   DnsRecord,
   DnsResolver,
   DnsResponse,
+  ExtendedDnsError,
   MxValue,
   Rcode,
   RecordType,
@@ -233,7 +259,20 @@ export {
   type Resolver,
   type ResolverOptions,
 } from './net/resolver.js';
+export type {
+  DnskeyValue,
+  DsValue,
+  NaptrValue,
+  Nsec3ParamValue,
+  Nsec3Value,
+  NsecValue,
+  RrsigValue,
+  SshfpValue,
+  SvcbValue,
+  TlsaValue,
+} from './net/resolver-present-modern.js';
 export { type DnsServer, parseDnsServer } from './net/resolver-servers.js';
+export type { SvcParams } from './net/svcb.js';
 export {
   createScanLimiter,
   MAX_PORTS_PER_REQUEST,

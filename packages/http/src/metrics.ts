@@ -64,8 +64,35 @@ export function getMetrics(ctx: AppContext): Metrics {
         labelNames: ['route'],
         registers: [registry],
       }),
+      ...feedGauges(ctx, registry),
     };
   });
+}
+
+/** Feed age and size (Tor exits, relay ranges, VPN exits, cloud ranges), read at scrape time. */
+function feedGauges(ctx: AppContext, registry: Registry) {
+  const status = () => ctx.engine.feedStatus();
+  new Gauge({
+    name: 'netdiag_feed_age_seconds',
+    help: 'Seconds since the list in use of each data feed was fetched (absent: bundled data only)',
+    labelNames: ['feed'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const f of status()) if (f.age_s !== null) this.set({ feed: f.name }, f.age_s);
+    },
+  });
+  new Gauge({
+    name: 'netdiag_feed_entries',
+    help: 'Entries (addresses or ranges) in the list in use of each data feed (0: none)',
+    labelNames: ['feed'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const f of status()) this.set({ feed: f.name }, f.entries);
+    },
+  });
+  return {};
 }
 
 /**

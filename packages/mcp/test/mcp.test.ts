@@ -71,6 +71,8 @@ function calls(): {
       args: { host: '127.0.0.2', port: String(upstreams.secureSitePort) },
       stable: false,
     },
+    // The loopback DNS fixture signs nothing: no root DNSKEY, so no chain (bogus or indeterminate).
+    { tool: 'validate_dnssec', args: { domain: 'example.test' }, stable: false },
     { tool: 'check_email_auth', args: { domain: 'example.test', ip: '127.0.0.9' }, stable: false },
     { tool: 'evaluate_spf', args: { domain: 'example.test', ip: '127.0.0.9' }, stable: true },
     { tool: 'check_breach', args: { email: 'someone@example.com' }, stable: false },

@@ -2,6 +2,7 @@
 import { registerCaller } from './caller.js';
 import { registerCompletion } from './completion.js';
 import { registerDns } from './dns.js';
+import { registerDnssec } from './dnssec.js';
 import { registerEmailAuth } from './email-auth.js';
 import { registerFeeds } from './feeds.js';
 import { registerIpIntel } from './ip.js';
@@ -16,6 +17,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerCaller,
   registerIpIntel,
   registerDns,
+  registerDnssec,
   registerWhois,
   registerProbes,
   registerTls,

@@ -23,6 +23,12 @@ export interface NetdiagConfig {
   breachApiUrl: string;
   /** Tor Project bulk exit list. */
   torExitListUrl: string;
+  /** iCloud Private Relay egress ranges (Apple's egress-ip-ranges.csv), a run-time feed. */
+  relayRangesUrl: string;
+  /** VPN exit addresses (ProtonVPN exits), a run-time feed. */
+  vpnExitsUrl: string;
+  /** Cloud ranges (AWS ip-ranges.json), a run-time feed. */
+  cloudRangesUrl: string;
   /** MaxMind-format City database used instead of the embedded DB-IP data. */
   geoipDb: string | undefined;
   /** MaxMind-format ASN database used instead of the embedded ip-location-db data. */
@@ -45,6 +51,9 @@ export const DEFAULT_NETDIAG_CONFIG: Readonly<NetdiagConfig> = Object.freeze({
   whoisServer: 'whois.iana.org:43',
   breachApiUrl: 'https://api.xposedornot.com',
   torExitListUrl: 'https://check.torproject.org/torbulkexitlist',
+  relayRangesUrl: 'https://mask-api.icloud.com/egress-ip-ranges.csv',
+  vpnExitsUrl: 'https://raw.githubusercontent.com/tn3w/ProtonVPN-IPs/master/protonvpn_ips.txt',
+  cloudRangesUrl: 'https://ip-ranges.amazonaws.com/ip-ranges.json',
   geoipDb: undefined,
   asnDb: undefined,
   allowedTargets: [],
@@ -60,6 +69,9 @@ export const NETDIAG_CONFIG_ENV: Readonly<Record<keyof NetdiagConfig, string>> =
   whoisServer: 'NETDIAG_WHOIS_SERVER',
   breachApiUrl: 'NETDIAG_BREACH_API_URL',
   torExitListUrl: 'NETDIAG_TOR_EXIT_LIST_URL',
+  relayRangesUrl: 'NETDIAG_RELAY_RANGES_URL',
+  vpnExitsUrl: 'NETDIAG_VPN_EXITS_URL',
+  cloudRangesUrl: 'NETDIAG_CLOUD_RANGES_URL',
   geoipDb: 'NETDIAG_GEOIP_DB',
   asnDb: 'NETDIAG_ASN_DB',
   allowedTargets: 'NETDIAG_ALLOWED_TARGETS',
@@ -79,6 +91,9 @@ export function loadNetdiagConfig(env: Env = process.env): NetdiagConfig {
     whoisServer: read.str(v.whoisServer) ?? d.whoisServer,
     breachApiUrl: read.str(v.breachApiUrl) ?? d.breachApiUrl,
     torExitListUrl: read.str(v.torExitListUrl) ?? d.torExitListUrl,
+    relayRangesUrl: read.str(v.relayRangesUrl) ?? d.relayRangesUrl,
+    vpnExitsUrl: read.str(v.vpnExitsUrl) ?? d.vpnExitsUrl,
+    cloudRangesUrl: read.str(v.cloudRangesUrl) ?? d.cloudRangesUrl,
     geoipDb: read.str(v.geoipDb),
     asnDb: read.str(v.asnDb),
     allowedTargets: read.list(v.allowedTargets),
@@ -100,7 +115,15 @@ export function resolveNetdiagConfig(options: Partial<NetdiagConfig> = {}): Netd
 /** Checks every key; the message names the variable a user would set. */
 export function checkNetdiagConfig(config: NetdiagConfig): NetdiagConfig {
   const v = NETDIAG_CONFIG_ENV;
-  for (const key of ['rdapBootstrapUrl', 'breachApiUrl', 'torExitListUrl', 'dohUrl'] as const) {
+  for (const key of [
+    'rdapBootstrapUrl',
+    'breachApiUrl',
+    'torExitListUrl',
+    'relayRangesUrl',
+    'vpnExitsUrl',
+    'cloudRangesUrl',
+    'dohUrl',
+  ] as const) {
     const value = config[key];
     if (value !== undefined && !isHttpUrl(value)) {
       throw new ConfigError(`${v[key]} must be an http(s) URL, got "${value}"`);

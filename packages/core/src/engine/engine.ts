@@ -23,9 +23,15 @@ import { privacySignalsOf } from '../caller/signals.js';
 import { type NetdiagConfig, resolveNetdiagConfig } from '../config/config.js';
 import { lookupDns, lookupDnsV1 } from '../dns/lookup-dns.js';
 import { reverseDns } from '../dns/reverse-dns.js';
+import { validateDnssec } from '../dnssec/validate-dnssec.js';
 import { checkEmailAuth } from '../email-auth/check-email-auth.js';
 import { evaluateSpf, type SpfEvaluation } from '../email-auth/spf/evaluate-spf.js';
-import { type Feed, type FeedPolicy, startFeed } from '../feeds/feed.js';
+import { type Feed, type FeedPolicy, type FeedStatus, startFeed } from '../feeds/feed.js';
+import {
+  INTEL_FEEDS,
+  type IntelFeedDefinition,
+  type IntelFeedValue,
+} from '../feeds/intel-feeds.js';
 import { type NetdiagLogger, SILENT_LOGGER } from '../feeds/logger.js';
 import { TOR_EXIT_FEED } from '../feeds/tor-exit-feed.js';
 import {
@@ -53,6 +59,7 @@ import type {
   CallerIpV1Data,
   DnsLookupData,
   DnsLookupV1Data,
+  DnssecData,
   EmailAuthData,
   LookupData,
   LookupV1Data,
@@ -95,6 +102,11 @@ export interface CreateNetdiagOptions extends Partial<NetdiagConfig> {
   datasets?: IpDatasets | Promise<IpDatasets>;
   /** A resolver to use instead of one built from `dnsServers` / `dohUrl` (tests). */
   resolver?: DnsResolver;
+  /**
+   * DNSSEC trust anchors (DS or DNSKEY records in zone-file form) for `validateDnssec`: tests
+   * and private roots. @default the IANA root KSKs
+   */
+  dnssecTrustAnchors?: string | readonly string[];
   /**
    * The server-wide cap on port scans (`scanPorts` with `limited`).
    * @default createScanLimiter(): 4 at once, 16 waiting
@@ -187,7 +199,7 @@ export interface Netdiag {
   ): Promise<DnsLookupData>;
   /** `GET /api/v1/dns/:domain` data. */
   dnsV1(
-    input: { domain: string; type?: string | undefined },
+    input: { domain: string; type?: string | undefined; dnssec?: boolean | undefined },
     options?: CallOptions,
   ): Promise<DnsLookupV1Data>;
   /** `GET /api/rdns` data. */
@@ -217,6 +229,15 @@ export interface Netdiag {
     options?: CallOptions & Pick<CheckTlsOptions, 'ca' | 'hsts'>,
   ): Promise<TlsData>;
 
+  /**
+   * `GET /api/dnssec` data: the answer to `domain`/`type` validated by netdiag from the trust
+   * anchor (issue 19), with the whole chain.
+   */
+  validateDnssec(
+    input: { domain: string; type?: string | undefined },
+    options?: CallOptions,
+  ): Promise<DnssecData>;
+
   /** `GET /api/email-auth` data. */
   emailAuth(input: EmailAuthInput, options?: CallOptions): Promise<EmailAuthData>;
   /** One RFC 7208 evaluation: the same object as `emailAuth(…).spf.evaluation`. */
@@ -231,6 +252,8 @@ export interface Netdiag {
   torExitList(): TorExitList | undefined;
   /** Fetches every feed now; resolves with the names of the feeds that were updated. */
   refreshFeeds(): Promise<string[]>;
+  /** Every feed's state: entries, when fetched, age, last error (`/healthz`, metrics). */
+  feedStatus(): FeedStatus[];
   /** Settles when the feeds have read their disk copies (and, when scheduled, fetched once). */
   readonly feedsReady: Promise<void>;
   /** Stops timers and fetches in flight. The engine answers nothing useful after. */
@@ -287,6 +310,7 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
   const datasets = (): Promise<IpDatasets> => {
     if (!loading) {
       torFeed();
+      intelFeeds();
       loading = Promise.resolve(
         options.datasets ??
           loadIpDatasets({
@@ -302,6 +326,10 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
           logger.info({ component: 'ip-data', ...value.info }, 'IP datasets loaded');
           const list = torFeed().current();
           if (list) value.setTorExitList(list);
+          for (const [definition, feed] of intelFeeds()) {
+            const current = feed.current();
+            if (current) applyIntelFeed(value, definition, current);
+          }
         },
         () => {}, // reported to whoever awaits `datasets()`
       );
@@ -319,6 +347,43 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
       mayFetch: () => !(process.env['VITEST'] && config.torExitListUrl === DEFAULT_TOR_URL),
     });
     return tor;
+  };
+  // --- IP-intel feeds (relay ranges, VPN exits, cloud ranges): each replaces a bundled source ---
+  const intelUrls: Record<string, string> = {
+    'relay-ranges': config.relayRangesUrl,
+    'vpn-exits': config.vpnExitsUrl,
+    'cloud-ranges': config.cloudRangesUrl,
+  };
+  let intel: [IntelFeedDefinition, Feed<IntelFeedValue>][] | undefined;
+  const applyIntelFeed = (
+    value: IpDatasets,
+    definition: IntelFeedDefinition,
+    list: IntelFeedValue,
+  ) => {
+    if (!value.intel) return; // datasets loaded without IP-intel data (`intel: false`)
+    value.setIntelSource(definition.source, {
+      ranges: list.ranges,
+      dataset: intelUrls[definition.name] ?? definition.name,
+      version: list.fetched_at || 'cached copy',
+    });
+  };
+  const intelFeeds = (): [IntelFeedDefinition, Feed<IntelFeedValue>][] => {
+    intel ??= INTEL_FEEDS.map((definition) => {
+      const url = intelUrls[definition.name] ?? definition.defaultUrl;
+      const feed = startFeed(definition, {
+        url,
+        dir: cacheDir,
+        policy: options.feeds ?? 'manual',
+        resolver,
+        logger,
+        onUpdate: (list) => {
+          if (loaded) applyIntelFeed(loaded, definition, list);
+        },
+        mayFetch: () => !(process.env['VITEST'] && url === definition.defaultUrl),
+      });
+      return [definition, feed];
+    });
+    return intel;
   };
   const withDatasets = <T>(answer: (value: IpDatasets) => T): T | Promise<T> =>
     loaded ? answer(loaded) : datasets().then(answer);
@@ -475,6 +540,16 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
         ...withCall(call),
       }),
 
+    validateDnssec: (input, call = {}) =>
+      validateDnssec(input.domain, {
+        resolver,
+        ...(input.type !== undefined ? { type: input.type } : {}),
+        ...(options.dnssecTrustAnchors !== undefined
+          ? { trustAnchors: options.dnssecTrustAnchors }
+          : {}),
+        ...withCall(call),
+      }),
+
     emailAuth: (input, call = {}) =>
       checkEmailAuth(
         {
@@ -518,13 +593,24 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
 
     torExitList: () => torFeed().current(),
     async refreshFeeds() {
-      return (await torFeed().refresh()) ? [TOR_EXIT_FEED.name] : [];
+      const all: [string, Feed<unknown>][] = [
+        [TOR_EXIT_FEED.name, torFeed() as Feed<unknown>],
+        ...intelFeeds().map(([d, f]): [string, Feed<unknown>] => [d.name, f as Feed<unknown>]),
+      ];
+      const updated = await Promise.all(all.map(([, feed]) => feed.refresh()));
+      return all.filter((_, i) => updated[i]).map(([name]) => name);
+    },
+    feedStatus() {
+      return [torFeed().status(), ...intelFeeds().map(([, feed]) => feed.status())];
     },
     get feedsReady() {
-      return torFeed().ready;
+      return Promise.all([torFeed().ready, ...intelFeeds().map(([, f]) => f.ready)]).then(
+        () => undefined,
+      );
     },
     async close() {
       tor?.close();
+      for (const [, feed] of intel ?? []) feed.close();
     },
   };
 }

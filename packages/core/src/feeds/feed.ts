@@ -4,7 +4,7 @@
  * works offline on what is cached, and a server has the signal before its first fetch ends.
  * @module
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DnsResolver } from '../net/dns-types.js';
 import { throwForStatus, upstreamRequest } from '../net/http-client.js';
@@ -27,6 +27,24 @@ export interface FeedDefinition<T> {
   timeoutMs: number;
   /** Parses the fetched text; throws when it is not the expected list. */
   parse(text: string, fetchedAt: string): T;
+  /** Entries in a parsed list (for health and metrics). */
+  size?(value: T): number;
+}
+
+/** What `/healthz` and the metrics say about a feed. */
+export interface FeedStatus {
+  name: string;
+  url: string;
+  /** Entries in the list in use; 0 when none. */
+  entries: number;
+  /** When the list in use was fetched (ISO; a disk copy: its file time), '' when none. */
+  fetched_at: string;
+  /** Seconds since `fetched_at`, null when no list is in use. */
+  age_s: number | null;
+  /** `fetch`, `disk` (the last good copy) or `none` (bundled data only). */
+  from: 'fetch' | 'disk' | 'none';
+  /** The last fetch's error, '' after a success or before any attempt. */
+  last_error: string;
 }
 
 export interface FeedOptions<T> {
@@ -52,6 +70,7 @@ export interface Feed<T> {
   readonly ready: Promise<void>;
   /** Stops the timer and any fetch in flight. */
   close(): void;
+  status(): FeedStatus;
 }
 
 export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions<T>): Feed<T> {
@@ -61,10 +80,15 @@ export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions
   let value: T | undefined;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
+  let fetchedAt = '';
+  let from: FeedStatus['from'] = 'none';
+  let lastError = '';
 
-  const install = (next: T) => {
-    value = next;
+  const install = (next: T, when: string, how: FeedStatus['from']) => {
     options.onUpdate(next);
+    value = next;
+    fetchedAt = when;
+    from = how;
   };
 
   const refresh = async (): Promise<boolean> => {
@@ -79,12 +103,15 @@ export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions
       });
       throwForStatus(response, definition.name);
       const text = response.body.toString('utf8');
-      install(definition.parse(text, new Date().toISOString()));
+      const now = new Date().toISOString();
+      install(definition.parse(text, now), now, 'fetch');
+      lastError = '';
       if (path) await saveCopy(path, text);
       logger.info({ component: 'feeds', feed: definition.name }, `${definition.name} refreshed`);
       return true;
     } catch (error) {
       if (!closed) {
+        lastError = (error as Error).message;
         logger.warn(
           { component: 'feeds', feed: definition.name, err: (error as Error).message },
           `${definition.name} not refreshed; keeping the previous copy`,
@@ -98,7 +125,8 @@ export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions
     if (!path) return;
     try {
       const text = await readFile(path, 'utf8');
-      if (value === undefined) install(definition.parse(text, ''));
+      const when = (await stat(path)).mtime.toISOString();
+      if (value === undefined) install(definition.parse(text, when), when, 'disk');
     } catch {
       // No copy yet (a first run) or an unusable one: the next fetch replaces it.
     }
@@ -117,6 +145,17 @@ export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions
     current: () => value,
     refresh,
     ready,
+    status: () => ({
+      name: definition.name,
+      url: options.url,
+      entries: value !== undefined && definition.size ? definition.size(value) : 0,
+      fetched_at: fetchedAt,
+      age_s: fetchedAt
+        ? Math.max(0, Math.round((Date.now() - Date.parse(fetchedAt)) / 1000))
+        : null,
+      from,
+      last_error: lastError,
+    }),
     close() {
       closed = true;
       controller.abort();

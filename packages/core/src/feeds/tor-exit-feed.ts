@@ -14,6 +14,7 @@ export const TOR_EXIT_FEED: FeedDefinition<TorExitList> = {
   // The list is ~20 KB (about 1,500 addresses); anything far larger is not it.
   maxBytes: 2 * 1024 * 1024,
   timeoutMs: 10_000,
+  size: (list) => list.size,
   parse(text, fetchedAt) {
     const list = parseTorExitList(text, fetchedAt);
     if (list.size === 0) {

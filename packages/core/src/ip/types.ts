@@ -39,38 +39,66 @@ export interface IpNetwork {
   isp: string;
 }
 
-export type PrivacySignalName = 'hosting' | 'vpn' | 'proxy' | 'tor' | 'mobile' | 'residential';
+export type PrivacySignalName =
+  | 'hosting'
+  | 'vpn'
+  | 'proxy'
+  | 'relay'
+  | 'tor'
+  | 'mobile'
+  | 'residential';
 
 /** Why a privacy flag is set: which data said so, in words a person can check. */
 export interface PrivacySignal {
   signal: PrivacySignalName;
   /**
-   * `asn-list`: the AS is listed in one of the curated files in `@netdiag/core/data`;
+   * `range-list`: the address is in a published range (cloud, CDN, relay egress, VPN, carrier);
+   * `block`: the address lies inside a block dense with one source's ranges or addresses
+   *   (a relay's egress, a cloud's ranges, a VPN's exits: intel.ts);
+   * `address-list`: the address is in a list of exact addresses (VPN exits);
+   * `asn-list`: the AS is in a list (the curated `data/asn-*.tsv` files or a bundled one);
    * `as-name-keyword`: the AS name contains a listed keyword;
-   * `tor-exit-list`: the address is in the Tor Project's bulk exit list;
+   * `tor-exit-list`: the address is a Tor exit (run-time list, else the bundled snapshot);
    * `isp-list`: the AS is a listed access (ISP) network and no other signal applies;
    * `no-other-signal`: an announced address with no hosting, VPN, proxy, Tor or mobile signal.
    */
-  source: 'asn-list' | 'as-name-keyword' | 'tor-exit-list' | 'isp-list' | 'no-other-signal';
+  source:
+    | 'range-list'
+    | 'block'
+    | 'address-list'
+    | 'asn-list'
+    | 'as-name-keyword'
+    | 'tor-exit-list'
+    | 'isp-list'
+    | 'no-other-signal';
   /** E.g. `AS16509 is listed in data/asn-hosting.tsv: Amazon Web Services (AWS)`. */
   evidence: string;
+  /** The data behind it: upstream repository, feed name or curated file (`lord-alfred/ipranges`). */
+  dataset: string;
+  /** Its version: upstream commit and date, a feed's fetch time, or `curated`. */
+  version: string;
 }
 
 /** Privacy classification. Shared between lookups in the same AS: do not mutate. */
 export interface IpPrivacy {
   /**
-   * SPEC 2.3 summary: `vpn` when a VPN, proxy or Tor signal is present, else `datacenter`
-   * when a hosting signal is, else `residential` (also the value when nothing is known).
+   * SPEC 2.3 summary of the deciding signal: `vpn` for an anonymiser (VPN, proxy, relay, Tor),
+   * `datacenter` for hosting, else `residential` (mobile and ISP lines, and no data).
    */
   type: 'residential' | 'vpn' | 'datacenter';
   is_hosting: boolean;
   is_vpn: boolean;
-  /** An anonymising proxy: a Tor exit, a listed proxy/relay AS, or "proxy" in the AS name. */
+  /** An anonymising proxy: a Tor exit, a privacy relay, a listed proxy, or "proxy" in the AS name. */
   is_proxy: boolean;
+  /** A privacy relay's egress (iCloud Private Relay): also `is_proxy`, type `vpn`. */
+  is_relay: boolean;
   is_tor: boolean;
   is_mobile: boolean;
   /** An access-network (ISP) address with none of the other signals. */
   is_residential: boolean;
+  /** Who runs the address when a published range or list says (`AWS`, `iCloud Private Relay`), else ''. */
+  provider: string;
+  /** The signals that decided, most specific first. */
   signals: readonly PrivacySignal[];
 }
 

@@ -22,7 +22,7 @@ const labelSchema = z
 const flagsSchema = z
   .array(z.string())
   .describe(
-    'Fixed texts: "Tor exit node", "Listed on N spam blacklist(s)", "Mobile network", "Residential ISP"',
+    'Fixed texts: "Tor exit node", "Privacy relay" (added: iCloud Private Relay egress), "Listed on N spam blacklist(s)", "Mobile network", "Residential ISP"',
   );
 const isVpn = z
   .boolean()

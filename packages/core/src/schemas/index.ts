@@ -21,6 +21,7 @@ import {
   reverseDnsDataSchema,
   reverseDnsParamsSchema,
 } from './dns.js';
+import { dnssecDataSchema, validateDnssecParamsSchema } from './dnssec.js';
 import { checkEmailAuthParamsSchema, emailAuthDataSchema } from './email-auth.js';
 import { echoHeadersDataSchema } from './headers.js';
 import {
@@ -90,6 +91,12 @@ export {
   reverseDnsDataSchema,
   reverseDnsParamsSchema,
 } from './dns.js';
+export {
+  type DnssecData,
+  dnssecDataSchema,
+  type ValidateDnssecParams,
+  validateDnssecParamsSchema,
+} from './dnssec.js';
 export {
   type CheckEmailAuthParams,
   checkEmailAuthParamsSchema,
@@ -177,6 +184,7 @@ export const ENDPOINT_SCHEMAS = {
   gradeSecurityHeaders: { params: securityHeadersParamsSchema, data: securityHeadersDataSchema },
   scanPorts: { params: scanPortsParamsSchema, data: portScanDataSchema },
   checkTls: { params: checkTlsParamsSchema, data: tlsDataSchema },
+  validateDnssec: { params: validateDnssecParamsSchema, data: dnssecDataSchema },
   checkEmailAuth: { params: checkEmailAuthParamsSchema, data: emailAuthDataSchema },
   echoHeaders: { data: echoHeadersDataSchema },
   health: { data: healthDataSchema },

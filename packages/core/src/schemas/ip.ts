@@ -152,28 +152,51 @@ export type BulkData = z.infer<typeof bulkDataSchema>;
 
 const privacySchema = z
   .strictObject({
-    type: z.enum(['residential', 'vpn', 'datacenter']).describe('SPEC 2.3 summary'),
+    type: z
+      .enum(['residential', 'vpn', 'datacenter'])
+      .describe(
+        'SPEC 2.3 summary of the deciding signal: vpn for an anonymiser (VPN, proxy, privacy relay, Tor), datacenter for hosting, else residential',
+      ),
     is_hosting: z.boolean(),
     is_vpn: z.boolean(),
-    is_proxy: z.boolean(),
+    is_proxy: z.boolean().describe('Anonymising proxy: Tor exit, privacy relay or listed proxy'),
+    is_relay: z
+      .boolean()
+      .describe('Privacy relay egress, e.g. iCloud Private Relay (added; also is_proxy)'),
     is_tor: z.boolean(),
     is_mobile: z.boolean(),
     is_residential: z.boolean(),
-    signals: z.array(
-      z.strictObject({
-        signal: z.enum(['hosting', 'vpn', 'proxy', 'tor', 'mobile', 'residential']),
-        source: z.enum([
-          'asn-list',
-          'as-name-keyword',
-          'tor-exit-list',
-          'isp-list',
-          'no-other-signal',
-        ]),
-        evidence: z.string().describe('Which data said so, e.g. the list file and its reason'),
-      }),
-    ),
+    provider: z
+      .string()
+      .describe(
+        'Who runs the address when a published range says, e.g. AWS (added; "" if unknown)',
+      ),
+    signals: z
+      .array(
+        z.strictObject({
+          signal: z.enum(['hosting', 'vpn', 'proxy', 'relay', 'tor', 'mobile', 'residential']),
+          source: z.enum([
+            'range-list',
+            'block',
+            'address-list',
+            'asn-list',
+            'as-name-keyword',
+            'tor-exit-list',
+            'isp-list',
+            'no-other-signal',
+          ]),
+          evidence: z.string().describe('Which data said so, e.g. the list and its entry'),
+          dataset: z
+            .string()
+            .describe('The data behind it: upstream repository, feed or curated file'),
+          version: z
+            .string()
+            .describe('Its version: upstream commit and date, a feed fetch time, or curated'),
+        }),
+      )
+      .describe('The signals that decided, most specific first'),
   })
-  .describe('Privacy classification of the AS with its evidence');
+  .describe('Privacy classification of the address with its evidence');
 
 const asnIpSchema = z
   .strictObject({

@@ -33,6 +33,8 @@ export interface PrivacySignals {
   tor?: boolean;
   vpn?: boolean;
   proxy?: boolean;
+  /** A privacy relay's egress (also `proxy`): adds the `Privacy relay` flag. */
+  relay?: boolean;
   /** Datacenter / hosting network. */
   datacenter?: boolean;
   mobile?: boolean;
@@ -209,6 +211,7 @@ export function scoreIp(options: ScoreIpOptions): IpScore {
   const grade = GRADES.find((g) => score >= g.min) ?? (GRADES.at(-1) as (typeof GRADES)[number]);
   const flags: string[] = [];
   if (present.tor_exit) flags.push(FLAG_TEXT.tor);
+  if (s.relay === true && present.proxy) flags.push(FLAG_TEXT.relay);
   if (listed.length > 0) flags.push(FLAG_TEXT.blacklisted(listed.length));
   if (present.mobile) flags.push(FLAG_TEXT.mobile);
   if (present.residential) flags.push(FLAG_TEXT.residential);

@@ -68,6 +68,8 @@ export const FLAG_TEXT = {
   blacklisted: (count: number) => `Listed on ${count} spam blacklist${count === 1 ? '' : 's'}`,
   mobile: 'Mobile network',
   residential: 'Residential ISP',
+  /** A privacy relay's egress (iCloud Private Relay): scored as a proxy, named apart. */
+  relay: 'Privacy relay',
 } as const;
 
 /** The table as text, for the OpenAPI description and the docs. */

@@ -9,6 +9,7 @@ import type {
   BreachData,
   BulkData,
   DnsLookupV1Data,
+  DnssecData,
   EmailAuthData,
   LookupData,
   PortScanData,
@@ -85,6 +86,8 @@ export const summaries: Record<string, (data: never) => string> = {
         .map((p) => p.protocol)
         .join(', ') || 'no protocol'
     }; certificate ${data.chain.expired ? 'EXPIRED' : `${data.certificates[0]?.days_left ?? '?'} days left`}${data.caps.length ? `; ${data.caps.map((c) => c.reason).join('; ')}` : ''}.`,
+  validate_dnssec: (data: DnssecData) =>
+    `${data.name} ${data.type}: DNSSEC ${data.status.toUpperCase()}; ${data.reason}${data.chain.length ? ` (chain: ${data.chain.map((l) => `${l.zone} ${l.status}`).join(' → ')})` : ''}.`,
   check_email_auth: (data: EmailAuthData) =>
     `${data.domain}: email authentication grade ${data.summary.grade} (${data.summary.score}/100); SPF ${data.spf.status}, DMARC ${data.dmarc.status}, DKIM ${data.dkim.status}, MTA-STS ${data.mta_sts.status}.`,
   evaluate_spf: (data: SpfEvaluationData) =>

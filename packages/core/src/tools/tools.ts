@@ -125,14 +125,23 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     name: 'dns_lookup',
     title: 'DNS lookup',
     description:
-      'Records of one type (A, AAAA, MX, TXT, NS, CNAME, SOA, CAA, SRV, PTR) for a domain, in ' +
-      'dig +short presentation, with the response code and the authority section. Same answer ' +
-      'as GET /api/v1/dns/{domain}.',
+      'Records of one type (A, AAAA, MX, TXT, NS, CNAME, SOA, CAA, SRV, PTR, HTTPS, SVCB, DS, ' +
+      'DNSKEY, RRSIG, NSEC, NSEC3, NSEC3PARAM, TLSA, SSHFP, NAPTR, CDS, CDNSKEY) for a domain, in ' +
+      'dig +short presentation (HTTPS/SVCB also decoded), with the response code, the authority ' +
+      "section, the resolver's AD flag and any Extended DNS Errors; dnssec=1 adds the RRSIGs. " +
+      'Same answer as GET /api/v1/dns/{domain}.',
     via: 'dnsLookupV1',
     probe: false,
     openWorld: true,
     run: (engine, input, context) =>
-      engine.dnsV1({ domain: str(input.domain), type: opt(input.type) }, call(context)),
+      engine.dnsV1(
+        {
+          domain: str(input.domain),
+          type: opt(input.type),
+          ...(input.dnssec === 'true' || input.dnssec === '1' ? { dnssec: true } : {}),
+        },
+        call(context),
+      ),
   }),
   tool({
     name: 'reverse_dns',
@@ -231,6 +240,20 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
         call(context),
       );
     },
+  }),
+  tool({
+    name: 'validate_dnssec',
+    title: 'Validate DNSSEC',
+    description:
+      'Validates the answer to a name and record type with DNSSEC, from the IANA root trust ' +
+      'anchor down (DS → DNSKEY → RRSIG, NSEC/NSEC3 denial): secure, insecure (with the proof ' +
+      'that a delegation has no DS), bogus (naming the failing key, signature and rule) or ' +
+      'indeterminate, with the whole chain. type defaults to A. Same answer as GET /api/dnssec.',
+    via: 'validateDnssec',
+    probe: false,
+    openWorld: true,
+    run: (engine, input, context) =>
+      engine.validateDnssec({ domain: str(input.domain), type: opt(input.type) }, call(context)),
   }),
   tool({
     name: 'check_email_auth',

@@ -5,6 +5,7 @@
  */
 import { callerRoutes } from './caller.js';
 import { dnsRoutes } from './dns.js';
+import { dnssecRoutes } from './dnssec.js';
 import { emailAuthRoutes } from './email-auth.js';
 import { headersRoutes } from './headers.js';
 import { ipRoutes } from './ip.js';
@@ -20,6 +21,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...callerRoutes,
   ...ipRoutes,
   ...dnsRoutes,
+  ...dnssecRoutes,
   ...whoisRoutes,
   ...probeRoutes,
   ...tlsRoutes,

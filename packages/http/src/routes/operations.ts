@@ -12,6 +12,10 @@ import type { RouteDef } from './types.js';
 export const DATA_ATTRIBUTION = [
   'IP geolocation by DB-IP (https://db-ip.com), CC BY 4.0',
   'IP to ASN data by ip-location-db (https://github.com/sapics/ip-location-db), CC BY 4.0',
+  // The privacy data (@netdiag/core/data/ip-intel.json.gz); licences in data/ip-intel-licenses/.
+  'IP ranges by lord-alfred/ipranges (CC0-1.0) and MISP/misp-warninglists (CC0-1.0)',
+  'VPN and datacenter lists by X4BNet/lists_vpn (MIT), ASN lists by brianhama/bad-asn-list (MIT) and O-X-L/risk-db-lists (BSD-3-Clause)',
+  'ProtonVPN exits by tn3w/ProtonVPN-IPs (Apache-2.0), iCloud Private Relay ranges by hroost/icloud-private-relay-iplist (MIT), Tor exits by alireza-rezaee/tor-nodes (MIT), T-Mobile US geofeed by tmobile/tmus-geofeed (Apache-2.0)',
 ];
 
 const startedAt = Date.now();
@@ -40,6 +44,7 @@ export const operationRoutes: RouteDef[] = [
         version: VERSION,
         uptime_s: Math.round((Date.now() - startedAt) / 1000),
         attribution: DATA_ATTRIBUTION,
+        feeds: ctx.engine.feedStatus(),
       };
     },
   },

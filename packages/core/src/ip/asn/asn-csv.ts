@@ -47,8 +47,10 @@ function isUint32(n: number): boolean {
   return Number.isInteger(n) && n >= 0 && n <= 0xffffffff;
 }
 
-/** Calls `row` for each non-empty line: start, end, AS number, organisation, line number. */
-function forEachRow(
+/**
+ * Calls `row` for each non-empty line: start, end, AS number, organisation, line number.
+ */
+export function forEachRow(
   text: string,
   file: string,
   row: (start: string, end: string, asn: number, name: string, line: number) => void,

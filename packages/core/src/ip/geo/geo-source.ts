@@ -7,12 +7,13 @@
  */
 import { formatV4 } from '../address.js';
 import type { AsnIndex } from '../asn/asn-index.js';
-import type { MmdbDataSection } from '../mmdb/data-section.js';
+import type { MmdbDataSection, RawRecords } from '../mmdb/data-section.js';
 import { MmdbDatabase } from '../mmdb/database.js';
 import { RecordIds } from '../mmdb/range-table.js';
 import type { IpLocation } from '../types.js';
-import { continentOf, countryName, isEuCountry, tidyCoordinate, timezoneAt } from './derive.js';
+import { FlatRecordReader } from './flat-record.js';
 import { GeoAsnV4, GeoAsnV6, TableError } from './geo-asn-table.js';
+import { locationOf } from './location-of.js';
 import { buildGeoTables, type GeoTables } from './table-cache.js';
 
 export interface GeoSource {
@@ -46,6 +47,8 @@ export interface FusedLookup {
 class LocationCache {
   private locations: (IpLocation | undefined)[];
   private cached = 0;
+  /** Reads flat (DB-IP) records directly from the bytes of `raw` (see flat-record.ts). */
+  private flat: { raw: RawRecords; reader: FlatRecordReader } | undefined;
 
   constructor(
     readonly ids: RecordIds,
@@ -61,9 +64,15 @@ class LocationCache {
   }
 
   private shape(id: number, v4: number, text: string | undefined): IpLocation {
-    // The address only matters when mmdb-lib's decoder is unavailable (see database.ts).
-    const address = text ?? formatV4(v4);
-    const location = shapeLocation(this.ids.record(id, address));
+    let location: IpLocation | undefined;
+    const raw = this.ids.raw;
+    if (raw !== undefined) {
+      if (this.flat?.raw !== raw) this.flat = { raw, reader: new FlatRecordReader(raw) };
+      location = this.flat.reader.location(this.ids.pointerOf(id));
+    }
+    // Not a flat record: decoded in full. The address only matters when mmdb-lib's decoder is
+    // unavailable (see database.ts).
+    location ??= shapeLocation(this.ids.record(id, text ?? formatV4(v4)));
     if (this.cached >= this.limit) {
       // Full: start over (a bounded cache; shaping a record again costs a few microseconds).
       this.locations = new Array<IpLocation | undefined>(this.ids.count).fill(undefined);
@@ -187,17 +196,17 @@ export function shapeLocation(record: unknown): IpLocation {
   let region: string;
   let country: string;
   let continent = '';
-  let latitude: number | null;
-  let longitude: number | null;
+  let latitude: unknown;
+  let longitude: unknown;
   let timezone: string;
   let postal: string;
   let accuracy: number | null = null;
   if ('country_code' in r || 'state1' in r) {
     city = str(r['city']);
     region = str(r['state1']);
-    country = str(r['country_code']).toUpperCase();
-    latitude = tidyCoordinate(r['latitude']);
-    longitude = tidyCoordinate(r['longitude']);
+    country = str(r['country_code']);
+    latitude = r['latitude'];
+    longitude = r['longitude'];
     timezone = str(r['timezone']);
     postal = str(r['postcode']);
   } else {
@@ -206,43 +215,26 @@ export function shapeLocation(record: unknown): IpLocation {
     const subdivisions = r['subdivisions'];
     city = enName(r['city']);
     region = Array.isArray(subdivisions) ? enName(subdivisions[0]) : '';
-    country = str(countryRecord?.['iso_code']).toUpperCase();
+    country = str(countryRecord?.['iso_code']);
     continent = str(obj(r['continent'])?.['code']);
-    latitude = tidyCoordinate(location?.['latitude']);
-    longitude = tidyCoordinate(location?.['longitude']);
+    latitude = location?.['latitude'];
+    longitude = location?.['longitude'];
     timezone = str(location?.['time_zone']);
     postal = str(obj(r['postal'])?.['code']);
     const radius = location?.['accuracy_radius'];
     accuracy = typeof radius === 'number' ? radius : null;
   }
-  return Object.freeze({
-    city: intern(city),
-    region: intern(region),
-    country: intern(country),
-    country_name: countryName(country),
-    continent: intern(continent || continentOf(country)),
+  return locationOf(
+    city,
+    region,
+    country,
+    continent,
     latitude,
     longitude,
-    timezone: intern(timezone || timezoneAt(latitude, longitude)),
-    postal_code: intern(postal),
-    is_eu: isEuCountry(country),
-    accuracy_radius_km: accuracy,
-  });
-}
-
-/**
- * One shared copy of each distinct string of the shaped records: hundreds of thousands of
- * records repeat a few hundred countries and time zones and far fewer cities than records,
- * so sharing saves memory, and a lookup that reads `country` finds that string in the CPU
- * cache instead of in a copy of its own.
- */
-const strings = new Map<string, string>();
-function intern(value: string): string {
-  if (value === '') return '';
-  const known = strings.get(value);
-  if (known !== undefined) return known;
-  strings.set(value, value);
-  return value;
+    timezone,
+    postal,
+    accuracy,
+  );
 }
 
 export const EMPTY_LOCATION: Readonly<IpLocation> = Object.freeze({

@@ -19,9 +19,22 @@ import {
   SEPARATOR_BYTES,
 } from './database.js';
 
+/**
+ * The bytes records are decoded from, for readers of their own (`geo/flat-record.ts`): the
+ * record of tree value `pointer` starts at `sectionStart + pointer - pointerBase` in `bytes`,
+ * and pointers inside the data count from `sectionStart` (MaxMind-DB-spec.md, "Pointers").
+ */
+export interface RawRecords {
+  readonly bytes: Buffer;
+  readonly sectionStart: number;
+  readonly pointerBase: number;
+}
+
 /** Decodes records by tree record value (data pointer), like `MmdbDatabase.record`. */
 export interface MmdbRecordSource {
   record(pointer: number, address: string): Record<string, unknown> | null;
+  /** The bytes behind `record`, when they can be read without checks (trusted or verified). */
+  readonly raw?: RawRecords | undefined;
 }
 
 export interface MmdbDataSection extends MmdbRecordSource {
@@ -58,6 +71,7 @@ export async function readMmdbDataSection(path: string): Promise<MmdbDataSection
     const base = metadata.node_count + SEPARATOR_BYTES;
     return {
       metadata,
+      raw: { bytes: data, sectionStart: 0, pointerBase: base },
       record(pointer) {
         const offset = pointer - base;
         if (offset < 0 || offset >= data.length) {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Reader } from 'mmdb-lib';
 import { CheckedDecoder, MmdbFormatError } from './checked-decoder.js';
+import type { MmdbRecordSource, RawRecords } from './data-section.js';
 
 export { MmdbFormatError } from './checked-decoder.js';
 
@@ -179,19 +180,35 @@ export class MmdbDatabase {
    * walks. Undefined when records cannot be decoded that way: a database verified lazily
    * (records are checked on first use against the whole file) or no mmdb-lib decoder.
    */
-  dataSectionDecoder(): ((pointer: number) => Record<string, unknown> | null) | undefined {
+  dataSectionDecoder(): MmdbRecordSource | undefined {
     if (this.lazy || !this.decodeAt) return undefined;
     const copy = Buffer.from(this.db.subarray(this.dataStart, this.dataEnd));
     const decodeAt = mmdbLibDecoder(copy, 0);
     if (!decodeAt) return undefined;
     const base = this.nodeCount + SEPARATOR_BYTES;
     // Nothing here may refer to `this`: the point is to let the whole file go.
-    return (pointer) => {
-      const offset = pointer - base;
-      if (offset < 0 || offset >= copy.length) {
-        throw new MmdbFormatError(`record pointer ${pointer} lies outside the data section`);
-      }
-      return decodeAt(offset) as Record<string, unknown> | null;
+    return {
+      raw: { bytes: copy, sectionStart: 0, pointerBase: base },
+      record(pointer) {
+        const offset = pointer - base;
+        if (offset < 0 || offset >= copy.length) {
+          throw new MmdbFormatError(`record pointer ${pointer} lies outside the data section`);
+        }
+        return decodeAt(offset) as Record<string, unknown> | null;
+      },
+    };
+  }
+
+  /**
+   * The bytes of the records (see `RawRecords`), except for a database verified lazily, whose
+   * records are checked on first use by `record`.
+   */
+  get raw(): RawRecords | undefined {
+    if (this.lazy) return undefined;
+    return {
+      bytes: this.db,
+      sectionStart: this.dataStart,
+      pointerBase: this.nodeCount + SEPARATOR_BYTES,
     };
   }
 

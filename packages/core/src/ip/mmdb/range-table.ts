@@ -23,7 +23,7 @@
  * the buckets here serve this class's own `findV4`/`findV6` (the reference in tests).
  * @module
  */
-import type { MmdbRecordSource } from './data-section.js';
+import type { MmdbRecordSource, RawRecords } from './data-section.js';
 import { MmdbDatabase } from './database.js';
 
 /** A table value meaning "the table cannot answer: walk the tree". */
@@ -303,7 +303,11 @@ export class RecordIds {
   ) {
     this.tree = source instanceof MmdbDatabase ? source : undefined;
     this.decode = (pointer, address) => source.record(pointer, address);
+    this.raw = source.raw;
   }
+
+  /** The bytes records are decoded from, when they may be read directly (see `RawRecords`). */
+  raw: RawRecords | undefined;
 
   /** True when tree walks are possible. */
   get canWalk(): boolean {
@@ -317,9 +321,10 @@ export class RecordIds {
    */
   releaseTree(): boolean {
     if (this.tree === undefined) return true;
-    const decode = this.tree.dataSectionDecoder();
-    if (!decode) return false;
-    this.decode = (pointer) => decode(pointer);
+    const section = this.tree.dataSectionDecoder();
+    if (!section) return false;
+    this.decode = (pointer, address) => section.record(pointer, address);
+    this.raw = section.raw;
     this.tree = undefined;
     return true;
   }

@@ -1,107 +1,271 @@
 /**
- * Privacy classification of an AS (and of a Tor exit address), with the evidence for every
- * flag. Per-AS results are computed once per AS entry and shared.
+ * Privacy classification with evidence. Every piece of data that says something about an
+ * address becomes a candidate signal with a tier; the most specific one decides.
  *
- * Rules, in the order they are applied:
- * - hosting, vpn, proxy, mobile: the AS number is in the matching `data/asn-*.tsv` list, or
- *   (when it is not listed anywhere) its name contains a keyword of `data/as-name-keywords.tsv`;
- * - tor: the address is in the Tor Project's bulk exit list; a Tor exit is also a proxy;
- * - residential: an announced address with none of the above (listed ISPs say so with
- *   `isp-list` evidence, others with `no-other-signal`).
- * `type` (SPEC 2.3) is `vpn` for vpn/proxy/tor, else `datacenter` for hosting, else `residential`.
+ * Precedence (lower tier wins; ranges beat AS matches, specific beats broad), as the networks
+ * overlap (../shared/corpora/ip-intel/README.md): 0 Tor exit address → 1 privacy relay range →
+ * 1.5 relay block → 3 VPN exit address → 3.5 VPN exit block → 4 VPN server range → 5 provider
+ * range (cloud, CDN, crawler; a corporate proxy range) → 5.5 provider block (intel.ts) →
+ * 6 mobile carrier range → 7 relay AS → 8 VPN or proxy
+ * AS → 9 X4BNet VPN range (whole ASes) → 10 hosting AS or X4BNet datacenter range → 11 mobile
+ * AS → 12 AS-name keyword → 13 ISP AS (`isp-list`) → no signal (`no-other-signal`).
  *
- * The booleans here are per-signal evidence (`is_vpn`: a VPN-provider signal; a Tor exit is
- * `is_tor` and `is_proxy`), the input of the score. The SPEC 2.3 privacy object of the caller
- * endpoints, where `type` and `is_vpn`/`is_datacenter`/`is_residential` never disagree, is
- * computed from them by `scoreIp` (score/score-ip.ts, docs/caller.md).
+ * The winner sets the class; the signals kept are those that agree with it:
+ * - an anonymiser (Tor, relay, VPN, proxy) keeps every anonymiser and hosting signal
+ *   (a VPN server in a hosting network is both);
+ * - hosting keeps the hosting signals (an AS-level VPN listing is overruled by a provider
+ *   range: a cloud customer's address in a VPN-heavy AS is still the cloud's);
+ * - mobile keeps the mobile signals; residential the ISP evidence (or `no-other-signal`).
+ * `type` (SPEC 2.3) is `vpn` for an anonymiser, `datacenter` for hosting, else `residential`,
+ * so `type` and the booleans never disagree; a relay is `type: 'vpn'`, `is_proxy` and `is_relay`.
+ *
+ * Hosting AS lists disagree at the edges (transit and enterprise ASes that also serve homes):
+ * when an AS is also a listed ISP or mobile carrier, bundled AS-level hosting evidence counts
+ * only when two independent datasets (or the curated list) agree.
  * @module
  */
 import type { IpPrivacy, PrivacySignal, PrivacySignalName } from '../types.js';
+import { type AsListing, BLOCK_SUFFIX, type IpIntel } from './intel.js';
+import type { IntelSourceMeta } from './intel-pack.js';
 import type { ListedSignal, SignalLists } from './signal-lists.js';
+
+/** A signal with its precedence and the provider it names. */
+export interface Candidate {
+  signal: PrivacySignal;
+  tier: number;
+  provider: string;
+  /** From a curated `data/asn-*.tsv` list (firmer than a bundled third-party list). */
+  curated?: boolean;
+}
 
 export const EMPTY_PRIVACY: Readonly<IpPrivacy> = Object.freeze({
   type: 'residential',
   is_hosting: false,
   is_vpn: false,
   is_proxy: false,
+  is_relay: false,
   is_tor: false,
   is_mobile: false,
   is_residential: false,
+  provider: '',
   signals: Object.freeze([]),
 });
 
-const LISTED: readonly Exclude<ListedSignal, 'isp'>[] = ['hosting', 'vpn', 'proxy', 'mobile'];
+const CURATED_TIER: Record<ListedSignal, number> = {
+  relay: 7,
+  vpn: 8,
+  proxy: 8,
+  hosting: 10,
+  mobile: 11,
+  isp: 13,
+};
+const KEYWORD_TIER = 12;
+const CURATED: readonly ListedSignal[] = ['relay', 'vpn', 'proxy', 'hosting', 'mobile', 'isp'];
+const ANONYMISERS = new Set<PrivacySignalName>(['tor', 'relay', 'vpn', 'proxy']);
 
-/** Privacy of an address announced by AS `asn` named `name` (not a Tor exit). */
-export function classifyAs(asn: number, name: string, lists: SignalLists): Readonly<IpPrivacy> {
-  const signals: PrivacySignal[] = [];
-  const listedAnywhere = LISTED.some((s) => lists.lists[s].has(asn)) || lists.lists.isp.has(asn);
-  for (const signal of LISTED) {
-    const entry = lists.lists[signal].get(asn);
-    if (entry) {
-      signals.push({
-        signal,
-        source: 'asn-list',
+/** AS-level candidates of AS `asn` named `name`: curated lists, bundled lists, keywords. */
+export function asCandidates(
+  asn: number,
+  name: string,
+  lists: SignalLists,
+  intel?: IpIntel,
+  learnt?: ReadonlyMap<number, readonly AsListing[]>,
+): Candidate[] {
+  const out: Candidate[] = [];
+  for (const list of CURATED) {
+    const entry = lists.lists[list].get(asn);
+    if (!entry) continue;
+    out.push({
+      signal: {
+        signal: list === 'isp' ? 'residential' : list,
+        source: list === 'isp' ? 'isp-list' : 'asn-list',
         evidence: `AS${asn} is listed in ${entry.file}: ${entry.reason}`,
-      });
-    }
+        dataset: entry.file,
+        version: 'curated',
+      },
+      tier: CURATED_TIER[list],
+      provider: '',
+      curated: true,
+    });
   }
-  if (!listedAnywhere && name !== '') {
+  for (const { source, name: listed } of intel?.asLists.get(asn) ?? []) {
+    out.push({
+      signal: {
+        signal: source.signal === 'isp' ? 'residential' : source.signal,
+        source: source.signal === 'isp' ? 'isp-list' : 'asn-list',
+        evidence: `AS${asn}${listed ? ` (${listed})` : ''} is listed in ${source.dataset} (${source.id})`,
+        dataset: source.dataset,
+        version: source.version,
+      },
+      tier: source.tier,
+      provider: '',
+    });
+  }
+  for (const { source, name: listed } of learnt?.get(asn) ?? []) {
+    out.push({
+      signal: {
+        signal: 'hosting',
+        source: 'asn-list',
+        evidence: `AS${asn} ${listed} (${source.id.replace(/#as$/, '')}, provider-ases.ts)`,
+        dataset: source.dataset,
+        version: source.version,
+      },
+      tier: source.tier,
+      provider: '',
+    });
+  }
+  if (out.length === 0 && name !== '') {
     const seen = new Set<string>();
     for (const keyword of lists.keywords) {
       if (seen.has(keyword.signal) || !keyword.pattern.test(name)) continue;
       seen.add(keyword.signal);
-      signals.push({
-        signal: keyword.signal,
-        source: 'as-name-keyword',
-        evidence: `AS${asn} name "${name}" contains "${keyword.keyword}" (data/as-name-keywords.tsv: ${keyword.reason})`,
+      out.push({
+        signal: {
+          signal: keyword.signal,
+          source: 'as-name-keyword',
+          evidence: `AS${asn} name "${name}" contains "${keyword.keyword}" (data/as-name-keywords.tsv: ${keyword.reason})`,
+          dataset: 'data/as-name-keywords.tsv',
+          version: 'curated',
+        },
+        tier: KEYWORD_TIER,
+        provider: '',
+        curated: true,
       });
     }
   }
-  if (signals.length === 0) {
-    const isp = lists.lists.isp.get(asn);
-    signals.push(
-      isp
-        ? {
-            signal: 'residential',
-            source: 'isp-list',
-            evidence: `AS${asn} is listed in ${isp.file}: ${isp.reason}`,
-          }
-        : {
+  return out;
+}
+
+/** Candidates of the range sources in combination `combo` of `intel`'s table. */
+export function rangeCandidates(intel: IpIntel, combo: number): Candidate[] {
+  const out: Candidate[] = [];
+  const members = intel.table.combos[combo] ?? [];
+  const ids = new Set(members.map((i) => intel.tableSources[i]?.id));
+  for (const index of members) {
+    const source = intel.tableSources[index] as IntelSourceMeta;
+    if (source.signal === 'isp') continue;
+    const block = source.id.endsWith(BLOCK_SUFFIX);
+    // A block says less than its source's own range: named only when the range is not.
+    if (block && ids.has(source.id.slice(0, -BLOCK_SUFFIX.length))) continue;
+    const what = source.provider || `${source.dataset} ${source.signal}`;
+    if (source.signal === 'tor') {
+      out.push(torCandidate(source.dataset, source.version));
+      continue;
+    }
+    out.push({
+      signal: {
+        signal: source.signal,
+        source: block ? 'block' : source.kind === 'address-list' ? 'address-list' : 'range-list',
+        evidence: block
+          ? `The address lies in a block dense with ${what} ${source.kind === 'address-list' ? 'addresses' : 'ranges'} (${source.id})`
+          : source.kind === 'address-list'
+            ? `The address is a listed ${what} address (${source.id})`
+            : `The address is in a published ${what} range (${source.id})`,
+        dataset: source.dataset,
+        version: source.version,
+      },
+      tier: source.tier,
+      provider: source.provider,
+    });
+  }
+  return out;
+}
+
+/** The Tor candidate: `dataset`/`version` name the list that has the address. */
+export function torCandidate(dataset: string, version: string): Candidate {
+  return {
+    signal: {
+      signal: 'tor',
+      source: 'tor-exit-list',
+      evidence: `The address is a Tor exit (${dataset})`,
+      dataset,
+      version,
+    },
+    tier: 0,
+    provider: 'Tor',
+  };
+}
+
+/** Decides the class from candidates (see the module comment). Does not modify the input. */
+export function decide(input: readonly Candidate[], asn?: number): Readonly<IpPrivacy> {
+  let candidates = [...input].sort((a, b) => a.tier - b.tier);
+  const access = candidates.some(
+    (c) => c.signal.signal === 'residential' || c.signal.signal === 'mobile',
+  );
+  if (access) {
+    // Bundled AS-level hosting evidence against a listed access network: two datasets must agree.
+    const asHosting = candidates.filter((c) => c.signal.signal === 'hosting' && c.tier >= 10);
+    const firm =
+      asHosting.some((c) => c.curated) || new Set(asHosting.map((c) => c.signal.dataset)).size >= 2;
+    if (!firm) candidates = candidates.filter((c) => !asHosting.includes(c));
+  }
+  const winner = candidates[0];
+  if (winner === undefined) {
+    return summarise(
+      [
+        {
+          signal: {
             signal: 'residential',
             source: 'no-other-signal',
-            evidence: `AS${asn} has no hosting, VPN, proxy, Tor or mobile signal`,
+            evidence:
+              asn === undefined
+                ? 'No hosting, VPN, relay, proxy, Tor or mobile signal'
+                : `AS${asn} has no hosting, VPN, relay, proxy, Tor or mobile signal`,
+            dataset: 'netdiag',
+            version: 'rule',
           },
+          tier: 99,
+          provider: '',
+        },
+      ],
+      'residential',
     );
   }
-  return summarise(signals);
+  const w = winner.signal.signal;
+  const keep = ANONYMISERS.has(w)
+    ? (s: PrivacySignalName) => ANONYMISERS.has(s) || s === 'hosting'
+    : (s: PrivacySignalName) => s === w;
+  return summarise(
+    candidates.filter((c) => keep(c.signal.signal)),
+    w,
+  );
 }
 
-/** Adds the Tor exit signal (which also makes the address a proxy) to an AS's privacy. */
-export function withTorExit(base: Readonly<IpPrivacy>): Readonly<IpPrivacy> {
-  const signals = base.signals.filter((s) => s.signal !== 'residential');
-  signals.push({
-    signal: 'tor',
-    source: 'tor-exit-list',
-    evidence: 'The address is in the Tor Project bulk exit list (NETDIAG_TOR_EXIT_LIST_URL)',
-  });
-  return summarise(signals);
-}
-
-function summarise(signals: PrivacySignal[]): Readonly<IpPrivacy> {
-  const has = (name: PrivacySignalName) => signals.some((s) => s.signal === name);
+function summarise(kept: Candidate[], winner: PrivacySignalName): Readonly<IpPrivacy> {
+  const has = (name: PrivacySignalName) => kept.some((c) => c.signal.signal === name);
   const tor = has('tor');
-  const vpn = has('vpn');
-  const proxy = has('proxy') || tor;
-  const hosting = has('hosting');
+  const relay = has('relay');
+  const anonymiser = ANONYMISERS.has(winner);
+  const signals: PrivacySignal[] = [];
+  const seen = new Set<string>();
+  for (const c of kept) {
+    // One evidence line per dataset and signal (a /64 in three lists of one dataset says it once).
+    const key = `${c.signal.signal}|${c.signal.dataset}|${c.signal.evidence}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    signals.push(Object.freeze({ ...c.signal }));
+  }
   return Object.freeze({
-    type: vpn || proxy ? 'vpn' : hosting ? 'datacenter' : 'residential',
-    is_hosting: hosting,
-    is_vpn: vpn,
-    is_proxy: proxy,
+    type: anonymiser ? 'vpn' : winner === 'hosting' ? 'datacenter' : 'residential',
+    is_hosting: has('hosting'),
+    is_vpn: has('vpn'),
+    is_proxy: has('proxy') || tor || relay,
+    is_relay: relay,
     is_tor: tor,
     is_mobile: has('mobile'),
-    is_residential: has('residential'),
-    signals: Object.freeze(signals.map((s) => Object.freeze(s))),
+    is_residential: winner === 'residential',
+    provider: kept.find((c) => c.provider !== '')?.provider ?? '',
+    signals: Object.freeze(signals),
   });
+}
+
+/** Privacy of an address announced by AS `asn` named `name`, from AS-level data only. */
+export function classifyAs(
+  asn: number,
+  name: string,
+  lists: SignalLists,
+  intel?: IpIntel,
+  learnt?: ReadonlyMap<number, readonly AsListing[]>,
+): Readonly<IpPrivacy> {
+  return decide(asCandidates(asn, name, lists, intel, learnt), asn);
 }

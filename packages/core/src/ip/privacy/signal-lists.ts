@@ -1,7 +1,8 @@
 /**
  * The curated privacy lists shipped in `@netdiag/core/data/` (tab-separated, one entry per
  * line with a one-line reason, so anyone can fix a wrong entry):
- * - `asn-hosting.tsv`, `asn-vpn.tsv`, `asn-proxy.tsv`, `asn-mobile.tsv`, `asn-isp.tsv`:
+ * - `asn-hosting.tsv`, `asn-vpn.tsv`, `asn-proxy.tsv`, `asn-relay.tsv`, `asn-mobile.tsv`,
+ *   `asn-isp.tsv`:
  *   `AS number <TAB> holder <TAB> reason`;
  * - `as-name-keywords.tsv`: `signal <TAB> keyword <TAB> reason`.
  * @module
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseAsn } from '../../asn/as-number.js';
 import { ConfigError } from '../../errors.js';
 
-export type ListedSignal = 'hosting' | 'vpn' | 'proxy' | 'mobile' | 'isp';
+export type ListedSignal = 'hosting' | 'vpn' | 'proxy' | 'relay' | 'mobile' | 'isp';
 export type KeywordSignal = 'hosting' | 'vpn' | 'proxy' | 'mobile';
 
 export interface ListedAs {
@@ -40,6 +41,7 @@ const LIST_FILES: Record<ListedSignal, string> = {
   hosting: 'asn-hosting.tsv',
   vpn: 'asn-vpn.tsv',
   proxy: 'asn-proxy.tsv',
+  relay: 'asn-relay.tsv',
   mobile: 'asn-mobile.tsv',
   isp: 'asn-isp.tsv',
 };

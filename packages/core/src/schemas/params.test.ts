@@ -105,6 +105,20 @@ describe('what the parameter schemas admit, the server accepts', () => {
       'SRV',
       'CAA',
       'PTR',
+      // Issue 19: the modern types, on the versioned endpoint only (SPEC fixes /api/dns's list).
+      'HTTPS',
+      'SVCB',
+      'DS',
+      'DNSKEY',
+      'RRSIG',
+      'NSEC',
+      'NSEC3',
+      'NSEC3PARAM',
+      'TLSA',
+      'SSHFP',
+      'NAPTR',
+      'CDS',
+      'CDNSKEY',
     ]);
   });
 

@@ -10,7 +10,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServedZone } from './nsd-server.js';
+import { type ServedZone, toolAvailable } from './nsd-server.js';
+import { prerequisite } from './prerequisite.js';
 
 /** DNSSEC algorithms of the tests (RFC 8624 §3.1 "MUST" and "RECOMMENDED" ones). */
 export type TestAlgorithm = 8 | 13 | 14 | 15;
@@ -55,6 +56,26 @@ const BIND_ALGORITHMS: Record<TestAlgorithm, string> = {
 const fqdn = (name: string) => (name === '' ? '.' : `${name}.`);
 
 /** Builds and signs `root` and its descendants in `dir`. */
+/**
+ * NSD and both signers are installed — what a test of the signed tree needs; with CI=true a
+ * missing one fails (`prerequisite`). `.ci/run` installs them.
+ */
+export function signedTreeToolsPresent(): boolean {
+  return (
+    prerequisite('nsd', toolAvailable('nsd', ['-v']), 'apt-get install nsd') &&
+    prerequisite(
+      'dnssec-signzone',
+      toolAvailable('dnssec-signzone', ['-h']),
+      'apt-get install bind9-utils',
+    ) &&
+    prerequisite(
+      'ldns-signzone',
+      toolAvailable('ldns-signzone', ['-v']),
+      'apt-get install ldnsutils',
+    )
+  );
+}
+
 export function buildSignedHierarchy(dir: string, root: ZoneSpec): BuiltHierarchy {
   const zones: ServedZone[] = [];
   const { ds } = buildZone(dir, root, zones);

@@ -11,6 +11,7 @@ export {
   type BuiltHierarchy,
   buildSignedHierarchy,
   dnssecTestTree,
+  signedTreeToolsPresent,
   type TestAlgorithm,
   type ZoneSpec,
 } from './dnssec-zones.js';

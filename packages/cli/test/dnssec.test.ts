@@ -8,27 +8,15 @@ import {
   buildSignedHierarchy,
   dnssecTestTree,
   type LoopbackDnsProcess,
-  prerequisite,
+  signedTreeToolsPresent,
   startNsd,
   tempDir,
-  toolAvailable,
 } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EXIT, run } from '../src/index.js';
 import { captureIO } from './helpers.js';
 
-const present =
-  prerequisite('nsd', toolAvailable('nsd', ['-v']), 'apt-get install nsd') &&
-  prerequisite(
-    'dnssec-signzone',
-    toolAvailable('dnssec-signzone', ['-h']),
-    'apt-get install bind9-utils',
-  ) &&
-  prerequisite(
-    'ldns-signzone',
-    toolAvailable('ldns-signzone', ['-v']),
-    'apt-get install ldnsutils',
-  );
+const present = signedTreeToolsPresent();
 
 let nsd: LoopbackDnsProcess;
 let anchorFile: string;

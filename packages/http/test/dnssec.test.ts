@@ -8,10 +8,9 @@ import {
   buildSignedHierarchy,
   dnssecTestTree,
   type LoopbackDnsProcess,
-  prerequisite,
+  signedTreeToolsPresent,
   startNsd,
   tempDir,
-  toolAvailable,
 } from '@netdiag/test-utils';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -19,18 +18,7 @@ import { createApp } from '../src/app.js';
 import { closeContext } from '../src/context.js';
 import { expectMatchesSchema } from './expect-schema.js';
 
-const present =
-  prerequisite('nsd', toolAvailable('nsd', ['-v']), 'apt-get install nsd') &&
-  prerequisite(
-    'dnssec-signzone',
-    toolAvailable('dnssec-signzone', ['-h']),
-    'apt-get install bind9-utils',
-  ) &&
-  prerequisite(
-    'ldns-signzone',
-    toolAvailable('ldns-signzone', ['-v']),
-    'apt-get install ldnsutils',
-  );
+const present = signedTreeToolsPresent();
 
 describe.skipIf(!present)('GET /api/dnssec', () => {
   let built: BuiltHierarchy;

@@ -11,10 +11,10 @@ import {
   dnssecTestTree,
   type LoopbackDnsProcess,
   prerequisite,
+  signedTreeToolsPresent,
   startDnsServer,
   startNsd,
   tempDir,
-  toolAvailable,
   type Zone,
 } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -154,19 +154,7 @@ const MODERN_CASES: [string, RecordType][] = [
   ['www.p384.example', 'AAAA'],
 ];
 
-const signers =
-  dig &&
-  prerequisite('nsd', toolAvailable('nsd', ['-v']), 'apt-get install nsd') &&
-  prerequisite(
-    'dnssec-signzone',
-    toolAvailable('dnssec-signzone', ['-h']),
-    'apt-get install bind9-utils',
-  ) &&
-  prerequisite(
-    'ldns-signzone',
-    toolAvailable('ldns-signzone', ['-v']),
-    'apt-get install ldnsutils',
-  );
+const signers = dig && signedTreeToolsPresent();
 
 describe.skipIf(!signers)('the types of issue 19 are byte-identical to dig +short +dnssec', () => {
   let nsd: LoopbackDnsProcess;

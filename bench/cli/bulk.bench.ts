@@ -10,6 +10,8 @@
  * Run: npx pnpm@10 build && npx tsx bench/cli/bulk.bench.ts   (BENCH_ROUNDS, default 3;
  * BENCH_BULK_N, default 100000)
  */
+// First: re-runs this bench on the built packages when started on the sources (see built.ts).
+import '../built.js';
 import { execFile } from 'node:child_process';
 import { createReadStream, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

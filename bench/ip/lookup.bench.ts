@@ -14,6 +14,8 @@
  * privacy object cached yet), new maxmind readers (empty LRU), geoip-lite as it is (it caches
  * nothing), and new random addresses each round; rounds interleaved, the order rotating.
  */
+// First: re-runs this bench on the built packages when started on the sources (see built.ts).
+import '../built.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { formatV4, formatV6, isPublicAddress, loadIpDatasets, lookupIp } from '@netdiag/core';

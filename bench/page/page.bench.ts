@@ -5,6 +5,8 @@
  * loopback DNS server, first uncached, then cached) and for curl's plain-text answer.
  * Run: npx pnpm@10 build && npx tsx bench/page/page.bench.ts   (BENCH_ROUNDS, default 200)
  */
+// First: re-runs this bench on the built packages when started on the sources (see built.ts).
+import '../built.js';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '@netdiag/http';
 import { removeTempDirs, startDnsServer, tempDir } from '@netdiag/test-utils';

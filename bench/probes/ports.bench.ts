@@ -9,6 +9,8 @@
  * nmap comes from apt (`apt-get install -y nmap`); without it the nmap rows are skipped.
  * Run: npx tsx bench/probes/ports.bench.ts   (BENCH_ROUNDS to change the rounds)
  */
+// First: re-runs this bench on the built packages when started on the sources (see built.ts).
+import '../built.js';
 import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import { scanPorts } from '@netdiag/core';

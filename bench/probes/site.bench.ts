@@ -8,6 +8,8 @@
  * - `checkSite` on a host name through the netdiag resolver and a loopback DNS fixture.
  * Run: npx tsx bench/probes/site.bench.ts   (BENCH_CALLS to change the count)
  */
+// First: re-runs this bench on the built packages when started on the sources (see built.ts).
+import '../built.js';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { checkSite, createResolver } from '@netdiag/core';

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from '@netdiag/core';
 import { type CreateAppOptions, createApp, type NetdiagApp } from './app.js';
 import { answerClientError } from './client-errors.js';
@@ -45,7 +46,13 @@ export async function startServer(options: CreateAppOptions = {}): Promise<Start
   }
   // HTTPS is HTTP/1.1 only: Express 5 expects node:http request objects, which node:http2's
   // compatibility API does not provide; terminate HTTP/2 at a proxy (docs/caller.md).
-  const { headersTimeoutS, requestTimeoutS, maxConnections } = ctx.config;
+  const { headersTimeoutS, requestTimeoutS, maxConnections, heapGrowthPercent } = ctx.config;
+  // V8 reads this factor at every full collection, so it can be set now (the heap size limits,
+  // by contrast, are fixed when the process starts). Left alone when the process was started
+  // with its own value (NODE_OPTIONS or node's arguments).
+  if (heapGrowthPercent > 0 && !startedWithFlag('--heap-growing-percent')) {
+    setFlagsFromString(`--heap-growing-percent=${heapGrowthPercent}`);
+  }
   const timeouts = {
     // Slow-loris protection: headers within headersTimeoutS (Node's default is 60 s), the whole
     // request within requestTimeoutS. Node enforces both only when it sweeps its connections,
@@ -107,4 +114,11 @@ function readTlsFiles(config: AppConfig): { cert: Buffer; key: Buffer } | undefi
     cert: read('NETDIAG_TLS_CERT', config.tlsCert),
     key: read('NETDIAG_TLS_KEY', config.tlsKey),
   };
+}
+
+/** Whether node was started with this V8 flag (in its arguments or NODE_OPTIONS). */
+function startedWithFlag(flag: string): boolean {
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  const alt = `--${flag.slice(2).replace(/-/g, '_')}`;
+  return given.some((arg) => arg.startsWith(flag) || arg.startsWith(alt));
 }

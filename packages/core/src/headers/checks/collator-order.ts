@@ -42,6 +42,13 @@ if (strict) {
   });
 }
 
+/**
+ * Rank + 1 of each plain character by code (0: not plain), from the collator as above: the CSP
+ * source order (source-order.ts) builds on it. Undefined when the collator does not order the
+ * plain characters strictly (never seen).
+ */
+export const PLAIN_RANK: Readonly<Uint8Array> | undefined = strict ? RANK : undefined;
+
 /** Printable ASCII, no capitals: no control, space or DEL. */
 const PLAIN = /^[!-@[-~]+$/;
 

@@ -1,0 +1,132 @@
+/**
+ * The radix sorts of source-order.ts: plain words in `Intl.Collator('en')` order (as the
+ * Observatory sorts CSP sources), any other words after them by code unit, consistently with
+ * `compareSources`; and `sortCodeUnits` as `[...strings].sort()`.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  compareSources,
+  EXTENDS,
+  REPEAT,
+  sortCodeUnits,
+  sortSourceWords,
+  wordEnd,
+} from './source-order.js';
+
+const collator = new Intl.Collator('en').compare;
+const plainChars: string[] = [];
+for (let code = 0x21; code <= 0x7e; code++) {
+  if (code < 0x41 || code > 0x5a) plainChars.push(String.fromCharCode(code));
+}
+
+/**
+ * The distinct words in source order, through the text the parser hands over; and that the
+ * marks say which word repeats or extends the one before it.
+ */
+function sortWords(words: readonly string[], separator = ' '): string[] {
+  const text = words.join(separator);
+  const { starts, marks } = sortSourceWords(text);
+  const all = Array.from(starts, (start) => text.slice(start, wordEnd(text, start)));
+  all.forEach((word, i) => {
+    const before = all[i - 1];
+    const mark =
+      before === undefined ? 0 : word === before ? REPEAT : word.startsWith(before) ? EXTENDS : 0;
+    if (marks[i] !== mark)
+      throw new Error(`mark ${marks[i]} for ${JSON.stringify([before, word])}`);
+  });
+  return all.filter((_, i) => marks[i] !== REPEAT);
+}
+
+const plainWord = fc.string({ unit: fc.constantFrom(...plainChars), minLength: 1, maxLength: 12 });
+/** Few characters: long shared prefixes and many repeats. */
+const narrowWord = fc.string({ unit: fc.constantFrom('a', 'b', '/'), minLength: 1, maxLength: 20 });
+/** Any code units but whitespace (the parser splits words at it). */
+const anyWord = fc
+  .oneof(
+    fc.string({ minLength: 1, maxLength: 6 }),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 5 }),
+    fc.string({
+      unit: fc.constantFrom('a', 'é', 'ä', '中', '\u0001', '\u007f', 'Z'),
+      maxLength: 6,
+    }),
+  )
+  .filter((w) => w.length > 0 && !/\s/.test(w));
+
+describe('sortSourceWords', () => {
+  test('plain words: collator order, each once', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(plainWord, narrowWord), { maxLength: 400 }), (words) => {
+        expect(sortWords(words)).toEqual([...new Set(words)].sort(collator));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('every plain word of one and two characters', () => {
+    const all = [...plainChars, ...plainChars.flatMap((a) => plainChars.map((b) => a + b))];
+    expect(sortWords([...all].reverse(), '\t\n')).toEqual(all.sort(collator));
+  });
+
+  test('any words: the order of compareSources, plain ones before the others', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(anyWord, plainWord), { maxLength: 300 }), (words) => {
+        const sorted = sortWords(words);
+        expect(sorted).toEqual([...new Set(words)].sort(compareSources));
+        for (let i = 1; i < sorted.length; i++) {
+          expect(compareSources(sorted[i - 1] as string, sorted[i] as string)).toBeLessThan(0);
+        }
+      }),
+      { numRuns: 500 },
+    );
+    expect(compareSources('~', '\u0001')).toBeLessThan(0);
+    expect(compareSources('z\u007f', 'é')).toBeLessThan(0);
+    expect(compareSources('é', '中')).toBeLessThan(0);
+  });
+
+  test('thousands of words over many code units (sorted by high byte, then low)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: 'binary', minLength: 1, maxLength: 4 }), {
+          minLength: 2000,
+          maxLength: 4000,
+        }),
+        (raw) => {
+          const words = raw.filter((w) => !/\s/.test(w));
+          expect(sortWords(words)).toEqual([...new Set(words)].sort(compareSources));
+        },
+      ),
+      { numRuns: 10 },
+    );
+  });
+
+  test('long shared prefixes', () => {
+    const long = 'x'.repeat(50_000);
+    const words = [
+      `${long}b`,
+      `${long}a`,
+      long,
+      `${long}a`,
+      ...Array.from({ length: 500 }, (_, i) => `https://www.example.com/a/long/path/${i}`),
+    ];
+    expect(sortWords(words)).toEqual([...new Set(words)].sort(collator));
+  });
+});
+
+describe('sortCodeUnits', () => {
+  test('as the default sort, for any distinct strings', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.oneof(anyWord, plainWord, fc.string({ maxLength: 4 })), {
+          maxLength: 300,
+        }),
+        (strings) => {
+          expect(sortCodeUnits(strings)).toEqual([...strings].sort());
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // Whitespace or empty strings: the default sort.
+    expect(sortCodeUnits(['b', 'a c', ''])).toEqual(['', 'a c', 'b']);
+  });
+});

@@ -72,6 +72,42 @@ describe('parseAddressInto agrees with parseIp', () => {
     );
   });
 
+  test('blanks, brackets and characters outside ASCII around and inside addresses', () => {
+    // Characters whose low byte is ':' or a hex digit (U+013A, U+0131, U+FF1A), a lone
+    // surrogate, Unicode blanks (String.prototype.trim's set), and a parse right after a longer
+    // one (the parser keeps state between calls).
+    const chars = fc.constantFrom(
+      ...'0123456789abcdefABCDEF:.[] \t\n'.split(''),
+      '\u00a0',
+      '\u2028',
+      '\ufeff',
+      '\u3000',
+      '\u013a',
+      '\u0131',
+      '\uff1a',
+      '\ud800',
+      'é',
+    );
+    const longer = fc.constantFrom('1:2:3:4:5:6:7:8', '2001:db8:1:2:3:4:5:6', ' '.repeat(70));
+    fc.assert(
+      fc.property(longer, fc.array(chars, { minLength: 1, maxLength: 70 }), (before, list) => {
+        fast(before);
+        const input = list.join('');
+        expect(fast(input)).toEqual(parseIp(input));
+      }),
+      { numRuns: 30_000 },
+    );
+    for (const input of [
+      '1:2:3:4:5:6:7\u013a',
+      '\u00a0::1\u00a0',
+      `${' '.repeat(80)}::1`,
+      '::1\u013a',
+    ]) {
+      fast('1:2:3:4:5:6:7:8');
+      expect(fast(input)).toEqual(parseIp(input));
+    }
+  });
+
   test('every IPv4 and IPv6 value round-trips through the canonical text', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 0xffffffff }), (v) => {

@@ -279,16 +279,32 @@ describe('DMARC parsing beyond the corpus', () => {
 });
 
 describe('a record with thousands of problems', () => {
-  test('the first 50 are listed, the rest counted in one message; the valid tags still apply', () => {
+  test('the first 50 are listed, the rest counted in one message; every valid tag applies', () => {
     const record = `v=DMARC1; p=reject; ${'x=y; '.repeat(200)}pct=50`;
     const parsed = parseDmarcRecord(record);
     expect(parsed.valid).toBe(true);
     expect(parsed.tags.p).toBe('reject');
-    // x=y: 1 unknown tag, then 49 duplicates listed; the other 150 x=y and pct=50 only counted.
+    expect(parsed.tags.pct).toBe(50);
+    // x=y: 1 unknown tag, then 49 duplicates listed; the other 150 duplicates only counted.
     expect(parsed.unknown_tags).toEqual(['x']);
     expect(parsed.errors).toHaveLength(50);
     expect(parsed.errors.at(-1)?.message).toBe(
-      '151 more tags were not read: the record has more than 50 problems',
+      '150 more problems are not listed: the record has more than 50',
+    );
+  });
+
+  test('segments that are not tags: the first 50 listed, the rest counted; tags still apply', () => {
+    const bad = Array.from({ length: 70 }, (_, i) => `junk${i}`);
+    const parsed = parseDmarcRecord(
+      `v=DMARC1; p=quarantine; ${bad.join('; ')}; rua=mailto:a@b.example`,
+    );
+    expect(parsed.valid).toBe(true);
+    expect(parsed.tags.p).toBe('quarantine');
+    expect(parsed.tags.rua).toEqual(['mailto:a@b.example']);
+    expect(parsed.errors.slice(0, 50).map((e) => e.tag)).toEqual(bad.slice(0, 50));
+    expect(parsed.errors).toHaveLength(51);
+    expect(parsed.errors.at(-1)?.message).toBe(
+      '20 more problems are not listed: the record has more than 50',
     );
   });
 });

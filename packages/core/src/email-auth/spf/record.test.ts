@@ -125,6 +125,23 @@ describe('parseTerm: modifiers (RFC 7208 §6, appendix A)', () => {
 });
 
 describe('parseSpfRecord', () => {
+  test('past 50 syntax errors the rest is not read (one error already makes it a permerror)', () => {
+    const bad = Array.from({ length: 70 }, (_, i) => `bad${i}%`);
+    const parsed = parseSpfRecord(`v=spf1 a ${bad.join(' ')} ~all`);
+    expect(parsed.errors).toHaveLength(51);
+    expect(parsed.errors.slice(0, 50).map((e) => e.term)).toEqual(bad.slice(0, 50));
+    expect(parsed.errors.at(-1)?.message).toMatch(/^the rest of the record was not read/);
+    expect(parsed.terms.map((t) => t.text)).toEqual(['a']);
+    expect(parsed.hasAll).toBe(false);
+    // Exactly 50 at the end: all listed, nothing left unread to report.
+    const fifty = parseSpfRecord(`v=spf1 ${bad.slice(0, 50).join(' ')}  `);
+    expect(fifty.errors).toHaveLength(50);
+    // Fewer: every term is read as before.
+    const few = parseSpfRecord(`v=spf1 ${bad.slice(0, 3).join(' ')} -all`);
+    expect(few.errors).toHaveLength(3);
+    expect(few.hasAll).toBe(true);
+  });
+
   test('collects every term, the modifiers and the all flag', () => {
     const parsed = parseSpfRecord(
       'v=spf1 ip4:192.0.2.0/24  include:_spf.example.com ~all exp=why.example.com',

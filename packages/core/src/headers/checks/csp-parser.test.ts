@@ -13,7 +13,7 @@ import { parseCsp, parseCspMeta } from './csp-parser.js';
 
 /** What a parse gives, comparable with `toEqual` (sets as arrays, in their order). */
 function outcome(
-  parse: () => { directives: Map<string, Set<string>>; duplicateWarnings: Set<string> },
+  parse: () => { directives: Map<string, Iterable<string>>; duplicateWarnings: Set<string> },
 ) {
   try {
     const { directives, duplicateWarnings } = parse();

@@ -15,6 +15,7 @@
  * @module
  */
 import { InvalidInputError } from '../../errors.js';
+import { SourceList } from './source-list.js';
 import { compareSources, REPEAT, sortSourceWords, wordEnd } from './source-order.js';
 
 /** Shortest policy accepted: one letter less than `img-src` (Observatory). */
@@ -24,8 +25,8 @@ export const META_DISALLOWED: readonly string[] = ['frame-ancestors', 'report-ur
 const DUPLICATES_ALLOWED = new Set(['report-uri', 'report-to']);
 
 export interface ParsedCsp {
-  /** Directive → its sources. */
-  directives: Map<string, Set<string>>;
+  /** Directive → its sources (in source order, each once). */
+  directives: Map<string, SourceList>;
   /** report-uri / report-to directives that were repeated. */
   duplicateWarnings: Set<string>;
 }
@@ -75,9 +76,9 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
       }
     });
   });
-  const directives = new Map<string, Set<string>>();
+  const directives = new Map<string, SourceList>();
   for (const [directive, { sources }] of csp) {
-    directives.set(directive, sources.length ? new Set(sources) : new Set(["'none'"]));
+    directives.set(directive, new SourceList(sources.length ? sources : ["'none'"]));
   }
   return { directives, duplicateWarnings };
 }
@@ -201,7 +202,7 @@ function isSpace(u: number): boolean {
  * as a set that leaves the map's size as it was (one hash lookup, not two).
  */
 function parseOnePolicy(policy: string, duplicateWarnings: Set<string>): ParsedCsp {
-  const directives = new Map<string, Set<string>>();
+  const directives = new Map<string, SourceList>();
   forEachDirective(policy, (directive, sources) => {
     const size = directives.size;
     directives.set(directive, sourceSet(sources));
@@ -216,16 +217,14 @@ function parseOnePolicy(policy: string, duplicateWarnings: Set<string>): ParsedC
 }
 
 /** The result's set for a directive of the only policy: its kept sources, or 'none'. */
-function sourceSet(text: string): Set<string> {
+function sourceSet(text: string): SourceList {
   const only = text.trim();
   if (WHITESPACE.test(only)) {
     const kept = keptSources(only);
-    if (kept.length > 0) return new Set(kept);
+    if (kept.length > 0) return new SourceList(kept);
   }
-  // One source (most directives) or none: no array to make the set from.
-  const set = new Set<string>();
-  set.add(only === '' ? "'none'" : only.toLocaleLowerCase());
-  return set;
+  // One source (most directives) or none.
+  return new SourceList([only === '' ? "'none'" : only.toLocaleLowerCase()]);
 }
 
 /**

@@ -6,6 +6,7 @@
  * @module
  */
 import { META_DISALLOWED, parseCsp, parseCspMeta } from './csp-parser.js';
+import type { SourceList } from './source-list.js';
 import { sortCodeUnits } from './source-order.js';
 import { type CheckOutcome, headerValues, type ScanInput, shownValue } from './types.js';
 
@@ -73,7 +74,7 @@ export function checkCsp(input: ScanInput): CspOutcome {
 
   const httpPolicies = splitPolicies(headerValuesRaw);
   const metaPolicies = splitPolicies(response.httpEquiv['content-security-policy'] ?? []);
-  let csp: Map<string, Set<string>>;
+  let csp: Map<string, SourceList>;
   let duplicates: Set<string>;
   try {
     const parsed = parseCsp([...httpPolicies, ...metaPolicies]);
@@ -91,8 +92,8 @@ export function checkCsp(input: ScanInput): CspOutcome {
   else if (httpPolicies.length === 0) {
     directiveCount = [...csp.keys()].filter((d) => !META_DISALLOWED.includes(d)).length;
   } else {
-    let headerOnly: Map<string, Set<string>>;
-    let meta: Map<string, Set<string>>;
+    let headerOnly: Map<string, SourceList>;
+    let meta: Map<string, SourceList>;
     try {
       headerOnly = parseCsp(httpPolicies).directives;
     } catch {

@@ -82,7 +82,10 @@ const NAME_SERVER_KEYS = new Set([
 
 /** True for a normalised key that lists name servers. */
 export function isNameServerKey(key: string): boolean {
-  return NAME_SERVER_KEYS.has(key.replace(/\s*\d+$/, ''));
+  // A numbered key ("nserver 2") loses its number; the pattern can only remove something from
+  // a key that ends with a digit (the parser asks this of every distinct key of an answer).
+  const last = key.charCodeAt(key.length - 1);
+  return NAME_SERVER_KEYS.has(last >= 48 && last <= 57 ? key.replace(/\s*\d+$/, '') : key);
 }
 
 /** Headings without a colon that introduce one value per line. */

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { isNameServerKey } from './whois-lines.js';
+import { isNameServerKey, normaliseKey, patternKeyValue, plainKeyValue } from './whois-lines.js';
 
 describe('isNameServerKey', () => {
   test('numbered and plain name-server keys, and others', () => {
@@ -10,5 +11,68 @@ describe('isNameServerKey', () => {
     for (const key of ['registrar', 'name', '2', 'name server x', '', 'n2server', 'nserver 2x']) {
       expect(isNameServerKey(key)).toBe(false);
     }
+  });
+});
+
+describe('plainKeyValue', () => {
+  // The one-pass reading of "Key: value" must answer what the patterns answer, or leave the
+  // line to them: lines built from the characters that matter to either.
+  const unit = fc.constantFrom(
+    ...['a', 'Z', '7', ' ', ' ', '\t', ':', ':', '/', '.', '#', '[', ']', '(', '-', '\u2028'],
+    ...['http', 'HTTPS', 'ftp', '12', '345678', 'x'.repeat(40)],
+  );
+  test('agrees with the patterns wherever it answers', () => {
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 12 }), (raw) => {
+        const content = raw.trim();
+        const plain = plainKeyValue(content);
+        if (plain !== undefined) expect(plain).toEqual(patternKeyValue(content));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  test('answers the usual lines, and leaves the rest', () => {
+    expect(plainKeyValue('Domain Name: EXAMPLE.COM')).toEqual({
+      key: 'Domain Name',
+      value: 'EXAMPLE.COM',
+    });
+    expect(plainKeyValue('Key  words   :  v ')).toEqual({ key: 'Key  words', value: 'v' });
+    for (const line of ['https://x', '12:30', `${'k'.repeat(81)}: v`, 'a.b: c', 'a: b\u2028c']) {
+      expect(plainKeyValue(line)).toBeUndefined();
+    }
+  });
+});
+
+describe('normaliseKey', () => {
+  /** What normaliseKey was written as: its one pass must give the same. */
+  const chain = (key: string) =>
+    key
+      .toLowerCase()
+      .replace(/\([^)]{0,40}\)/g, ' ')
+      .replace(/^[\s*\-•>]+/, '')
+      .replace(/[\s_-]+/g, ' ')
+      .replace(/[.:\s]+$/, '')
+      .replace(/ (?:on|at)$/, '')
+      .trim();
+  const unit = fc.constantFrom(
+    ...['a', 'Z', '7', ' ', '\t', '\u00a0', '\u2028', '\ufeff', '_', '-', '*', '•', '>', '.', ':'],
+    ...['(', ')', ' on', ' AT', 'İ', '\ud83d', '\ude00', 'x'.repeat(20), '(x)'],
+  );
+  test('is the chain of patterns it replaces', () => {
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 16 }), (key) => {
+        expect(normaliseKey(key)).toBe(chain(key));
+      }),
+      { numRuns: 30_000 },
+    );
+  });
+
+  test('registry spellings', () => {
+    expect(normaliseKey('** Domain Name')).toBe('domain name');
+    expect(normaliseKey('Creation Date (dd/mm/yyyy)')).toBe('creation date');
+    expect(normaliseKey('paid-till')).toBe('paid till');
+    expect(normaliseKey('Expires on..:')).toBe('expires');
+    expect(normaliseKey('Servidor(es) de Nombres')).toBe('servidor de nombres');
   });
 });

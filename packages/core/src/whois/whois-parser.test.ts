@@ -286,3 +286,24 @@ test('an empty heading before a blank line does not swallow the disclaimer', () 
   );
   expect(parsed.registrar).toBe('');
 });
+
+describe('bounds on hostile answers', () => {
+  const answer = (lines: string[]) => `Domain Name: example.com\n${lines.join('\n')}\n`;
+  const unreadable = (n: number) =>
+    Array.from({ length: n }, (_, i) => `Creation Date: ${i}x`).concat('Creation Date: 2020-01-02');
+
+  test('a date key is given up after 32 unreadable values', () => {
+    expect(parseWhoisText(answer(unreadable(31))).creation_date).toBe('2020-01-02T00:00:00.000Z');
+    expect(parseWhoisText(answer(unreadable(32))).creation_date).toBe('');
+    // …and the next key is still read.
+    const next = answer([...unreadable(40), 'Created: 2021-03-04']);
+    expect(parseWhoisText(next).creation_date).toBe('2021-03-04T00:00:00.000Z');
+  });
+
+  test('at most 64 distinct status values are read', () => {
+    const statuses = Array.from({ length: 100 }, (_, i) => `Domain Status: state${i}`);
+    const status = parseWhoisText(answer(statuses)).status;
+    expect(status).toHaveLength(64);
+    expect(status[63]).toBe(toRdapStatus('state63'));
+  });
+});

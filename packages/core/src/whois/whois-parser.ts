@@ -150,6 +150,20 @@ const KEYS = {
   registrarWhois: ['registrar whois server', 'whois server', 'referralserver'],
 };
 
+/**
+ * Every key a field below is read from: the entries of other keys are not kept. Besides KEYS,
+ * the registrar section's `name` / `organization` / `org` (see readRegistrar, findDomain) and
+ * the name-server keys of whois-lines.ts.
+ */
+const READ_KEYS = new Set([
+  ...Object.values(KEYS).flat(),
+  'name',
+  'organization',
+  'organisation',
+  'org',
+]);
+const isReadKey = (key: string) => READ_KEYS.has(key) || isNameServerKey(key);
+
 /** Lines that mean "no such domain" (matched per line, after comment markers are removed). */
 const NOT_FOUND = [
   /^no match\b/i,
@@ -201,13 +215,49 @@ const LIMIT_EXCEEDED_LINE = new RegExp(
   LIMIT_EXCEEDED.map((re) => `(?:${re.source})`).join('|'),
   'i',
 );
-/** The first character that is not a comment mark or a space (`^[\s%#>*]+` ends before it). */
-const LINE_TEXT = /[^\s%#>*]/;
+/**
+ * The letters (lower case) a NOT_FOUND line's text can start with: each pattern's first
+ * character once its optional comment marks (`%?`, `>*\s*`) are skipped. A case-insensitive
+ * pattern without /u folds no other character onto an ASCII letter (ECMA-262 §22.2.2.7.3
+ * Canonicalize), so a line whose text starts with none of these is not tried: the pattern ran
+ * on every line of an answer of thousands of short lines.
+ */
+const NOT_FOUND_FIRST = new Set(
+  NOT_FOUND.map((re) => {
+    const first = re.source.replace(/^\^(?:%\?|>\*\\s\*)?/, '').charAt(0);
+    if (!/\p{L}/u.test(first)) throw new Error(`NOT_FOUND pattern ${re} must start with a letter`);
+    return first.toLowerCase();
+  }),
+);
+
+/** `[\s%#>*]` by character code. */
+function isMarkOrSpace(ch: number): boolean {
+  if (ch > 0x7f) return SPACE.test(String.fromCharCode(ch));
+  return (
+    ch === 0x20 ||
+    ch === 0x25 ||
+    ch === 0x23 ||
+    ch === 0x3e ||
+    ch === 0x2a ||
+    (ch >= 0x09 && ch <= 0x0d)
+  );
+}
+const SPACE = /\s/;
 
 /** True for a line that means "no such domain" (NOT_FOUND). */
 function notFound(line: string): boolean {
-  const start = line.search(LINE_TEXT);
-  if (start === -1) return false;
+  // The first character that is not a comment mark or a space (`^[\s%#>*]+` ends before it).
+  let start = 0;
+  while (start < line.length && isMarkOrSpace(line.charCodeAt(start))) start++;
+  if (start === line.length) return false;
+  const ch = line.charCodeAt(start);
+  if (
+    ch > 0x7f
+      ? !NOT_FOUND_FIRST.has(line.charAt(start))
+      : !NOT_FOUND_FIRST.has(String.fromCharCode(ch | 0x20))
+  ) {
+    return false;
+  }
   NOT_FOUND_AT.lastIndex = start;
   return NOT_FOUND_AT.test(line);
 }
@@ -241,9 +291,10 @@ const inObject = (entry: WhoisEntry, object: number | undefined) =>
 /** Parses one WHOIS answer. Never throws; unknown values keep their type. */
 export function parseWhoisText(text: string): ParsedWhois {
   // Split once for the entries and the outcome: splitting 256 KiB into lines costs ~2 ms.
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   const entries = entriesOfLines(
     text.includes('\0') ? lines.map((line) => line.replace(/\0/g, '')) : lines,
+    isReadKey,
   );
   const all = indexEntries(entries);
   const domainEntry = findDomain(all);
@@ -412,14 +463,23 @@ function firstDate(
   object?: number,
 ): string {
   for (const key of keys) {
+    let tried = 0;
     for (const entry of withKey(index, key)) {
       if (entry.value === '' || !inObject(entry, object)) continue;
       const date = isoDate(entry.value, dates);
       if (date) return date;
+      if (++tried === DATES_TRIED) break;
     }
   }
   return '';
 }
+
+/**
+ * Values of one key tried as a date before the next key is looked at. A real answer prints a
+ * key's date once per object; an answer of thousands of unreadable dates under one key spent
+ * most of its time in the date patterns (~1 µs each).
+ */
+const DATES_TRIED = 32;
 
 function readNameServers(entries: WhoisEntry[], index: EntryIndex, domain: string): string[] {
   // Servers are listed once per answer, sometimes split over paragraphs (.kz primary /
@@ -459,7 +519,9 @@ function readStatus(entries: WhoisEntry[], index: EntryIndex): string[] {
   // Each distinct value once: the statuses are made unique below anyway.
   const values = new Set(listValues(entries, index, KEYS.status));
   const out: string[] = [];
+  let read = 0;
   for (const value of values) {
+    if (read++ === STATUS_VALUES) break;
     for (const token of value.split(/,\s*/)) {
       // "ok https://icann.org/epp#ok", "Connected (2024/03/31)", "ok - Normal state.",
       // "clientHold -" (linear forms of `\s*https?:\/\/\S+`, `\s*\([^)]*\)\s*` and
@@ -474,6 +536,13 @@ function readStatus(entries: WhoisEntry[], index: EntryIndex): string[] {
   }
   return uniqueNonEmpty(out);
 }
+
+/**
+ * Distinct status values read: EPP defines 17 statuses (RFC 5731 §2.3) and a registry prints
+ * a handful; the rest of an answer of thousands of statuses is not read (each was ~1 µs of
+ * clean-up and mapping).
+ */
+const STATUS_VALUES = 64;
 
 /** `whois.example.net`, `whois://whois.example.net`, `host:port` → `host[:port]`; else "". */
 export function serverName(value: string): string {

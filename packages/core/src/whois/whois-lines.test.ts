@@ -18,7 +18,8 @@ describe('plainKeyValue', () => {
   // The one-pass reading of "Key: value" must answer what the patterns answer, or leave the
   // line to them: lines built from the characters that matter to either.
   const unit = fc.constantFrom(
-    ...['a', 'Z', '7', ' ', ' ', '\t', ':', ':', '/', '.', '#', '[', ']', '(', '-', '\u2028'],
+    ...['a', 'Z', '7', ' ', ' ', '\t', ':', ':', '/', '.', '.', '#', '[', ']', '(', '-', '\u2028'],
+    ...['*', '_', '\u00a0', 'é', 'ns1.example.com ', 'a. ', '\v'],
     ...['http', 'HTTPS', 'ftp', '12', '345678', 'x'.repeat(40)],
   );
   test('agrees with the patterns wherever it answers', () => {
@@ -26,7 +27,7 @@ describe('plainKeyValue', () => {
       fc.property(fc.string({ unit, maxLength: 12 }), (raw) => {
         const content = raw.trim();
         const plain = plainKeyValue(content);
-        if (plain !== undefined) expect(plain).toEqual(patternKeyValue(content));
+        if (plain !== undefined) expect(plain ?? undefined).toEqual(patternKeyValue(content));
       }),
       { numRuns: 20_000 },
     );
@@ -38,9 +39,12 @@ describe('plainKeyValue', () => {
       value: 'EXAMPLE.COM',
     });
     expect(plainKeyValue('Key  words   :  v ')).toEqual({ key: 'Key  words', value: 'v' });
-    for (const line of ['https://x', '12:30', `${'k'.repeat(81)}: v`, 'a.b: c', 'a: b\u2028c']) {
+    expect(plainKeyValue('** Key_x-(y).: v')).toEqual({ key: '** Key_x-(y).', value: 'v' });
+    const hostThenAddresses = 'ns1.example.com 192.0.2.1 2001:db8::1';
+    for (const line of ['https://x', '12:30', `${'k'.repeat(81)}: v`, 'a..b: c', 'a: b\u2028c']) {
       expect(plainKeyValue(line)).toBeUndefined();
     }
+    expect(plainKeyValue(hostThenAddresses)).toBeUndefined();
   });
 });
 

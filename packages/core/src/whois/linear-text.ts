@@ -38,6 +38,13 @@ export function replaceUpTo(
 /** JavaScript's `\s`: the characters `trim()` removes. */
 const SPACE = /\s/;
 const isSpace = (char: string) => SPACE.test(char);
+
+/** JavaScript's `\s` by character code: ASCII without a pattern, the rest through it. */
+export function isSpaceCode(ch: number): boolean {
+  return (
+    ch === 0x20 || (ch >= 0x09 && ch <= 0x0d) || (ch > 0x7f && SPACE.test(String.fromCharCode(ch)))
+  );
+}
 /** Line terminators: what `.` does not match (ECMA-262 §22.2.2.9). */
 const LINE_TERMINATORS = ['\n', '\r', '\u2028', '\u2029'];
 

@@ -12,7 +12,7 @@
  * @module
  */
 import { toIsoDate } from './dates.js';
-import { cutDashTail, replaceUpTo, stripTrailing } from './linear-text.js';
+import { cutDashTail, isSpaceCode, replaceUpTo, stripTrailing } from './linear-text.js';
 import { normaliseHostName, uniqueNonEmpty } from './rdap-normalise.js';
 import { toRdapStatus } from './status.js';
 import { entriesOfLines, isNameServerKey, type WhoisEntry } from './whois-lines.js';
@@ -231,18 +231,8 @@ const NOT_FOUND_FIRST = new Set(
 );
 
 /** `[\s%#>*]` by character code. */
-function isMarkOrSpace(ch: number): boolean {
-  if (ch > 0x7f) return SPACE.test(String.fromCharCode(ch));
-  return (
-    ch === 0x20 ||
-    ch === 0x25 ||
-    ch === 0x23 ||
-    ch === 0x3e ||
-    ch === 0x2a ||
-    (ch >= 0x09 && ch <= 0x0d)
-  );
-}
-const SPACE = /\s/;
+const isMarkOrSpace = (ch: number) =>
+  ch === 0x25 || ch === 0x23 || ch === 0x3e || ch === 0x2a || isSpaceCode(ch);
 
 /** True for a line that means "no such domain" (NOT_FOUND). */
 function notFound(line: string): boolean {

@@ -160,10 +160,26 @@ export const WORST_CASES: readonly WorstCase[] = [
     ],
   },
   {
+    // Past MAX_DIRECTIVES (1,024) the policy is invalid: the parse stops there.
     parser: 'CSP (parseCsp)',
     limit: MIB,
     shape: 'thousands of distinct directives of one source',
     make: (bytes) => [distinct((i) => `x${word(i, LOWER)}-src a`, bytes, '; ').join('; ')],
+  },
+  {
+    parser: 'CSP (parseCsp)',
+    limit: MIB,
+    shape: 'the most directives a policy may have (1,024), each of distinct sources',
+    make: (bytes) => {
+      const sources = shuffled(distinct((i) => word(i, LOWER), bytes, ' '));
+      const each = Math.ceil(sources.length / 1024);
+      return [
+        Array.from(
+          { length: 1024 },
+          (_, d) => `x${word(d, LOWER)}-src ${sources.slice(d * each, (d + 1) * each).join(' ')}`,
+        ).join('; '),
+      ];
+    },
   },
   {
     parser: 'CSP (parseCsp)',

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { InvalidInputError } from '../../errors.js';
 import { collatorOrder } from './collator-order.js';
-import { parseCsp, parseCspMeta } from './csp-parser.js';
+import { MAX_DIRECTIVES, parseCsp, parseCspMeta } from './csp-parser.js';
 
 /** What a parse gives, comparable with `toEqual` (sets as arrays, in their order). */
 function outcome(
@@ -132,6 +132,56 @@ describe('parseCsp: the same output as before on plain sources', () => {
       "default-src 'self'; report-uri /r; sandbox; frame-ancestors 'none'",
     ]);
     expect([...directives.keys()]).toEqual(['default-src']);
+  });
+});
+
+describe('parseCsp: long source lists (the radix sort) split at any whitespace', () => {
+  test('whitespace outside ASCII separates sources as /\\s+/ does, as before', () => {
+    // Not U+FEFF: a text with it is lower-cased word by word, and its words joined by spaces.
+    const separator = fc.constantFrom(' ', '\u00a0', '\u2003', '\u3000', '\t', ' \u2028 ');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(source, separator), { minLength: 80, maxLength: 300 }),
+        fc.array(fc.tuple(source, separator), { maxLength: 20 }),
+        (many, few) => {
+          const list = [
+            `img-src ${many.map(([w, s]) => w + s).join('')}`,
+            `img-src ${few.map(([w, s]) => w + s).join('')}`,
+          ];
+          expect(list[0]?.length).toBeGreaterThan(512);
+          expect(outcome(() => parseCsp(list))).toEqual(outcome(() => oldParseCsp(list)));
+          expect(outcome(() => parseCsp(list.slice(0, 1)))).toEqual(
+            outcome(() => oldParseCsp(list.slice(0, 1))),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('parseCsp: a limit on directives (a deliberate difference from upstream)', () => {
+  const policy = (count: number) =>
+    Array.from({ length: count }, (_, i) => `x${i.toString(36)}-src a`).join('; ');
+
+  test(`up to ${MAX_DIRECTIVES} directives parse as before; one more is invalid`, () => {
+    expect(parseCsp([policy(MAX_DIRECTIVES)]).directives.size).toBe(MAX_DIRECTIVES);
+    expect(outcome(() => parseCsp([policy(MAX_DIRECTIVES)]))).toEqual(
+      outcome(() => oldParseCsp([policy(MAX_DIRECTIVES)])),
+    );
+    expect(() => parseCsp([policy(MAX_DIRECTIVES + 1)])).toThrow(InvalidInputError);
+    // Per policy: two policies of the limit each are fine.
+    expect(parseCsp([policy(MAX_DIRECTIVES), policy(MAX_DIRECTIVES)]).directives.size).toBe(
+      MAX_DIRECTIVES,
+    );
+    expect(() => parseCsp(["img-src 'self'", policy(MAX_DIRECTIVES + 1)])).toThrow(
+      InvalidInputError,
+    );
+  });
+
+  test('empty directives do not count', () => {
+    const padded = `${policy(MAX_DIRECTIVES)}${' ;'.repeat(5000)}`;
+    expect(parseCsp([padded]).directives.size).toBe(MAX_DIRECTIVES);
   });
 });
 

@@ -16,13 +16,28 @@
  */
 import { InvalidInputError } from '../../errors.js';
 import { SourceList } from './source-list.js';
-import { compareSources, REPEAT, sortSourceWords, wordEnd } from './source-order.js';
+import {
+  compareSources,
+  OTHER_WHITESPACE,
+  REPEAT,
+  sortSourceWords,
+  wordEnd,
+} from './source-order.js';
 
 /** Shortest policy accepted: one letter less than `img-src` (Observatory). */
 const SHORTEST_POLICY = 'img-src'.length - 1;
 /** Directives ignored in `<meta http-equiv>` (HTML §4.2.5.3). */
 export const META_DISALLOWED: readonly string[] = ['frame-ancestors', 'report-uri', 'sandbox'];
 const DUPLICATES_ALLOWED = new Set(['report-uri', 'report-to']);
+/**
+ * Most directives a policy may have; one with more is invalid (`csp-header-invalid`). CSP3
+ * defines about thirty, and a browser ignores the names it does not know (CSP3 §2.2); a
+ * policy of thousands is no policy anyone wrote by hand. Upstream has no limit: this is a
+ * deliberate difference, for hostile policies only, since keeping 170,000 directive names of a
+ * 1 MiB `<meta>` policy took more than the 50 ms per MiB that any parse of remote text may take
+ * (issue 20 item 1; BENCHMARKS.md).
+ */
+export const MAX_DIRECTIVES = 1024;
 
 export interface ParsedCsp {
   /** Directive → its sources (in source order, each once). */
@@ -99,9 +114,9 @@ function intersect(previous: Sources | undefined, text: string, index: number): 
     const sorted = shortSorted(words);
     fresh = sorted.filter((source, i) => i === 0 || source !== sorted[i - 1]);
   } else {
-    const { starts, marks } = sortSourceWords(words);
+    const { text: spaced, starts, marks } = sortSourceWords(words);
     starts.forEach((start, i) => {
-      if (marks[i] !== REPEAT) fresh.push(words.slice(start, wordEnd(words, start)));
+      if (marks[i] !== REPEAT) fresh.push(spaced.slice(start, wordEnd(spaced, start)));
     });
   }
   const old = previous?.sources ?? [];
@@ -154,6 +169,7 @@ function forEachDirective(policy: string, each: (directive: string, sources: str
   // Runs of empty directives ("a; ; ; b") go in one pass first: ~5 ms/MiB less than finding
   // each of them empty.
   const text = policy.replace(EMPTY_DIRECTIVES, ';');
+  let count = 0;
   for (let next = 0; next < text.length; ) {
     let end = text.indexOf(';', next);
     if (end === -1) end = text.length;
@@ -162,6 +178,9 @@ function forEachDirective(policy: string, each: (directive: string, sources: str
     while (start < end && isSpace(text.charCodeAt(start))) start++;
     while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
     if (start === end) continue;
+    if (++count > MAX_DIRECTIVES) {
+      throw new InvalidInputError(`Invalid policy: more than ${MAX_DIRECTIVES} directives`);
+    }
     let nameEnd = start + 1;
     while (nameEnd < end && !isSpace(text.charCodeAt(nameEnd))) nameEnd++;
     const directive = text.slice(start, nameEnd).toLowerCase();
@@ -224,7 +243,7 @@ function sourceSet(text: string): SourceList {
     if (kept.length > 0) return new SourceList(kept);
   }
   // One source (most directives) or none.
-  return new SourceList([only === '' ? "'none'" : only.toLocaleLowerCase()]);
+  return new SourceList(only === '' ? "'none'" : only.toLocaleLowerCase());
 }
 
 /**
@@ -243,7 +262,7 @@ function keptSources(text: string): string[] {
     // A repeat starts with the word before it too.
     return sorted.filter((source, i) => i === 0 || !source.startsWith(sorted[i - 1] as string));
   }
-  const { starts, marks } = sortSourceWords(words);
+  const { text: spaced, starts, marks } = sortSourceWords(words);
   // Made at full length, then cut: `new Set` of it took ~15 ms less on 200,000 words than of
   // one grown by push.
   const kept: string[] = new Array(starts.length);
@@ -253,7 +272,7 @@ function keptSources(text: string): string[] {
   for (let i = 0; i < starts.length; i++) {
     if (marks[i] !== 0) continue;
     const start = starts[i] as number;
-    kept[count++] = words.slice(start, wordEnd(words, start));
+    kept[count++] = spaced.slice(start, wordEnd(spaced, start));
   }
   kept.length = count;
   return kept;
@@ -267,7 +286,8 @@ function keptSources(text: string): string[] {
 const SHORT_TEXT = 512;
 
 /** The words of a short `sourceText`, sorted (repeats next to each other). */
-function shortSorted(text: string): string[] {
+function shortSorted(sources: string): string[] {
+  const text = ASCII.test(sources) ? sources : sources.replace(OTHER_WHITESPACE, ' ');
   const words: string[] = [];
   for (let start = 0; start < text.length; ) {
     const u = text.charCodeAt(start);
@@ -308,21 +328,16 @@ const ASCII = /^[\0-\x7f]*$/;
  * language-specific ones (lt, tr, az) stop at any character of combining class 0, which every
  * whitespace character is, and Final_Sigma only looks past case-ignorable characters, and the
  * only whitespace among those is U+FEFF (a format character, Cf). So text with U+FEFF is
- * lower-cased word by word. Lower-casing makes no whitespace and removes none, and the
- * whitespace outside ASCII then becomes a space, where the word scanner (source-order.ts)
- * splits.
+ * lower-cased word by word. Lower-casing makes no whitespace and removes none; the whitespace
+ * outside ASCII stays, for the word scanners (`shortSorted`, `sortSourceWords`) to split at.
  */
 function sourceText(text: string): string {
-  if (ASCII.test(text)) return text.toLocaleLowerCase();
-  if (!text.includes('\ufeff')) return text.toLocaleLowerCase().replace(OTHER_WHITESPACE, ' ');
+  if (!text.includes('\ufeff')) return text.toLocaleLowerCase();
   return text
     .split(WORD_BREAK)
     .map((word) => word.toLocaleLowerCase())
     .join(' ');
 }
-
-/** What `\s` matches outside ASCII (ECMA-262 §12.2 WhiteSpace, §12.3 LineTerminator). */
-const OTHER_WHITESPACE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
 
 /** Like `parseCsp`, for `<meta http-equiv>` policies: header-only directives are dropped. */
 export function parseCspMeta(policies: readonly string[]): ParsedCsp {

@@ -4,19 +4,31 @@
  * uses — `has`, `delete`, `size` and iteration in order — and answers `has` by binary search
  * in the sorted list. Putting 150,000 sources of a 1 MiB policy into a hash set took a third of
  * the parse, for a check that asks a handful of questions of a few directives
- * (BENCHMARKS.md, issue 20 item 1).
+ * (BENCHMARKS.md, issue 20 item 1). Most directives have one source, which is held as a string,
+ * without an array: on a policy of 170,000 directives the array was half of what every
+ * directive left alive, and copying those survivors through the young generation took a third
+ * of the parse.
  * @module
  */
 import { compareSources } from './source-order.js';
 
 export class SourceList implements Iterable<string> {
-  readonly #sources: readonly string[];
+  /** The sources, or the only one. */
+  readonly #sources: readonly string[] | string;
   /** Deleted entries (by index), made on the first `delete`. */
   #gone: Uint8Array | undefined;
   #size: number;
 
-  /** `sorted`: in `compareSources` order; repeats (always next to each other) are dropped. */
-  constructor(sorted: readonly string[]) {
+  /**
+   * `sorted`: in `compareSources` order; repeats (always next to each other) are dropped. A
+   * string: the only source.
+   */
+  constructor(sorted: readonly string[] | string) {
+    if (typeof sorted === 'string') {
+      this.#sources = sorted;
+      this.#size = 1;
+      return;
+    }
     let unique = sorted;
     for (let i = 1; i < sorted.length; i++) {
       if (sorted[i] === sorted[i - 1]) {
@@ -40,7 +52,7 @@ export class SourceList implements Iterable<string> {
   delete(source: string): boolean {
     const i = this.#indexOf(source);
     if (i < 0 || this.#gone?.[i] === 1) return false;
-    this.#gone ??= new Uint8Array(this.#sources.length);
+    this.#gone ??= new Uint8Array(this.#size);
     this.#gone[i] = 1;
     this.#size--;
     return true;
@@ -48,12 +60,14 @@ export class SourceList implements Iterable<string> {
 
   [Symbol.iterator](): Iterator<string> {
     const gone = this.#gone;
-    if (gone === undefined) return this.#sources[Symbol.iterator]();
-    return this.#sources.filter((_, i) => gone[i] !== 1)[Symbol.iterator]();
+    const sources = typeof this.#sources === 'string' ? [this.#sources] : this.#sources;
+    if (gone === undefined) return sources[Symbol.iterator]();
+    return sources.filter((_, i) => gone[i] !== 1)[Symbol.iterator]();
   }
 
   #indexOf(source: string): number {
     const sources = this.#sources;
+    if (typeof sources === 'string') return sources === source ? 0 : -1;
     let lo = 0;
     let hi = sources.length - 1;
     while (lo <= hi) {

@@ -8,6 +8,10 @@
  * wall clock also counts the time spent waiting for a core (the header line gives the load).
  * The previous HTML scanner (a regex scan that lower-cased the rest of the page for every
  * raw-text element) runs beside the current one on the same input, as the "before" row.
+ * An input smaller than 1 MiB (a 64 KiB SPF record, a 16 KiB header) is parsed as many times
+ * in a row as make up 1 MiB in each timed run, and the figure is the time per parse: a single
+ * parse of 2–4 ms was at the mercy of the timer, a scavenge or a tier-up in the middle of it
+ * (the same build measured 32 and 60 ms per MiB in two runs).
  * Run: npx tsx bench/parsers/worst-case.bench.ts
  * BENCH_ONLY=<text> keeps the cases whose parser or shape contains the text (e.g. BENCH_ONLY=CSP).
  */
@@ -72,7 +76,7 @@ console.log(
   `${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, load average ${load()}`,
 );
 console.log(
-  '| parser | worst case | largest input that can arrive | ms for it (median) | ms per MiB | CPU ms per MiB | target ≤ 50 ms/MiB |',
+  '| parser | worst case | largest input that can arrive | ms per parse (median) | ms per MiB | CPU ms per MiB | target ≤ 50 ms/MiB |',
 );
 console.log('|---|---|---:|---:|---:|---:|---|');
 const only = process.env.BENCH_ONLY;
@@ -80,9 +84,13 @@ for (const c of WORST_CASES) {
   if (only && !`${c.parser} ${c.shape}`.includes(only)) continue;
   const input = c.make(c.limit);
   const parse = PARSERS[c.parser] as (input: unknown) => unknown;
-  const ms = medianMs(() => parse(input), 7);
-  const cpu = medianMs(() => parse(input), 7, cpuMs);
   const bytes = sizeOf(input);
+  const repeat = Math.max(1, Math.floor(MIB / bytes));
+  const batch = () => {
+    for (let i = 0; i < repeat; i++) parse(input);
+  };
+  const ms = medianMs(batch, 7) / repeat;
+  const cpu = medianMs(batch, 7, cpuMs) / repeat;
   const perMiB = (ms * MIB) / bytes;
   console.log(
     `| ${c.parser} | ${c.shape} | ${(bytes / 1024).toFixed(0)} KiB | ${ms.toFixed(2)} | ${perMiB.toFixed(1)} | ${((cpu * MIB) / bytes).toFixed(1)} | ${perMiB <= 50 ? 'met' : '**missed**'} |`,

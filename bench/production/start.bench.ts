@@ -1,8 +1,10 @@
 /**
  * Server start to first answer: a server process is forked and `GET /api/lookup?ip=8.8.8.8`
  * polled every 20 ms from the fork until it answers 200; then its peak RSS (VmHWM) is read.
- * - "fresh machine": a new, empty NETDIAG_CACHE_DIR every round (no AS index, no lookup
- *   tables on disk: everything is built);
+ * - "fresh machine": a new, empty NETDIAG_CACHE_DIR every round: the AS index and lookup tables
+ *   come from the package build (`packages/core/data/ip-tables`, scripts/build-ip-tables.mjs);
+ *   without that folder (removed, or a build with NETDIAG_BUILD_TABLES=0) everything is built
+ *   at start, as before the package build made them;
  * - "warm cache": the directory the first fresh round filled (the usual restart).
  * Rounds interleaved. The child loads through tsx (bench/lib.ts `startChild`), which adds its
  * own start-up to every row alike. Linux only (VmHWM from /proc).

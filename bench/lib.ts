@@ -11,7 +11,7 @@ import autocannon from 'autocannon';
 installNetworkGuard();
 
 /** Upstream URLs for child servers: a closed loopback port, so nothing leaves the machine. */
-const LOOPBACK_UPSTREAMS = {
+export const LOOPBACK_UPSTREAMS = {
   NETDIAG_TOR_EXIT_LIST_URL: 'http://127.0.0.1:9/torbulkexitlist',
   NETDIAG_BREACH_API_URL: 'http://127.0.0.1:9',
   NETDIAG_RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/dns.json',

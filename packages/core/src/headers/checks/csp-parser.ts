@@ -18,6 +18,7 @@ import { InvalidInputError } from '../../errors.js';
 import { SourceList } from './source-list.js';
 import {
   compareSources,
+  isOtherWhitespace,
   OTHER_WHITESPACE,
   REPEAT,
   sortSourceWords,
@@ -201,17 +202,7 @@ function forEachDirective(policy: string, each: (directive: string, sources: str
  */
 function isSpace(u: number): boolean {
   if (u < 128) return u === 0x20 || (u >= 0x09 && u <= 0x0d);
-  return (
-    u === 0xa0 ||
-    u === 0x1680 ||
-    (u >= 0x2000 && u <= 0x200a) ||
-    u === 0x2028 ||
-    u === 0x2029 ||
-    u === 0x202f ||
-    u === 0x205f ||
-    u === 0x3000 ||
-    u === 0xfeff
-  );
+  return isOtherWhitespace(u);
 }
 
 /**

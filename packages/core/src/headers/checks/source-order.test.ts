@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import {
   compareSources,
   EXTENDS,
+  isOtherWhitespace,
   REPEAT,
   sortCodeUnits,
   sortSourceWords,
@@ -110,6 +111,14 @@ describe('sortSourceWords', () => {
       ...Array.from({ length: 500 }, (_, i) => `https://www.example.com/a/long/path/${i}`),
     ];
     expect(sortWords(words)).toEqual([...new Set(words)].sort(collator));
+  });
+});
+
+describe('isOtherWhitespace', () => {
+  test('is /\\s/ on every code unit outside ASCII', () => {
+    for (let u = 0x80; u <= 0xffff; u++) {
+      expect(isOtherWhitespace(u), `U+${u.toString(16)}`).toBe(/\s/.test(String.fromCharCode(u)));
+    }
   });
 });
 

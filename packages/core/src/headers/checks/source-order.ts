@@ -44,12 +44,6 @@ function asciiDigits(codes: readonly number[]): Uint8Array {
   return digits;
 }
 
-const OTHER_WHITESPACE_UNITS = new Set(
-  Array.from({ length: 0x10000 - 128 }, (_, i) => 128 + i).filter((u) =>
-    /\s/.test(String.fromCharCode(u)),
-  ),
-);
-
 /** Code-unit order. */
 const CODE_UNITS = asciiDigits(Array.from({ length: 128 }, (_, u) => u));
 
@@ -125,6 +119,21 @@ export function wordEnd(text: string, start: number): number {
 
 /** What `\s` matches outside ASCII (ECMA-262 §12.2 WhiteSpace, §12.3 LineTerminator). */
 export const OTHER_WHITESPACE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
+
+/** Whether code unit `u` (not ASCII) is one that `OTHER_WHITESPACE` matches. */
+export function isOtherWhitespace(u: number): boolean {
+  return (
+    u === 0xa0 ||
+    u === 0x1680 ||
+    (u >= 0x2000 && u <= 0x200a) ||
+    u === 0x2028 ||
+    u === 0x2029 ||
+    u === 0x202f ||
+    u === 0x205f ||
+    u === 0x3000 ||
+    u === 0xfeff
+  );
+}
 
 /**
  * The words of `text` (split at whitespace, `\s`) in source order, repeats next to each
@@ -247,7 +256,7 @@ function sortWords(text: string, ascii: Uint8Array, checkSpaces: boolean): Sorte
   const scanned = wordStarts(text, ascii);
   const { starts, wide } = scanned;
   try {
-    if (checkSpaces && wide.some((u) => OTHER_WHITESPACE_UNITS.has(u))) return undefined;
+    if (checkSpaces && wide.some(isOtherWhitespace)) return undefined;
     const bound = WIDE + wide.length;
     const n = starts.length;
     const marks = new Uint8Array(n);

@@ -189,7 +189,8 @@ function sharedUntil(text: string, a: Int32Array, from: number, to: number, pos:
 /**
  * Start offsets of the words of `text` and their keys (`wordKeys`, four 8-bit digits of
  * `ascii`), in one pass; numbers the code units outside ASCII in it (`WIDE_DIGITS`) and
- * returns them, to be cleared after. When there are any, the keys are to be made again.
+ * returns them, to be cleared after. When their digits pass 255, the keys are to be made
+ * again with 16-bit digits.
  */
 function wordStarts(
   text: string,
@@ -217,21 +218,38 @@ function wordStarts(
       key = 0;
       taken = 0;
     }
-    if (taken < 4) {
-      key = (key << 8) | (u < 128 ? (ascii[u] as number) : 0);
-      taken++;
-    }
+    // Code units outside ASCII get digits in the order they are first seen, put in order below.
     if (u >= 128 && WIDE_DIGITS[u] === 0) {
-      WIDE_DIGITS[u] = 1;
+      WIDE_DIGITS[u] = WIDE + wide.length;
       wide.push(u);
+    }
+    if (taken < 4) {
+      key = (key << 8) | (u < 128 ? (ascii[u] as number) : (WIDE_DIGITS[u] as number) & 0xff);
+      taken++;
     }
   }
   if (inWord) keys[count - 1] = key << (8 * (4 - taken));
   const units = Uint16Array.from(wide).sort();
+  // First seen → code-unit order: in the keys too when their digits fit a byte each (as the
+  // keys' bytes, one table lookup each, instead of reading the words' characters again).
+  const order = new Uint8Array(256);
+  for (let d = 0; d < WIDE; d++) order[d] = d;
   units.forEach((u, i) => {
+    if (WIDE + i < 256) order[(WIDE_DIGITS[u] as number) & 0xff] = WIDE + i;
     WIDE_DIGITS[u] = WIDE + i;
   });
-  return { starts: starts.subarray(0, count), keys: keys.subarray(0, count), wide: units };
+  const found = keys.subarray(0, count);
+  if (wide.length > 0 && WIDE + wide.length <= 256) {
+    for (let i = 0; i < count; i++) {
+      const k = found[i] as number;
+      found[i] =
+        ((order[k >>> 24] as number) << 24) |
+        ((order[(k >>> 16) & 0xff] as number) << 16) |
+        ((order[(k >>> 8) & 0xff] as number) << 8) |
+        (order[k & 0xff] as number);
+    }
+  }
+  return { starts: starts.subarray(0, count), keys: found, wide: units };
 }
 
 /** A word equal to the one before it in the sorted order. */
@@ -263,7 +281,7 @@ function sortWords(text: string, ascii: Uint8Array, checkSpaces: boolean): Sorte
     // The first characters of every word, as one number each, read in text order: the first
     // rounds sort those numbers, not characters read at random places in the text.
     const bits = bound <= 256 ? 8 : 16;
-    const keys = wide.length === 0 ? scanned.keys : wordKeys(text, starts, ascii, bits);
+    const keys = bits === 8 ? scanned.keys : wordKeys(text, starts, ascii, bits);
     sortByKey(keys, starts);
     // Groups of one key: words that end inside it are equal; the others go on from there.
     const end = (1 << bits) - 1;

@@ -285,17 +285,19 @@ function sortWords(text: string, ascii: Uint8Array, checkSpaces: boolean): Sorte
     sortByKey(keys, starts);
     // Groups of one key: words that end inside it are equal; the others go on from there.
     const end = (1 << bits) - 1;
-    const groups: number[] = [];
+    let sort: ((from: number, to: number, pos: number) => void) | undefined;
     for (let g = 0, i = 1; i <= n; i++) {
       if (i < n && keys[i] === keys[g]) continue;
       if (g > 0) marks[g] = keyRelation(keys[g - 1] as number, keys[g] as number, bits);
       if (i - g > 1) {
         if (((keys[g] as number) & end) === 0) marks.fill(REPEAT, g + 1, i);
-        else groups.push(g, i, 32 / bits, 0);
+        else {
+          sort ??= radixSorter(text, starts, marks, ascii, bound);
+          sort(g, i, 32 / bits);
+        }
       }
       g = i;
     }
-    if (groups.length > 0) radixSort(text, starts, marks, ascii, bound, groups);
     return { text, starts, marks };
   } finally {
     for (const u of wide) WIDE_DIGITS[u] = 0;
@@ -390,20 +392,21 @@ function relation(text: string, a: number, b: number, from: number): number {
 }
 
 /**
- * Sorts the groups of words at `a` given as `[from, to, pos, 0]` on `stack` (each group's
- * words share their first `pos` characters) in place and marks repeats and extensions inside
- * each group by position in `marks`; the digits are below `bound`. Where two neighbours part,
+ * A sorter of groups of the words at `a`: `sort(from, to, pos)` sorts `a[from, to)`, whose
+ * words share their first `pos` characters, in place and marks repeats and extensions inside
+ * the group by position in `marks`; the digits are below `bound`. Where two neighbours part,
  * the sort sees it: a word that ended at that character (digit 0) before a group of longer
- * ones is their prefix.
+ * ones is their prefix. Its buffers are made once for all the groups of one text (collecting
+ * the groups first made an array of tens of thousands of numbers per parse, for the garbage
+ * collector).
  */
-function radixSort(
+function radixSorter(
   text: string,
   a: Int32Array,
   marks: Uint8Array,
   ascii: Uint8Array,
   bound: number,
-  stack: number[],
-): void {
+): (from: number, to: number, pos: number) => void {
   const n = a.length;
   const spare = new Int32Array(n);
   // Digits stay below WIDE + 0x10000 - 128 (and 258 by bytes): 16 bits.
@@ -413,96 +416,104 @@ function radixSort(
   // Groups still to sort, as [from, to, pos, low]: a stack rather than recursion, since a
   // group can go on for as many rounds as its words have characters. `low`: 1 when the group
   // shares the high byte of the digit at `pos` and is sorted by its low byte.
-  while (stack.length > 0) {
-    const low = stack.pop() as number;
-    let pos = stack.pop() as number;
-    const to = stack.pop() as number;
-    const from = stack.pop() as number;
-    const size = to - from;
-    if (size <= SMALL) {
-      // Past what the group shares first: compares among words with a long common prefix
-      // would read it again and again.
-      if (low === 0) pos = sharedUntil(text, a, from, to, pos);
-      for (let k = from + 1; k < to; k++) {
-        const s = a[k] as number;
-        let j = k;
-        while (j > from && compareWords(text, a[j - 1] as number, s, pos, ascii) > 0) {
-          a[j] = a[j - 1] as number;
-          j--;
+  const stack: number[] = [];
+  return (first, last, shared) => {
+    stack.push(first, last, shared, 0);
+    sortStack();
+  };
+
+  function sortStack(): void {
+    while (stack.length > 0) {
+      const low = stack.pop() as number;
+      let pos = stack.pop() as number;
+      const to = stack.pop() as number;
+      const from = stack.pop() as number;
+      const size = to - from;
+      if (size <= SMALL) {
+        // Past what the group shares first: compares among words with a long common prefix
+        // would read it again and again.
+        if (low === 0) pos = sharedUntil(text, a, from, to, pos);
+        for (let k = from + 1; k < to; k++) {
+          const s = a[k] as number;
+          let j = k;
+          while (j > from && compareWords(text, a[j - 1] as number, s, pos, ascii) > 0) {
+            a[j] = a[j - 1] as number;
+            j--;
+          }
+          a[j] = s;
         }
-        a[j] = s;
+        for (let k = from + 1; k < to; k++) {
+          marks[k] = relation(text, a[k - 1] as number, a[k] as number, pos);
+        }
+        continue;
       }
-      for (let k = from + 1; k < to; k++) {
-        marks[k] = relation(text, a[k - 1] as number, a[k] as number, pos);
+      let min = Number.POSITIVE_INFINITY;
+      let max = 0;
+      for (let k = from; k < to; k++) {
+        let digit = digitOf(text.charCodeAt((a[k] as number) + pos), ascii);
+        // By the low byte, 1–256 (no word of the group ends here).
+        if (low !== 0) digit = 1 + (digit & 255);
+        digits[k] = digit;
+        if (digit < min) min = digit;
+        if (digit > max) max = digit;
       }
-      continue;
-    }
-    let min = Number.POSITIVE_INFINITY;
-    let max = 0;
-    for (let k = from; k < to; k++) {
-      let digit = digitOf(text.charCodeAt((a[k] as number) + pos), ascii);
-      // By the low byte, 1–256 (no word of the group ends here).
-      if (low !== 0) digit = 1 + (digit & 255);
-      digits[k] = digit;
-      if (digit < min) min = digit;
-      if (digit > max) max = digit;
-    }
-    // Spread far wider than the group (many distinct code units outside ASCII): the high
-    // byte first (0 still the end), so that one round costs no more than its words and 257.
-    const high = low === 0 && max - min > 256 && max - min > 4 * size;
-    if (high) {
+      // Spread far wider than the group (many distinct code units outside ASCII): the high
+      // byte first (0 still the end), so that one round costs no more than its words and 257.
+      const high = low === 0 && max - min > 256 && max - min > 4 * size;
+      if (high) {
+        for (let k = from; k < to; k++) {
+          const digit = digits[k] as number;
+          digits[k] = digit === 0 ? 0 : 1 + (digit >> 8);
+        }
+        min = min === 0 ? 0 : 1 + (min >> 8);
+        max = 1 + (max >> 8);
+      }
       for (let k = from; k < to; k++) {
         const digit = digits[k] as number;
-        digits[k] = digit === 0 ? 0 : 1 + (digit >> 8);
+        counts[digit] = (counts[digit] as number) + 1;
       }
-      min = min === 0 ? 0 : 1 + (min >> 8);
-      max = 1 + (max >> 8);
-    }
-    for (let k = from; k < to; k++) {
-      const digit = digits[k] as number;
-      counts[digit] = (counts[digit] as number) + 1;
-    }
-    if (counts[min] === size) {
-      counts[min] = 0;
-      // One digit for all: nothing moves. All ended: equal.
-      if (min === 0) marks.fill(REPEAT, from + 1, to);
-      else if (high) stack.push(from, to, pos, 1);
-      else stack.push(from, to, sharedUntil(text, a, from, to, pos + 1), 0);
-      continue;
-    }
-    let at = from;
-    for (let d = min; d <= max; d++) {
-      const count = counts[d] as number;
-      counts[d] = at;
-      at += count;
-    }
-    for (let k = from; k < to; k++) {
-      const digit = digits[k] as number;
-      const slot = counts[digit] as number;
-      spare[slot] = a[k] as number;
-      spareDigits[slot] = digit;
-      counts[digit] = slot + 1;
-    }
-    a.set(spare.subarray(from, to), from);
-    digits.set(spareDigits.subarray(from, to), from);
-    counts.fill(0, min, max + 1);
-    // The buckets, found by walking the words (a group of a few words can spread over a
-    // hundred digits). Digit 0: words that ended here, equal; the first word after them (once
-    // its group is sorted) starts with them.
-    let ended = false;
-    for (let start = from; start < to; ) {
-      const d = digits[start] as number;
-      let end = start + 1;
-      while (end < to && digits[end] === d) end++;
-      if (d === 0) {
-        marks.fill(REPEAT, start + 1, end);
-        ended = true;
-      } else {
-        if (ended) marks[start] = EXTENDS;
-        ended = false;
-        if (end - start > 1) stack.push(start, end, high ? pos : pos + 1, high ? 1 : 0);
+      if (counts[min] === size) {
+        counts[min] = 0;
+        // One digit for all: nothing moves. All ended: equal.
+        if (min === 0) marks.fill(REPEAT, from + 1, to);
+        else if (high) stack.push(from, to, pos, 1);
+        else stack.push(from, to, sharedUntil(text, a, from, to, pos + 1), 0);
+        continue;
       }
-      start = end;
+      let at = from;
+      for (let d = min; d <= max; d++) {
+        const count = counts[d] as number;
+        counts[d] = at;
+        at += count;
+      }
+      for (let k = from; k < to; k++) {
+        const digit = digits[k] as number;
+        const slot = counts[digit] as number;
+        spare[slot] = a[k] as number;
+        spareDigits[slot] = digit;
+        counts[digit] = slot + 1;
+      }
+      a.set(spare.subarray(from, to), from);
+      digits.set(spareDigits.subarray(from, to), from);
+      counts.fill(0, min, max + 1);
+      // The buckets, found by walking the words (a group of a few words can spread over a
+      // hundred digits). Digit 0: words that ended here, equal; the first word after them (once
+      // its group is sorted) starts with them.
+      let ended = false;
+      for (let start = from; start < to; ) {
+        const d = digits[start] as number;
+        let end = start + 1;
+        while (end < to && digits[end] === d) end++;
+        if (d === 0) {
+          marks.fill(REPEAT, start + 1, end);
+          ended = true;
+        } else {
+          if (ended) marks[start] = EXTENDS;
+          ended = false;
+          if (end - start > 1) stack.push(start, end, high ? pos : pos + 1, high ? 1 : 0);
+        }
+        start = end;
+      }
     }
   }
 }

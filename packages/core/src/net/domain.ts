@@ -5,9 +5,13 @@
  * @module
  */
 import { domainToASCII } from 'node:url';
-import { parse } from 'tldts';
+import type { parse as parseDomain } from 'tldts';
 import { InvalidInputError } from '../errors.js';
+import { lazyRequire } from '../lazy-require.js';
 import { parseIpLiteral } from './ip.js';
+
+/** tldts (the Public Suffix List), required on first use (lazy-require.ts). */
+export const tldts = lazyRequire<{ parse: typeof parseDomain }>('tldts');
 
 export interface NormaliseDomainOptions {
   /** Allow `_` in labels (service names such as `_dmarc`, `_sip._tcp`). @default true */
@@ -117,7 +121,7 @@ function validateName(name: string, param: string, allowUnderscore: boolean): vo
  * Suffix List as bundled by tldts; `undefined` when the name is itself a public suffix.
  */
 export function registrableDomain(name: string): string | undefined {
-  const result = parse(name, { allowPrivateDomains: false });
+  const result = tldts().parse(name, { allowPrivateDomains: false });
   return result.domain ?? undefined;
 }
 

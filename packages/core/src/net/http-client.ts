@@ -8,14 +8,17 @@
  * @module
  */
 import { isIP } from 'node:net';
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { isNetdiagError, ThrottledError, UpstreamError } from '../errors.js';
 import type { BaseOptions } from '../types.js';
 import type { DnsResolver } from './dns-types.js';
 import type { CidrSet } from './ranges.js';
 import { resolverLookup } from './resolve-host.js';
 import { withTimeout } from './signal.js';
+import { loadUndici } from './undici.js';
 import { checkReferredHost, guardedLookup, refusal } from './upstream-guard.js';
+
+type Undici = Awaited<ReturnType<typeof loadUndici>>;
 
 export const USER_AGENT = 'netdiag (+https://github.com/netdiag/netdiag)';
 
@@ -66,6 +69,8 @@ export async function upstreamRequest(
   options: UpstreamRequestOptions,
 ): Promise<UpstreamResponse> {
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
+  const undici = await loadUndici();
+  const { request } = undici;
   return withTimeout(options, options.upstream, async (signal) => {
     let current = url;
     const trustedOrigin = new URL(url).origin;
@@ -85,7 +90,7 @@ export async function upstreamRequest(
           headers: { 'user-agent': USER_AGENT, ...options.headers },
           body: options.body,
           signal,
-          ...(guarded ? guardedDispatcherOf(options) : dispatcherOf(options)),
+          ...(guarded ? guardedDispatcherOf(options, undici) : dispatcherOf(options, undici)),
         });
       } catch (error) {
         if (signal.aborted) throw error;
@@ -128,7 +133,7 @@ export async function upstreamRequest(
 const agents = new WeakMap<DnsResolver, Agent>();
 
 /** The undici agent whose connections resolve host names through `resolver`. */
-export function resolverAgent(resolver: DnsResolver): Agent {
+export function resolverAgent(resolver: DnsResolver, { Agent }: Undici): Agent {
   let agent = agents.get(resolver);
   if (!agent) {
     agent = new Agent({ connect: { lookup: resolverLookup(resolver) } });
@@ -175,7 +180,10 @@ const guardedAgents = new WeakMap<object, WeakMap<object, Agent>>();
 const NO_RESOLVER = {};
 const NOTHING_ALLOWED = {};
 
-function guardedDispatcherOf(options: UpstreamRequestOptions): { dispatcher?: Dispatcher } {
+function guardedDispatcherOf(
+  options: UpstreamRequestOptions,
+  { Agent }: Undici,
+): { dispatcher?: Dispatcher } {
   if (options.dispatcher) return { dispatcher: options.dispatcher };
   const resolverKey = options.resolver ?? NO_RESOLVER;
   const allowedKey = (options.guard?.allowedTargets as object | undefined) ?? NOTHING_ALLOWED;
@@ -199,9 +207,12 @@ function guardedDispatcherOf(options: UpstreamRequestOptions): { dispatcher?: Di
   return { dispatcher: agent };
 }
 
-function dispatcherOf(options: UpstreamRequestOptions): { dispatcher?: Dispatcher } {
+function dispatcherOf(
+  options: UpstreamRequestOptions,
+  undici: Undici,
+): { dispatcher?: Dispatcher } {
   if (options.dispatcher) return { dispatcher: options.dispatcher };
-  if (options.resolver) return { dispatcher: resolverAgent(options.resolver) };
+  if (options.resolver) return { dispatcher: resolverAgent(options.resolver, undici) };
   return {};
 }
 

@@ -7,8 +7,11 @@
  * @module
  */
 import { isIP } from 'node:net';
-import { Address6 } from 'ip-address';
+import type { Address6 as Address6Class } from 'ip-address';
 import { InvalidIpError } from '../errors.js';
+import { lazyRequire } from '../lazy-require.js';
+
+const ipAddress = lazyRequire<{ Address6: typeof Address6Class }>('ip-address');
 
 export type IpVersion = 4 | 6;
 
@@ -29,6 +32,7 @@ export function parseIp(input: string): ParsedIp | undefined {
   const version = isIP(text);
   if (version === 4) return { version: 4, address: normaliseIPv4(text) };
   if (version !== 6 || text.includes('%')) return undefined;
+  const { Address6 } = ipAddress();
   const v6 = new Address6(text);
   if (v6.isMapped4()) {
     // ::ffff:a.b.c.d is the same host as a.b.c.d (RFC 4291 §2.5.5.2).
@@ -146,7 +150,7 @@ export function uint32ToIPv4(value: number): string {
 
 /** Any valid IPv6 text → 128-bit integer. */
 export function ipv6ToBigInt(address: string): bigint {
-  return new Address6(address).bigInt();
+  return new (ipAddress().Address6)(address).bigInt();
 }
 
 /**

@@ -11,6 +11,7 @@ import type { DnsResolver, DnsResponse, RecordType } from './dns-types.js';
 import { resolverAgent, upstreamRequest } from './http-client.js';
 import { resolveHost, resolverLookup } from './resolve-host.js';
 import { createResolver } from './resolver.js';
+import { loadUndici } from './undici.js';
 
 /** A resolver from a table: name → type → addresses, or an Error to throw. */
 function fakeResolver(table: Record<string, Partial<Record<RecordType, string[] | Error>>>) {
@@ -185,8 +186,9 @@ describe('upstreamRequest with a resolver', () => {
         'api.test AAAA',
       ]);
       // One agent per resolver, not one per request.
-      expect(resolverAgent(resolver)).toBe(resolverAgent(resolver));
-      expect(resolverAgent(resolver)).not.toBe(resolverAgent(createResolver()));
+      const undici = await loadUndici();
+      expect(resolverAgent(resolver, undici)).toBe(resolverAgent(resolver, undici));
+      expect(resolverAgent(resolver, undici)).not.toBe(resolverAgent(createResolver(), undici));
     } finally {
       await target.close();
       await dns.close();

@@ -3,7 +3,8 @@
  * presentation string. Values are plain JSON (no Buffers) so every `Cache` store can hold them.
  * @module
  */
-import * as packet from 'dns-packet';
+import type * as packet from 'dns-packet';
+import { lazyRequire } from '../lazy-require.js';
 import type {
   CaaValue,
   DnsRecord,
@@ -14,6 +15,11 @@ import type {
 } from './dns-types.js';
 import { presentIPv6, presentName, presentUnknown, quoteString } from './resolver-present.js';
 import { MODERN_TYPES, presentModern } from './resolver-present-modern.js';
+
+/** dns-packet's per-type codecs (`record`, which its types leave out). */
+const recordCodecs = lazyRequire<{ record(t: string): { encode(d: unknown): Buffer } }>(
+  'dns-packet',
+);
 
 /** Type codes from the IANA "Resource Record (RR) TYPEs" registry (RFC 6895 §3.1). */
 export const TYPE_CODES: Readonly<Record<string, number>> = {
@@ -139,9 +145,7 @@ function presentModernOrGeneric(
  */
 export function rdataOf(packetType: string, raw: unknown): Uint8Array {
   if (Buffer.isBuffer(raw)) return raw;
-  const codec = (packet as unknown as { record(t: string): { encode(d: unknown): Buffer } }).record(
-    packetType,
-  );
+  const codec = recordCodecs().record(packetType);
   // The codec writes the two-byte RDLENGTH first.
   return codec.encode(raw).subarray(2);
 }
@@ -285,9 +289,7 @@ function presentOther(type: string, raw: unknown): { data: string; value: string
     rdata = raw;
   } else {
     try {
-      const codec = (
-        packet as unknown as { record(t: string): { encode(d: unknown): Buffer } }
-      ).record(type);
+      const codec = recordCodecs().record(type);
       rdata = codec.encode(raw).subarray(2);
     } catch {
       rdata = new Uint8Array();

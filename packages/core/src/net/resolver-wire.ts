@@ -3,11 +3,14 @@
  * message is the answer to it.
  * @module
  */
-import * as packet from 'dns-packet';
+import type * as packet from 'dns-packet';
+import { lazyRequire } from '../lazy-require.js';
 import type { RecordType } from './dns-types.js';
 import { encodeQuery, FLAG_AD, FLAG_CD, FLAG_RD } from './query-encoder.js';
 import { randomUint16 } from './random-ids.js';
 import { packetTypeName, TYPE_CODES } from './resolver-records.js';
+
+const dnsPacket = lazyRequire<typeof packet>('dns-packet');
 
 /**
  * EDNS0 UDP payload size. 1232 bytes fits an IPv6 minimum MTU of 1280 minus the IPv6 and UDP
@@ -64,7 +67,7 @@ export function matchResponse(message: Uint8Array, query: Query): DecodedMessage
     const bytes = Buffer.isBuffer(message)
       ? message
       : Buffer.from(message.buffer, message.byteOffset, message.byteLength);
-    decoded = packet.decode(bytes) as DecodedMessage;
+    decoded = dnsPacket().decode(bytes) as DecodedMessage;
   } catch {
     return undefined;
   }

@@ -7,7 +7,7 @@
  * @module
  */
 import { STATUS_CODES } from 'node:http';
-import { Client, type Dispatcher } from 'undici';
+import type { Client, Dispatcher } from 'undici';
 import { AbortedError, isNetdiagError, TargetNotAllowedError } from '../errors.js';
 import {
   allowedSet,
@@ -19,6 +19,7 @@ import {
 import { USER_AGENT } from './http-client.js';
 import { pinnedConnector, type TlsFacts } from './safe-fetch-connect.js';
 import { ProbeError, ProbeTimeoutError, socketFailure } from './safe-fetch-errors.js';
+import { loadUndici } from './undici.js';
 
 /** Redirects followed at most (CONTRACT §4). */
 export const MAX_REDIRECTS = 5;
@@ -249,6 +250,7 @@ async function requestOnce(
     address: addresses[0] ?? '',
     tls: null,
   };
+  const { Client } = await loadUndici();
   const client = new Client(url.origin, {
     connect: pinnedConnector({
       addresses,

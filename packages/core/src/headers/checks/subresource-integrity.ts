@@ -4,7 +4,7 @@
  * domain (tldts) or relative URLs count as same origin.
  * @module
  */
-import { parse } from 'tldts';
+import { tldts } from '../../net/domain.js';
 import { HTML_TYPES, scanHtml } from '../html.js';
 import { type CheckOutcome, joinedHeader, onlyIfWorse, type ScanInput } from './types.js';
 
@@ -40,6 +40,7 @@ export function checkSubresourceIntegrity(input: ScanInput): CheckOutcome {
   if (mime && !HTML_TYPES.has(mime)) return done('sri-not-implemented-response-not-html');
 
   const scripts = scanHtml(input.body ?? '').scripts;
+  const { parse } = tldts();
   const siteDomain = parse(input.hostname).domain;
   let result: string | null = null;
   let foreign = false;

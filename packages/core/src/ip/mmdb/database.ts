@@ -6,9 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { Reader } from 'mmdb-lib';
+import type { Reader } from 'mmdb-lib';
+import { lazyRequire } from '../../lazy-require.js';
 import { CheckedDecoder, MmdbFormatError } from './checked-decoder.js';
 import type { MmdbRecordSource, RawRecords } from './data-section.js';
+
+const mmdbLib = lazyRequire<{ Reader: typeof Reader }>('mmdb-lib');
 
 export { MmdbFormatError } from './checked-decoder.js';
 
@@ -105,7 +108,7 @@ export class MmdbDatabase {
     if (verify === 'full') this.verifyTree();
     this.lazy = verify === 'lazy';
     // mmdb-lib re-reads the (now proven) metadata; it decodes the records lookups return.
-    this.reader = new Reader(db);
+    this.reader = new (mmdbLib().Reader)(db);
     this.decodeAt = mmdbLibDecoder(db, this.dataStart);
   }
 

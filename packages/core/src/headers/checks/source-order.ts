@@ -198,7 +198,7 @@ function wordStarts(
 ): { starts: Int32Array; keys: Uint32Array; wide: Uint16Array } {
   const most = (text.length + 1) >> 1;
   const starts = new Int32Array(most);
-  const keys = new Uint32Array(most);
+  const keys = most <= SCRATCH_WORDS ? SCRATCH_KEYS : new Uint32Array(most);
   let count = 0;
   let inWord = false;
   // The key of the word being read, and how many of its characters are in it.
@@ -232,7 +232,7 @@ function wordStarts(
   const units = Uint16Array.from(wide).sort();
   // First seen → code-unit order: in the keys too when their digits fit a byte each (as the
   // keys' bytes, one table lookup each, instead of reading the words' characters again).
-  const order = new Uint8Array(256);
+  const order = ORDER;
   for (let d = 0; d < WIDE; d++) order[d] = d;
   units.forEach((u, i) => {
     if (WIDE + i < 256) order[(WIDE_DIGITS[u] as number) & 0xff] = WIDE + i;
@@ -251,6 +251,20 @@ function wordStarts(
   }
   return { starts: starts.subarray(0, count), keys: found, wide: units };
 }
+
+/**
+ * Scratch arrays for texts of up to `SCRATCH_WORDS` words, shared by every sort (each runs to
+ * its end before the next begins): a policy of a thousand directives sorts one short list
+ * after another, and making these typed arrays for each list was a sixth of its parse. Longer
+ * texts get their own. The word starts and marks a sort returns are always its own.
+ */
+const SCRATCH_WORDS = 1 << 13;
+const SCRATCH_KEYS = new Uint32Array(SCRATCH_WORDS);
+const SCRATCH_TO_KEYS = new Uint32Array(SCRATCH_WORDS);
+const SCRATCH_TO_STARTS = new Int32Array(SCRATCH_WORDS);
+const COUNTS = new Int32Array(256);
+/** First-met digit → digit in order (`wordStarts`). */
+const ORDER = new Uint8Array(256);
 
 /** A word equal to the one before it in the sorted order. */
 export const REPEAT = 2;
@@ -333,9 +347,10 @@ function sortByKey(keys: Uint32Array, starts: Int32Array): void {
   if (n < 2) return;
   let fromKeys = keys;
   let fromStarts = starts;
-  let toKeys: Uint32Array = new Uint32Array(n);
-  let toStarts: Int32Array = new Int32Array(n);
-  const counts = new Int32Array(256);
+  const small = n <= SCRATCH_WORDS;
+  let toKeys: Uint32Array = small ? SCRATCH_TO_KEYS : new Uint32Array(n);
+  let toStarts: Int32Array = small ? SCRATCH_TO_STARTS : new Int32Array(n);
+  const counts = COUNTS;
   for (let shift = 0; shift < 32; shift += 8) {
     counts.fill(0);
     for (let i = 0; i < n; i++) {
@@ -365,8 +380,8 @@ function sortByKey(keys: Uint32Array, starts: Int32Array): void {
     toStarts = startsWere;
   }
   if (fromKeys !== keys) {
-    keys.set(fromKeys);
-    starts.set(fromStarts);
+    keys.set(fromKeys.subarray(0, n));
+    starts.set(fromStarts.subarray(0, n));
   }
 }
 

@@ -1,11 +1,44 @@
+import { isIPv6 } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseIp } from '../net/ip.js';
-import { createAddressParts, formatV4, formatV6, parseAddressInto } from './address.js';
+import { createAddressParts, formatV4, formatV6, isIpv6Text, parseAddressInto } from './address.js';
 
 const parts = createAddressParts();
 const fast = (input: string) =>
   parseAddressInto(input, parts) ? { version: parts.version, address: parts.text } : undefined;
+
+describe('isIpv6Text agrees with net.isIPv6', () => {
+  test('on random strings of the characters an IPv6 address is written with', () => {
+    const unit = fc.constantFrom(...'0123456789abcdefABCDEF:.'.split(''), ':', ':', '0', '.');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 46 }), (text) => {
+        expect(isIpv6Text(text)).toBe(isIPv6(text));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  test('on addresses in many written forms', () => {
+    const group = fc.integer({ min: 0, max: 0xffff }).map((n) => n.toString(16));
+    fc.assert(
+      fc.property(
+        fc.array(group, { minLength: 1, maxLength: 8 }),
+        fc.nat(8),
+        fc.option(fc.ipV4(), { nil: undefined }),
+        (groups, at, v4) => {
+          const parts = [...groups];
+          if (v4 !== undefined) parts.splice(Math.max(0, parts.length - 2), 2, v4);
+          const joined = parts.join(':');
+          const cut = Math.min(at, parts.length);
+          const gapped = `${parts.slice(0, cut).join(':')}::${parts.slice(cut).join(':')}`;
+          for (const text of [joined, gapped]) expect(isIpv6Text(text)).toBe(isIPv6(text));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+});
 
 describe('parseAddressInto agrees with parseIp', () => {
   test.each([

@@ -4,7 +4,7 @@
  * analyser can report them all while the evaluator treats any of them as "permerror" (§4.6).
  * @module
  */
-import { isIPv6 } from 'node:net';
+import { isIpv6Text } from '../../ip/address.js';
 import { checkDomainSpec, macroStringError } from './macro.js';
 
 export type SpfQualifier = '+' | '-' | '~' | '?';
@@ -292,7 +292,7 @@ function parseDirective(token: string): SpfTerm | SpfSyntaxError {
     }
     case 'ip6': {
       const ip = IP6.exec(rest);
-      if (!ip || !isIPv6(ip[1] as string)) {
+      if (!ip || !isIpv6Text(ip[1] as string)) {
         return syntaxError(token, 'expected ip6:<IPv6 address>[/0-128] (RFC 7208 §5.6)');
       }
       const cidr6 = ip[2] === undefined ? undefined : Number(ip[2]);

@@ -11,6 +11,7 @@ import { isNetdiagError, UpstreamError } from '../errors.js';
 import { createMemoryCache } from './cache.js';
 import type { RecordType } from './dns-types.js';
 import { createResolver, TruncatedAnswerError } from './resolver.js';
+import { createUdpSocketPool } from './resolver-socket-pool.js';
 
 const ZONE: Zone = {
   'example.test': {
@@ -541,8 +542,11 @@ const answerA = (query: packet.DecodedPacket, flags = 0): packet.Packet => ({
 describe('what goes on the wire', () => {
   test('RD and AD set, EDNS0 offering 1232 bytes, a random id and source port per query', async () => {
     const server = await rawServer((q) => answerA(q));
+    // A pool of its own: the shared one may still hold sockets to an earlier test's server
+    // that had the same port, which would count fewer new ports here.
+    const udpPool = createUdpSocketPool();
     try {
-      const resolver = createResolver({ servers: [server.address], cache: false });
+      const resolver = createResolver({ servers: [server.address], cache: false, udpPool });
       for (let i = 0; i < 20; i++) await resolver.query(`n${i}.example.test`, 'A');
       expect(server.seen).toHaveLength(20);
       for (const q of server.seen) {
@@ -553,6 +557,7 @@ describe('what goes on the wire', () => {
       expect(new Set(server.seen.map((q) => q.id)).size).toBeGreaterThan(15);
       expect(new Set(server.seen.map((q) => q.port)).size).toBeGreaterThan(15);
     } finally {
+      udpPool.close();
       await server.close();
     }
   });

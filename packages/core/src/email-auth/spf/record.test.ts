@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { causesLookup, parseSpfRecord, parseTerm, selectSpfRecords } from './record.js';
 
@@ -189,5 +190,31 @@ describe('parseSpfRecord', () => {
     const term = parseTerm(text);
     if ('message' in term) throw new Error(term.message);
     expect(causesLookup(term)).toBe(expected);
+  });
+});
+
+describe('parseSpfRecord: terms are what runs of spaces separate', () => {
+  test('each term parsed alone, in order, whatever the spacing (RFC 7208 §4.6.1)', () => {
+    const term = fc.oneof(
+      fc.constantFrom('a', 'mx', '-all', '~all', 'ptr', 'ip4:192.0.2.1', 'ip6:::1', 'x=y'),
+      // Not redirect= or exp=: a second one is an error of the record, not of the term.
+      fc.constantFrom('include:c.example', 'bad%', 'ip4:1', 'ip6:1::2::3'),
+      fc.string({ unit: fc.constantFrom('a', 'x', ':', '=', '%', '.', '1', '/'), minLength: 1 }),
+    );
+    const gap = fc.constantFrom(' ', '  ', '   ');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(term, gap), { maxLength: 30 }), gap, (pairs, lead) => {
+        const record = `v=spf1${lead}${pairs.map(([t, g]) => t + g).join('')}`;
+        const parsed = parseSpfRecord(record);
+        const expected = pairs.map(([t]) => parseTerm(t));
+        const terms = expected.filter((p) => !('message' in p));
+        expect(parsed.terms.map((t) => t.text)).toEqual(
+          terms.map((t) => ('text' in t ? t.text : '')),
+        );
+        const errors = expected.filter((p) => 'message' in p).map((p) => p.term);
+        expect(parsed.errors.map((e) => e.term).slice(0, errors.length)).toEqual(errors);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

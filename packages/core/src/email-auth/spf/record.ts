@@ -92,6 +92,8 @@ export function selectSpfRecords(texts: readonly string[]): string[] {
 
 /** Syntax errors listed per record before the rest of it is left unread. */
 const MAX_ERRORS = 50;
+/** Some term after this point (anything but SP). */
+const MORE_TERMS = /[^ ]/;
 
 /** Parses one record (which should start with `v=spf1`). Never throws. */
 export function parseSpfRecord(record: string): ParsedSpfRecord {
@@ -110,20 +112,23 @@ export function parseSpfRecord(record: string): ParsedSpfRecord {
     });
     return result;
   }
-  // §4.6.1 / §12: terms are separated by one or more SP; nothing else separates them.
-  // An index loop over the split, not `for…of` over `.filter(Boolean)`: a record of thousands
-  // of terms is parsed before the code is optimised, where each iterator step allocates.
-  const tokens = record.slice('v=spf1'.length).split(' ');
-  for (let index = 0; index < tokens.length; index++) {
-    const token = tokens[index] as string;
-    if (token === '') continue;
+  // §4.6.1 / §12: terms are separated by one or more SP; nothing else separates them. Read
+  // term by term with `indexOf`, not `split(' ')`: an array of every term of a 64 KiB record
+  // was a tenth of its parse (bench/parsers).
+  for (let from = 'v=spf1'.length; from < record.length; ) {
+    let end = record.indexOf(' ', from);
+    if (end === -1) end = record.length;
+    const start = from;
+    from = end + 1;
+    if (end === start) continue;
+    const token = record.slice(start, end);
     const parsed = parseTerm(token);
     if ('message' in parsed) {
       result.errors.push(parsed);
       // One syntax error makes the record a permerror (RFC 7208 §4.6); past MAX_ERRORS the
       // rest is not read, so a hostile 64 KiB record of bad terms costs no more than 50 of them
       // (an error object and message per 3-6 bytes was 64-91 ms per MiB).
-      if (result.errors.length === MAX_ERRORS && tokens.slice(index + 1).some((t) => t !== '')) {
+      if (result.errors.length === MAX_ERRORS && MORE_TERMS.test(record.slice(end))) {
         result.errors.push({
           term: '',
           message: `the rest of the record was not read: it has ${MAX_ERRORS} errors already, and one makes it a permerror (RFC 7208 §4.6)`,

@@ -11,18 +11,13 @@
  * (BENCHMARKS.md, "Parsers on worst-case input").
  * @module
  */
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../lazy-require.js';
 
 /**
  * htmlparser2, required on the first page read: importing it costs ~40 ms of every process's
  * start (the CLI, the server), and only the security-headers grade reads pages.
  */
-let parserClass: typeof import('htmlparser2').Parser | undefined;
-function htmlParser(): typeof import('htmlparser2').Parser {
-  parserClass ??= (createRequire(import.meta.url)('htmlparser2') as typeof import('htmlparser2'))
-    .Parser;
-  return parserClass;
-}
+const htmlparser2 = lazyRequire<typeof import('htmlparser2')>('htmlparser2');
 
 export interface ScriptTag {
   src: string;
@@ -49,7 +44,7 @@ let last: { html: string; facts: HtmlFacts } | undefined;
 export function scanHtml(html: string): HtmlFacts {
   if (last?.html === html) return last.facts;
   const facts: HtmlFacts = { httpEquiv: {}, scripts: [] };
-  const Parser = htmlParser();
+  const { Parser } = htmlparser2();
   const parser = new Parser(
     {
       onopentag(name, attributes) {

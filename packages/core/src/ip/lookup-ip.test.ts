@@ -129,6 +129,9 @@ describe('lookupIp on the embedded data', () => {
     const fresh = await loadIpDatasets({ cacheDir: empty });
     expect(fresh.info.asn_index).toBe('prebuilt');
     expect(fresh.info.geo_index).toBe('prebuilt');
+    // The package build shaped every record too; `datasets` decodes them on first use.
+    expect(fresh.info.locations).toBe('prebuilt');
+    expect(datasets.info.locations).toBe('decoded');
     expect(readdirSync(empty)).toEqual([]);
     for (const ip of ['1.1.1.1', '8.8.8.8', '2001:4860:4860::8888', '81.2.69.160']) {
       expect(fresh.lookup(ip)).toEqual(datasets.lookup(ip));

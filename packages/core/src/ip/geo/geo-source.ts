@@ -7,13 +7,14 @@
  */
 import { formatV4 } from '../address.js';
 import type { AsnIndex } from '../asn/asn-index.js';
-import type { MmdbDataSection, RawRecords } from '../mmdb/data-section.js';
+import type { MmdbRecordSource, RawRecords } from '../mmdb/data-section.js';
 import { MmdbDatabase } from '../mmdb/database.js';
 import { RecordIds } from '../mmdb/range-table.js';
 import type { IpLocation } from '../types.js';
 import { FlatRecordReader } from './flat-record.js';
 import { GeoAsnV4, GeoAsnV6, TableError } from './geo-asn-table.js';
 import { locationOf } from './location-of.js';
+import type { LocationTable } from './location-table.js';
 import { buildGeoTables, type GeoTables } from './table-cache.js';
 
 export interface GeoSource {
@@ -53,6 +54,8 @@ class LocationCache {
   constructor(
     readonly ids: RecordIds,
     private readonly limit: number,
+    /** The records already shaped (location-table.ts), when the package build made them. */
+    private readonly table?: LocationTable,
   ) {
     this.locations = new Array<IpLocation | undefined>(ids.count).fill(undefined);
   }
@@ -64,15 +67,9 @@ class LocationCache {
   }
 
   private shape(id: number, v4: number, text: string | undefined): IpLocation {
-    let location: IpLocation | undefined;
-    const raw = this.ids.raw;
-    if (raw !== undefined) {
-      if (this.flat?.raw !== raw) this.flat = { raw, reader: new FlatRecordReader(raw) };
-      location = this.flat.reader.location(this.ids.pointerOf(id));
-    }
-    // Not a flat record: decoded in full. The address only matters when mmdb-lib's decoder is
-    // unavailable (see database.ts).
-    location ??= shapeLocation(this.ids.record(id, text ?? formatV4(v4)));
+    const table = this.table;
+    const location =
+      table !== undefined && id < table.count ? table.location(id) : this.decode(id, v4, text);
     if (this.cached >= this.limit) {
       // Full: start over (a bounded cache; shaping a record again costs a few microseconds).
       this.locations = new Array<IpLocation | undefined>(this.ids.count).fill(undefined);
@@ -82,6 +79,34 @@ class LocationCache {
     this.cached++;
     return location;
   }
+
+  /** Record `id` decoded from the database and shaped (`v4`/`text`: an address it covers). */
+  decode(id: number, v4: number, text: string | undefined): IpLocation {
+    const raw = this.ids.raw;
+    if (raw !== undefined) {
+      if (this.flat?.raw !== raw) this.flat = { raw, reader: new FlatRecordReader(raw) };
+      const location = this.flat.reader.location(this.ids.pointerOf(id));
+      if (location !== undefined) return location;
+    }
+    // Not a flat record: decoded in full. The address only matters when mmdb-lib's decoder is
+    // unavailable (see database.ts).
+    return shapeLocation(this.ids.record(id, text ?? formatV4(v4)));
+  }
+}
+
+/**
+ * Every record of a database shaped, by record id (for `location-table.ts`): the same shaping
+ * as a lookup's. `source` must decode records without an address (a data section, or a
+ * database read by mmdb-lib's decoder).
+ */
+export function shapeAllRecords(
+  source: MmdbDatabase | MmdbRecordSource,
+  pointers: Uint32Array,
+): IpLocation[] {
+  const cache = new LocationCache(new RecordIds(source, pointers), 0);
+  const out: IpLocation[] = [];
+  for (let id = 0; id < pointers.length; id++) out.push(cache.decode(id, 0, '0.0.0.0'));
+  return out;
 }
 
 export interface MmdbGeoSourceOptions {
@@ -89,9 +114,9 @@ export interface MmdbGeoSourceOptions {
    * Database for IPv4 lookups, or only its data section (`readMmdbDataSection`) when `tables`
    * never need a tree walk.
    */
-  v4: MmdbDatabase | MmdbDataSection;
+  v4: MmdbDatabase | MmdbRecordSource;
   /** Database for IPv6 lookups (the same one when it holds both). */
-  v6?: MmdbDatabase | MmdbDataSection;
+  v6?: MmdbDatabase | MmdbRecordSource;
   description: string;
   /** The AS index to fuse into the tables: one search then answers location and AS. */
   asn?: AsnIndex;
@@ -106,6 +131,11 @@ export interface MmdbGeoSourceOptions {
    * each. @default 262144 (DB-IP City Lite has 425,234 IPv4 and 278,090 IPv6 records)
    */
   cacheSize?: number;
+  /**
+   * Every record already shaped, by record id (`location-table.ts`, made with `tables`): a
+   * record's first lookup then reads it from here instead of decoding it.
+   */
+  locations?: { v4: LocationTable; v6: LocationTable | undefined };
 }
 
 export function createMmdbGeoSource(options: MmdbGeoSourceOptions): GeoSource {
@@ -134,8 +164,14 @@ export function createMmdbGeoSource(options: MmdbGeoSourceOptions): GeoSource {
   // Tables that never walk their tree let go of it (44 and 59 MB for DB-IP's two files).
   if (!t4.walks && (ids6 !== ids4 || !t6.walks)) ids4.releaseTree();
   if (ids6 !== undefined && ids6 !== ids4 && !t6.walks) ids6.releaseTree();
-  const c4 = new LocationCache(ids4, limit);
-  const c6 = ids6 === undefined ? undefined : ids6 === ids4 ? c4 : new LocationCache(ids6, limit);
+  const shaped = options.locations;
+  const c4 = new LocationCache(ids4, limit, shaped?.v4);
+  const c6 =
+    ids6 === undefined
+      ? undefined
+      : ids6 === ids4
+        ? c4
+        : new LocationCache(ids6, limit, shaped?.v6);
 
   const fused: FusedLookup | undefined = asn && {
     asn,

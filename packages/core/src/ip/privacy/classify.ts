@@ -27,7 +27,7 @@
 import type { IpPrivacy, PrivacySignal, PrivacySignalName } from '../types.js';
 import { type AsListing, BLOCK_SUFFIX, type IpIntel } from './intel.js';
 import type { IntelSourceMeta } from './intel-pack.js';
-import type { ListedSignal, SignalLists } from './signal-lists.js';
+import type { ListedSignal, NameKeyword, SignalLists } from './signal-lists.js';
 
 /** A signal with its precedence and the provider it names. */
 export interface Candidate {
@@ -114,7 +114,7 @@ export function asCandidates(
       provider: '',
     });
   }
-  if (out.length === 0 && name !== '') {
+  if (out.length === 0 && name !== '' && anyKeyword(lists.keywords).test(name)) {
     const seen = new Set<string>();
     for (const keyword of lists.keywords) {
       if (seen.has(keyword.signal) || !keyword.pattern.test(name)) continue;
@@ -134,6 +134,24 @@ export function asCandidates(
     }
   }
   return out;
+}
+
+const anyKeywordOf = new WeakMap<readonly NameKeyword[], { test(name: string): boolean }>();
+/**
+ * One pattern that matches a name when some keyword's does: most AS names match none, and one
+ * test instead of twenty halved the AS classification's cost on first sight (BENCHMARKS.md).
+ * Keywords whose patterns differ in flags (a caller's own lists) are tested one by one.
+ */
+function anyKeyword(keywords: readonly NameKeyword[]): { test(name: string): boolean } {
+  let any = anyKeywordOf.get(keywords);
+  if (any === undefined) {
+    const flags = keywords[0]?.pattern.flags ?? '';
+    any = keywords.every((k) => k.pattern.flags === flags && !/[gy]/.test(flags))
+      ? new RegExp(keywords.map((k) => `(?:${k.pattern.source})`).join('|') || '(?!)', flags)
+      : { test: (name) => keywords.some((k) => k.pattern.test(name)) };
+    anyKeywordOf.set(keywords, any);
+  }
+  return any;
 }
 
 /** Candidates of the range sources in combination `combo` of `intel`'s table. */
@@ -186,7 +204,10 @@ export function torCandidate(dataset: string, version: string): Candidate {
   };
 }
 
-/** Decides the class from candidates (see the module comment). Does not modify the input. */
+/**
+ * Decides the class from candidates (see the module comment). Does not modify the input's
+ * order or members; the signals it keeps are frozen.
+ */
 export function decide(input: readonly Candidate[], asn?: number): Readonly<IpPrivacy> {
   let candidates = [...input].sort((a, b) => a.tier - b.tier);
   const access = candidates.some(
@@ -232,29 +253,60 @@ export function decide(input: readonly Candidate[], asn?: number): Readonly<IpPr
 }
 
 function summarise(kept: Candidate[], winner: PrivacySignalName): Readonly<IpPrivacy> {
-  const has = (name: PrivacySignalName) => kept.some((c) => c.signal.signal === name);
-  const tor = has('tor');
-  const relay = has('relay');
-  const anonymiser = ANONYMISERS.has(winner);
+  // One pass for the flags and the provider; the signals are frozen where they are (they are
+  // made for this classification or cached candidates, never changed): a copy of each cost a
+  // fifth of a first-sight lookup's classification.
+  let hosting = false;
+  let vpn = false;
+  let proxy = false;
+  let relay = false;
+  let tor = false;
+  let mobile = false;
+  let provider = '';
   const signals: PrivacySignal[] = [];
-  const seen = new Set<string>();
+  let seen: Set<string> | undefined;
   for (const c of kept) {
-    // One evidence line per dataset and signal (a /64 in three lists of one dataset says it once).
-    const key = `${c.signal.signal}|${c.signal.dataset}|${c.signal.evidence}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    signals.push(Object.freeze({ ...c.signal }));
+    const signal = c.signal;
+    switch (signal.signal) {
+      case 'hosting':
+        hosting = true;
+        break;
+      case 'vpn':
+        vpn = true;
+        break;
+      case 'proxy':
+        proxy = true;
+        break;
+      case 'relay':
+        relay = true;
+        break;
+      case 'tor':
+        tor = true;
+        break;
+      case 'mobile':
+        mobile = true;
+        break;
+    }
+    if (provider === '') provider = c.provider;
+    if (kept.length > 1) {
+      // One evidence line per dataset and signal (a /64 in three lists of one dataset says it once).
+      const key = `${signal.signal}|${signal.dataset}|${signal.evidence}`;
+      seen ??= new Set();
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    signals.push(Object.isFrozen(signal) ? signal : Object.freeze(signal));
   }
   return Object.freeze({
-    type: anonymiser ? 'vpn' : winner === 'hosting' ? 'datacenter' : 'residential',
-    is_hosting: has('hosting'),
-    is_vpn: has('vpn'),
-    is_proxy: has('proxy') || tor || relay,
+    type: ANONYMISERS.has(winner) ? 'vpn' : winner === 'hosting' ? 'datacenter' : 'residential',
+    is_hosting: hosting,
+    is_vpn: vpn,
+    is_proxy: proxy || tor || relay,
     is_relay: relay,
     is_tor: tor,
-    is_mobile: has('mobile'),
+    is_mobile: mobile,
     is_residential: winner === 'residential',
-    provider: kept.find((c) => c.provider !== '')?.provider ?? '',
+    provider,
     signals: Object.freeze(signals),
   });
 }

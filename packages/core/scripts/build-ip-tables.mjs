@@ -37,5 +37,5 @@ if (datasets.lookup('1.1.1.1').network.asn !== 13335) {
 }
 const mb = [...keep].reduce((sum, file) => sum + statSync(join(dir, file)).size, 0) / 1e6;
 console.log(
-  `build-ip-tables: AS index ${datasets.info.asn_index}, lookup tables ${datasets.info.geo_index}; ${mb.toFixed(0)} MB in ${dir} (${Math.round(performance.now() - started)} ms)`,
+  `build-ip-tables: AS index ${datasets.info.asn_index}, lookup tables ${datasets.info.geo_index}, records ${datasets.info.locations}; ${mb.toFixed(0)} MB in ${dir} (${Math.round(performance.now() - started)} ms)`,
 );

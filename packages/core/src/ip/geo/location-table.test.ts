@@ -17,6 +17,7 @@ import {
   LocationTable,
   locationTableFile,
   readLocationTables,
+  StringList,
   writeLocationTables,
 } from './location-table.js';
 import { readTableCache } from './table-cache.js';
@@ -39,16 +40,21 @@ const place = (over: Partial<IpLocation>): IpLocation => ({
 const SAMPLES: IpLocation[] = [
   place({}),
   place({ latitude: null, longitude: null, accuracy_radius_km: null, postal_code: '' }),
-  place({ latitude: -0, longitude: -179.99999, accuracy_radius_km: 0, is_eu: true }),
+  place({ latitude: -89.5, longitude: -179.99999, accuracy_radius_km: 0, is_eu: true }),
+  place({ latitude: 0.000123, longitude: 180, accuracy_radius_km: 131_070, country: 'DE' }),
   place({ city: '', region: '', country: '', country_name: '', continent: '', timezone: '' }),
-  place({ city: 'São Paulo', latitude: 37.422000885009766, accuracy_radius_km: 1000 }),
+  place({ city: 'São Paulo', latitude: 37.422, longitude: -122.084058, accuracy_radius_km: 1000 }),
+  place({ city: 'line\nbreak, tab\t and ☃', region: 'Zürich' }),
 ];
 
 describe('encoding', () => {
   test('every field comes back exactly, strings stored once', () => {
     const data = encodeLocations(SAMPLES, SAMPLES.slice(1));
-    const v4 = new LocationTable(data.strings, data.v4);
-    const v6 = new LocationTable(data.strings, data.v6 as NonNullable<typeof data.v6>);
+    const strings = StringList.from(data.strings);
+    const table = (columns: typeof data.v4) =>
+      new LocationTable(strings, data.countries, data.zones, columns);
+    const v4 = table(data.v4);
+    const v6 = table(data.v6 as NonNullable<typeof data.v6>);
     expect(v4.count).toBe(SAMPLES.length);
     SAMPLES.forEach((want, id) => {
       const got = v4.location(id);
@@ -59,6 +65,11 @@ describe('encoding', () => {
     expect(v6.location(0)).toEqual(SAMPLES[1]);
     expect(new Set(data.strings).size).toBe(data.strings.length);
     expect(data.strings[0]).toBe('');
+    // Country facts once per distinct (code, name, continent, EU).
+    const facts = new Set(
+      SAMPLES.map((l) => `${l.country}|${l.country_name}|${l.continent}|${l.is_eu}`),
+    );
+    expect(data.countries.length).toBe(facts.size * 4);
   });
 
   test('what cannot be stored exactly is refused', () => {
@@ -68,17 +79,28 @@ describe('encoding', () => {
     expect(() => encodeLocations([place({ accuracy_radius_km: -1 })], undefined)).toThrow(
       RangeError,
     );
-    expect(() => encodeLocations([place({ city: 'a\nb' })], undefined)).toThrow(RangeError);
+    expect(() => encodeLocations([place({ accuracy_radius_km: 131_071 })], undefined)).toThrow(
+      RangeError,
+    );
+    // Not a short decimal: -0, a double with 17 significant digits, one of 1e-20.
+    for (const latitude of [-0, 37.42200088500977, 1e-20]) {
+      expect(() => encodeLocations([place({ latitude })], undefined)).toThrow(/coordinate/);
+    }
   });
 
   test('inconsistent columns are rejected', () => {
     const data = encodeLocations(SAMPLES, undefined);
-    expect(() => new LocationTable(data.strings.slice(0, 3), data.v4)).toThrow(/string index/);
+    const { countries, zones, v4 } = data;
+    const strings = StringList.from(data.strings);
+    const fewer = StringList.from(data.strings.slice(0, 3));
+    expect(() => new LocationTable(fewer, countries, zones, v4)).toThrow(/range/);
+    expect(() => new LocationTable(strings, countries.subarray(4), zones, v4)).toThrow(/range/);
+    expect(() => new LocationTable(strings, countries, zones.subarray(1), v4)).toThrow(/range/);
     expect(
       () =>
-        new LocationTable(data.strings, {
-          words: data.v4.words,
-          coords: data.v4.coords.subarray(2),
+        new LocationTable(strings, countries, zones, {
+          words: v4.words,
+          coords: v4.coords.subarray(2),
         }),
     ).toThrow(/sizes/);
   });
@@ -86,7 +108,7 @@ describe('encoding', () => {
 
 describe('the file', () => {
   const pointers4 = Uint32Array.from(SAMPLES, (_, i) => 1000 + i * 7);
-  const pointers6 = Uint32Array.from([5, 9, 11, 13]);
+  const pointers6 = Uint32Array.from(SAMPLES.slice(1), (_, i) => 5 + i * 3);
   const data = encodeLocations(SAMPLES, SAMPLES.slice(1));
 
   test('read back for the record ids it was made for, and only for those', async () => {

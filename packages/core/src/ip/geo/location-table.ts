@@ -1,19 +1,24 @@
 /**
  * Every record of the embedded geolocation databases already shaped into an `IpLocation`, in a
  * compact columnar form made when the package is built (`prebuildIpTables`), so that the first
- * lookup of a record reads eight numbers and two coordinates instead of decoding the record
+ * lookup of a record reads five words and two coordinates instead of decoding the record
  * from the MaxMind data section, tidying its float32 coordinates, finding its time zone and
  * interning its strings (issue 22 item 3: that work was ~60 % of a first-sight lookup, measured
  * in BENCHMARKS.md). It also replaces the data sections in memory (31 MB read at start).
  *
  * Layout (the shared cache format, `ip/cache-file.ts`): `strings`, every distinct string once
- * (index 0 = ''); per database `<v>.words`, eight 32-bit words per record id — string indexes of
- * city, region, postal code, country, country name, continent, time zone, then
- * `accuracy + 1` (0: none) << 1 | is_eu — and `<v>.coords`, latitude and longitude as
- * float64 (NaN: none). Record ids are those of the lookup tables (`table-cache.ts`), so the
- * file is tied to them: its header keeps a CRC-32 of their record-id → pointer arrays and the
- * file is ignored when they differ. Built here only, never at run time: shaping all 703,324
- * DB-IP records takes a few seconds that a server's first start should not pay.
+ * in UTF-8 (index 0 = ''), with `strings.ends`, where each ends; `countries`, per distinct (code, name, continent, EU) the string ids of the
+ * three and 1 for EU members; `zones`, the string id of each time zone; per database
+ * `<v>.words`, five 32-bit words per record id — string ids of city, region and postal code,
+ * time zone << 16 | country, and (accuracy + 1, 0: none) << 10 | flags << 4 | exponents
+ * (bits 0-3 and 5-8: the powers of ten of latitude and longitude; bits 4 and 9: none) — and
+ * `<v>.coords`, the two coordinates as 32-bit mantissas (`decimalOf`). 28 bytes a record: 20 MB
+ * for DB-IP's 703,356 records, 2.5 MB of them strings (48 bytes a record, 36 MB, in a first
+ * layout of eight words and two float64s: ~45 ms more to read at start). Record ids are those
+ * of the lookup tables (`table-cache.ts`), so the file is tied to them: its header keeps a
+ * CRC-32 of their record-id → pointer arrays and the file is ignored when they differ. Built by
+ * `prebuildIpTables` only, never at run time: shaping every DB-IP record takes seconds that a
+ * server's first start should not pay.
  * @module
  */
 import { crc32 } from 'node:zlib';
@@ -21,23 +26,45 @@ import { type CacheKind, cacheFilePath, readCacheFile, writeCacheFile } from '..
 import type { IpLocation } from '../types.js';
 
 const LOCATION_TABLE: CacheKind = { name: 'ip-locations', format: 1 };
-const WORDS = 8;
-/** Accuracy radii above this do not fit the word (mmdb stores a uint16). */
-const MAX_ACCURACY = 2 ** 30;
+/** Words per record (see the module comment). */
+const WORDS = 5;
+/** Accuracy radii are stored + 1 in 17 bits (mmdb stores a uint16). */
+const MAX_ACCURACY = 2 ** 17 - 2;
+/** Powers of ten a coordinate's mantissa is divided by (exact doubles up to 10^22). */
+const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
 
 /** The shaped records of one database, by record id. */
 export interface LocationColumns {
   /** `WORDS` per record (see the module comment). */
   words: Uint32Array;
-  /** Latitude, longitude per record; NaN for none. */
-  coords: Float64Array;
+  /** Latitude and longitude mantissas per record (see the module comment). */
+  coords: Int32Array;
 }
 
 export interface LocationTableData {
   strings: readonly string[];
+  /** Per country: string ids of its code, name and continent, then 1 for EU members. */
+  countries: Uint32Array;
+  /** String id of each time zone. */
+  zones: Uint32Array;
   v4: LocationColumns;
   /** Undefined when one database holds both families. */
   v6: LocationColumns | undefined;
+}
+
+/**
+ * A coordinate as `mantissa / 10^exponent` (exponent 0-15, mantissa a 32-bit integer), which
+ * division gives back exactly: both are exact doubles, and IEEE division rounds correctly, so
+ * it is the double nearest the decimal, as parsing its text is. Undefined when no such pair
+ * gives the value (then no table is made).
+ */
+function decimalOf(value: number): [mantissa: number, exponent: number] | undefined {
+  for (let k = 0; k < POW10.length; k++) {
+    const m = Math.round(value * (POW10[k] as number));
+    if (Math.abs(m) >= 2 ** 31) return undefined;
+    if (m / (POW10[k] as number) === value && !Object.is(value, -0)) return [m, k];
+  }
+  return undefined;
 }
 
 /** Encodes shaped records (by record id). Throws when one cannot be stored exactly. */
@@ -56,82 +83,194 @@ export function encodeLocations(
     }
     return id;
   };
+  const countries: number[] = [];
+  const countryIds = new Map<string, number>();
+  const zones: number[] = [];
+  const zoneIds = new Map<string, number>();
   const columns = (list: readonly IpLocation[]): LocationColumns => {
     const words = new Uint32Array(list.length * WORDS);
-    const coords = new Float64Array(list.length * 2);
+    const coords = new Int32Array(list.length * 2);
     list.forEach((l, i) => {
+      const country = `${l.country}\t${l.country_name}\t${l.continent}\t${l.is_eu}`;
+      let c = countryIds.get(country);
+      if (c === undefined) {
+        c = countries.length / 4;
+        countries.push(idOf(l.country), idOf(l.country_name), idOf(l.continent), l.is_eu ? 1 : 0);
+        countryIds.set(country, c);
+      }
+      let z = zoneIds.get(l.timezone);
+      if (z === undefined) {
+        z = zones.length;
+        zones.push(idOf(l.timezone));
+        zoneIds.set(l.timezone, z);
+      }
+      if (c > 0xffff || z > 0xffff) throw new RangeError('too many countries or time zones');
+      const accuracy = l.accuracy_radius_km;
+      if (
+        accuracy !== null &&
+        !(Number.isInteger(accuracy) && accuracy >= 0 && accuracy <= MAX_ACCURACY)
+      ) {
+        throw new RangeError(`record ${i}: accuracy ${accuracy} does not fit the table`);
+      }
+      let exponents = 0;
+      for (const [k, value] of [l.latitude, l.longitude].entries()) {
+        if (value === null) {
+          exponents |= 0x10 << (k * 5); // no coordinate
+          continue;
+        }
+        const decimal = decimalOf(value);
+        if (!decimal)
+          throw new RangeError(`record ${i}: coordinate ${value} is not a short decimal`);
+        coords[i * 2 + k] = decimal[0];
+        exponents |= decimal[1] << (k * 5);
+      }
       const w = i * WORDS;
       words[w] = idOf(l.city);
       words[w + 1] = idOf(l.region);
       words[w + 2] = idOf(l.postal_code);
-      words[w + 3] = idOf(l.country);
-      words[w + 4] = idOf(l.country_name);
-      words[w + 5] = idOf(l.continent);
-      words[w + 6] = idOf(l.timezone);
-      const accuracy = l.accuracy_radius_km;
-      if (
-        accuracy !== null &&
-        !(Number.isInteger(accuracy) && accuracy >= 0 && accuracy < MAX_ACCURACY)
-      ) {
-        throw new RangeError(`record ${i}: accuracy ${accuracy} does not fit the table`);
-      }
-      words[w + 7] = ((accuracy === null ? 0 : accuracy + 1) * 2 + (l.is_eu ? 1 : 0)) >>> 0;
-      coords[i * 2] = l.latitude ?? Number.NaN;
-      coords[i * 2 + 1] = l.longitude ?? Number.NaN;
+      words[w + 3] = ((z << 16) | c) >>> 0;
+      words[w + 4] = ((accuracy === null ? 0 : accuracy + 1) * 1024 + exponents) >>> 0;
     });
     return { words, coords };
   };
-  const data: LocationTableData = {
+  const first = columns(v4);
+  const second = v6 === undefined ? undefined : columns(v6);
+  return {
     strings,
-    v4: columns(v4),
-    v6: v6 === undefined ? undefined : columns(v6),
+    countries: Uint32Array.from(countries),
+    zones: Uint32Array.from(zones),
+    v4: first,
+    v6: second,
   };
-  if (strings.some((s) => s.includes('\n'))) throw new RangeError('a string holds a newline');
-  return data;
+}
+
+/** Strings as one UTF-8 buffer and where each ends in it. */
+function packStrings(list: readonly string[]): { bytes: Buffer; ends: Uint32Array } {
+  const parts = list.map((text) => Buffer.from(text, 'utf8'));
+  let end = 0;
+  return { bytes: Buffer.concat(parts), ends: Uint32Array.from(parts, (p) => (end += p.length)) };
+}
+
+/**
+ * The table's strings, each decoded from UTF-8 on first use and kept: a start then costs no
+ * string at all (decoding all 177,110 of DB-IP's at load took 20-75 ms and ~10 MB of heap),
+ * and a record's first lookup decodes only its own few.
+ */
+export class StringList {
+  readonly size: number;
+  private readonly decoded: (string | undefined)[];
+
+  /** `ends[i]`: where string i ends in `bytes` (it starts where i - 1 ends, or at 0). */
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly ends: Uint32Array,
+  ) {
+    let previous = 0;
+    for (const end of ends) {
+      if (end < previous) throw new RangeError('location table: string offsets out of order');
+      previous = end;
+    }
+    if (previous !== bytes.length) throw new RangeError('location table: string sizes disagree');
+    this.size = ends.length;
+    this.decoded = new Array<string | undefined>(ends.length).fill(undefined);
+  }
+
+  static from(list: readonly string[]): StringList {
+    const { bytes, ends } = packStrings(list);
+    return new StringList(bytes, ends);
+  }
+
+  /** String `i` (< `size`). */
+  get(i: number): string {
+    const known = this.decoded[i];
+    if (known !== undefined) return known;
+    const text = this.bytes.toString('utf8', i === 0 ? 0 : this.ends[i - 1], this.ends[i]);
+    this.decoded[i] = text;
+    return text;
+  }
 }
 
 /** Reads shaped records of one database by record id. */
 export class LocationTable {
   readonly count: number;
+  private readonly words: Uint32Array;
+  private readonly coords: Int32Array;
+  /** Per country: code, name, continent, EU membership. */
+  private readonly countries: { code: string; name: string; continent: string; eu: boolean }[];
+  private readonly zones: string[];
 
   /** Throws a `RangeError` when the columns are inconsistent with each other or `strings`. */
   constructor(
-    private readonly strings: readonly string[],
-    private readonly columns: LocationColumns,
+    private readonly strings: StringList,
+    countries: Uint32Array,
+    zones: Uint32Array,
+    columns: LocationColumns,
   ) {
     const { words, coords } = columns;
     this.count = words.length / WORDS;
     if (!Number.isInteger(this.count) || coords.length !== this.count * 2) {
       throw new RangeError('location table: column sizes disagree');
     }
-    const n = strings.length;
-    for (let i = 0; i < words.length; i++) {
-      if (i % WORDS !== WORDS - 1 && (words[i] as number) >= n) {
+    const text = (id: number | undefined): string => {
+      if (id === undefined || id >= strings.size) {
         throw new RangeError('location table: string index out of range');
       }
+      return strings.get(id);
+    };
+    this.countries = [];
+    for (let i = 0; i + 3 < countries.length; i += 4) {
+      this.countries.push({
+        code: text(countries[i]),
+        name: text(countries[i + 1]),
+        continent: text(countries[i + 2]),
+        eu: countries[i + 3] === 1,
+      });
     }
+    this.zones = Array.from(zones, text);
+    // Every index in range, checked once here (a column at a time: a few milliseconds).
+    let most = 0;
+    let country = 0;
+    let zone = 0;
+    for (let w = 0; w < words.length; w += WORDS) {
+      most = Math.max(most, words[w] as number, words[w + 1] as number, words[w + 2] as number);
+      const cz = words[w + 3] as number;
+      country = Math.max(country, cz & 0xffff);
+      zone = Math.max(zone, cz >>> 16);
+    }
+    if (
+      this.count > 0 &&
+      (most >= strings.size || country >= this.countries.length || zone >= this.zones.length)
+    ) {
+      throw new RangeError('location table: index out of range');
+    }
+    this.words = words;
+    this.coords = coords;
   }
 
   /** The location of record `id` (< `count`): a new frozen object sharing the table's strings. */
   location(id: number): IpLocation {
-    const w = this.columns.words;
+    const w = this.words;
     const s = this.strings;
     const at = id * WORDS;
-    const latitude = this.columns.coords[id * 2] as number;
-    const longitude = this.columns.coords[id * 2 + 1] as number;
-    const last = w[at + 7] as number;
-    const accuracy = last >>> 1;
+    const cz = w[at + 3] as number;
+    const country = this.countries[cz & 0xffff] as LocationTable['countries'][number];
+    const last = w[at + 4] as number;
+    const accuracy = last >>> 10;
     return Object.freeze({
-      city: s[w[at] as number] as string,
-      region: s[w[at + 1] as number] as string,
-      country: s[w[at + 3] as number] as string,
-      country_name: s[w[at + 4] as number] as string,
-      continent: s[w[at + 5] as number] as string,
-      latitude: Number.isNaN(latitude) ? null : latitude,
-      longitude: Number.isNaN(longitude) ? null : longitude,
-      timezone: s[w[at + 6] as number] as string,
-      postal_code: s[w[at + 2] as number] as string,
-      is_eu: (last & 1) === 1,
+      city: s.get(w[at] as number),
+      region: s.get(w[at + 1] as number),
+      country: country.code,
+      country_name: country.name,
+      continent: country.continent,
+      latitude:
+        last & 0x10 ? null : (this.coords[id * 2] as number) / (POW10[last & 0xf] as number),
+      longitude:
+        last & 0x200
+          ? null
+          : (this.coords[id * 2 + 1] as number) / (POW10[(last >>> 5) & 0xf] as number),
+      timezone: this.zones[cz >>> 16] as string,
+      postal_code: s.get(w[at + 2] as number),
+      is_eu: country.eu,
       accuracy_radius_km: accuracy === 0 ? null : accuracy - 1,
     });
   }
@@ -157,21 +296,23 @@ export function readLocationTables(
 ): Promise<{ v4: LocationTable; v6: LocationTable | undefined } | undefined> {
   return readCacheFile(file, LOCATION_TABLE, key, (f) => {
     if (f.meta['ids'] !== idsFingerprint(pointers4, pointers6)) throw new RangeError('stale');
-    const strings = f.lines('strings');
+    const bytes = f.u8('strings');
+    const strings = new StringList(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
+      f.u32('strings.ends'),
+    );
+    const countries = f.u32('countries');
+    const zones = f.u32('zones');
     const columns = (v: string): LocationColumns => {
       const coords = f.u32(`${v}.coords`);
       return {
         words: f.u32(`${v}.words`),
-        // Arrays start at 8-byte boundaries of the file, so the view is aligned when the
-        // file's buffer is (a large read has its own); else a copy.
-        coords:
-          coords.byteOffset % 8 === 0
-            ? new Float64Array(coords.buffer, coords.byteOffset, coords.length / 2)
-            : new Float64Array(coords.slice().buffer),
+        coords: new Int32Array(coords.buffer, coords.byteOffset, coords.length),
       };
     };
-    const v4 = new LocationTable(strings, columns('v4'));
-    const v6 = f.has('v6.words') ? new LocationTable(strings, columns('v6')) : undefined;
+    const table = (v: string) => new LocationTable(strings, countries, zones, columns(v));
+    const v4 = table('v4');
+    const v6 = f.has('v6.words') ? table('v6') : undefined;
     if (v4.count !== pointers4.length || (v6?.count ?? 0) !== (pointers6?.length ?? 0)) {
       throw new RangeError('record counts differ');
     }
@@ -187,9 +328,13 @@ export function writeLocationTables(
   pointers4: Uint32Array,
   pointers6: Uint32Array | undefined,
 ): Promise<Error | undefined> {
-  const u32 = (a: Float64Array) => new Uint32Array(a.buffer, a.byteOffset, a.length * 2);
-  const arrays: Record<string, Uint32Array | readonly string[]> = {
-    strings: data.strings,
+  const u32 = (a: Int32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+  const { bytes, ends } = packStrings(data.strings);
+  const arrays: Record<string, Uint32Array | Uint8Array> = {
+    strings: bytes,
+    'strings.ends': ends,
+    countries: data.countries,
+    zones: data.zones,
     'v4.words': data.v4.words,
     'v4.coords': u32(data.v4.coords),
   };

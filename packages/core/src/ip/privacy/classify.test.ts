@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { PrivacySignalName } from '../types.js';
-import { type Candidate, decide } from './classify.js';
+import { asCandidates, type Candidate, decide } from './classify.js';
+import { loadSignalLists, type SignalLists } from './signal-lists.js';
 
 const c = (
   signal: PrivacySignalName,
@@ -124,5 +126,74 @@ describe('decide: type and booleans never disagree', () => {
         expect(p.signals[0]?.evidence).toContain(`at tier ${best}`);
       }
     }
+  });
+});
+
+describe('asCandidates: AS-name keywords', () => {
+  const lists = loadSignalLists();
+  const none: SignalLists = {
+    lists: Object.fromEntries(
+      Object.keys(lists.lists).map((k) => [k, new Map()]),
+    ) as unknown as SignalLists['lists'],
+    keywords: lists.keywords,
+  };
+  /** What the keywords' own patterns say, one by one: the first keyword of each signal. */
+  const reference = (name: string) => {
+    const seen = new Set<string>();
+    const out: string[] = [];
+    for (const k of lists.keywords) {
+      if (name === '' || seen.has(k.signal) || !k.pattern.test(name)) continue;
+      seen.add(k.signal);
+      out.push(`${k.signal}:${k.keyword}`);
+    }
+    return out;
+  };
+  const ofName = (name: string) =>
+    asCandidates(64_512, name, none).map((c) => {
+      const keyword = /contains "([^"]*)"/.exec(c.signal.evidence)?.[1];
+      return `${c.signal.signal}:${keyword}`;
+    });
+  // Words around the keywords, and the characters where matching could differ: Unicode
+  // letters and digits as boundaries, the Kelvin sign and long s (which fold to k and s).
+  const pieces = [
+    ...lists.keywords.map((k) => k.keyword),
+    ...lists.keywords.map((k) => k.keyword.toUpperCase()),
+    'Net',
+    'LLC',
+    'ghost',
+    '4',
+    'é',
+    'ſ',
+    '\u212a',
+    'ß',
+    '٣',
+    '',
+  ];
+  const separators = [' ', '-', '_', '.', '', 'x', '1', 'ü', '/', '\t'];
+
+  test('the fast matcher finds what every keyword pattern finds (random names)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...pieces), fc.constantFrom(...separators)), {
+          maxLength: 6,
+        }),
+        fc.string({ maxLength: 8 }),
+        (parts, noise) => {
+          const name = parts.map(([p, s]) => p + s).join('') + noise;
+          expect(ofName(name)).toEqual(reference(name));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('known cases: whole words, any case, Unicode boundaries', () => {
+    expect(ofName('Hetzner Online HOSTING GmbH')).toEqual(['hosting:hosting']);
+    expect(ofName('Ghosting Ltd')).toEqual([]);
+    expect(ofName('éhosting')).toEqual([]);
+    expect(ofName('China Mobile Cloud')).toEqual(['hosting:cloud', 'mobile:mobile']);
+    expect(ofName('\u212aVPN ſervers')).toEqual(reference('\u212aVPN ſervers'));
+    expect(reference('ſervers')).toEqual(['hosting:servers']);
+    expect(ofName('ſervers')).toEqual(['hosting:servers']);
   });
 });

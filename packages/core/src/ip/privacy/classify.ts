@@ -27,7 +27,13 @@
 import type { IpPrivacy, PrivacySignal, PrivacySignalName } from '../types.js';
 import { type AsListing, BLOCK_SUFFIX, type IpIntel } from './intel.js';
 import type { IntelSourceMeta } from './intel-pack.js';
-import type { ListedSignal, NameKeyword, SignalLists } from './signal-lists.js';
+import {
+  escapeRegExp,
+  keywordPattern,
+  type ListedSignal,
+  type NameKeyword,
+  type SignalLists,
+} from './signal-lists.js';
 
 /** A signal with its precedence and the provider it names. */
 export interface Candidate {
@@ -114,10 +120,11 @@ export function asCandidates(
       provider: '',
     });
   }
-  if (out.length === 0 && name !== '' && anyKeyword(lists.keywords).test(name)) {
+  const matcher = keywordMatcher(lists.keywords);
+  if (out.length === 0 && name !== '' && matcher.any(name)) {
     const seen = new Set<string>();
     for (const keyword of lists.keywords) {
-      if (seen.has(keyword.signal) || !keyword.pattern.test(name)) continue;
+      if (seen.has(keyword.signal) || !matcher.test(keyword, name)) continue;
       seen.add(keyword.signal);
       out.push({
         signal: {
@@ -136,22 +143,60 @@ export function asCandidates(
   return out;
 }
 
-const anyKeywordOf = new WeakMap<readonly NameKeyword[], { test(name: string): boolean }>();
-/**
- * One pattern that matches a name when some keyword's does: most AS names match none, and one
- * test instead of twenty halved the AS classification's cost on first sight (BENCHMARKS.md).
- * Keywords whose patterns differ in flags (a caller's own lists) are tested one by one.
- */
-function anyKeyword(keywords: readonly NameKeyword[]): { test(name: string): boolean } {
-  let any = anyKeywordOf.get(keywords);
-  if (any === undefined) {
-    const flags = keywords[0]?.pattern.flags ?? '';
-    any = keywords.every((k) => k.pattern.flags === flags && !/[gy]/.test(flags))
-      ? new RegExp(keywords.map((k) => `(?:${k.pattern.source})`).join('|') || '(?!)', flags)
-      : { test: (name) => keywords.some((k) => k.pattern.test(name)) };
-    anyKeywordOf.set(keywords, any);
+interface KeywordMatcher {
+  /** Whether some keyword's pattern matches `name`. */
+  any(name: string): boolean;
+  /** Whether `keyword`'s pattern matches `name`. */
+  test(keyword: NameKeyword, name: string): boolean;
+}
+
+// Matching names against keywords was half of an AS's classification on first sight (twenty
+// Unicode-aware patterns a name): one pattern first, and for the usual case — ASCII names,
+// keywords as `loadSignalLists` makes them — an ASCII pattern and a substring test before each
+// keyword's own (BENCHMARKS.md). Both give what the keywords' own patterns give: on ASCII
+// text, \p{L} and \p{N} are [A-Za-z] and [0-9], and ASCII-only case folding is plain.
+const matchers = new WeakMap<readonly NameKeyword[], KeywordMatcher>();
+const ASCII = /^\p{ASCII}*$/u;
+
+function keywordMatcher(keywords: readonly NameKeyword[]): KeywordMatcher {
+  let matcher = matchers.get(keywords);
+  if (matcher !== undefined) return matcher;
+  const flags = keywords[0]?.pattern.flags ?? '';
+  const unicode = keywords.every((k) => k.pattern.flags === flags && !/[gy]/.test(flags))
+    ? new RegExp(keywords.map((k) => `(?:${k.pattern.source})`).join('|') || '(?!)', flags)
+    : { test: (name: string) => keywords.some((k) => k.pattern.test(name)) };
+  const standard = keywords.every(
+    (k) =>
+      ASCII.test(k.keyword) &&
+      k.pattern.flags === 'iu' &&
+      k.pattern.source === keywordPattern(k.keyword).source,
+  );
+  if (standard && keywords.length > 0) {
+    const lower = new Map(keywords.map((k) => [k, k.keyword.toLowerCase()]));
+    const ascii = new RegExp(
+      `(?:^|[^a-z0-9])(?:${[...lower.values()].map(escapeRegExp).join('|')})(?:$|[^a-z0-9])`,
+      'i',
+    );
+    let lastName = '';
+    let lastLower = '';
+    matcher = {
+      any: (name) => (ASCII.test(name) ? ascii.test(name) : unicode.test(name)),
+      test(keyword, name) {
+        if (ASCII.test(name)) {
+          if (name !== lastName) {
+            lastName = name;
+            lastLower = name.toLowerCase();
+          }
+          if (!lastLower.includes(lower.get(keyword) as string)) return false;
+        }
+        return keyword.pattern.test(name);
+      },
+    };
+  } else {
+    matcher = { any: (name) => unicode.test(name), test: (k, name) => k.pattern.test(name) };
   }
-  return any;
+  matchers.set(keywords, matcher);
+  return matcher;
 }
 
 /** Candidates of the range sources in combination `combo` of `intel`'s table. */

@@ -32,6 +32,17 @@ export interface NameKeyword {
   pattern: RegExp;
 }
 
+/** `text` with the characters a regular expression treats specially escaped. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The whole-word, case-insensitive pattern of `keyword` (as `loadSignalLists` makes them). */
+export function keywordPattern(keyword: string): RegExp {
+  const escaped = escapeRegExp(keyword.toLowerCase());
+  return new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?:$|[^\\p{L}\\p{N}])`, 'iu');
+}
+
 export interface SignalLists {
   lists: Record<ListedSignal, ReadonlyMap<number, ListedAs>>;
   keywords: readonly NameKeyword[];
@@ -90,12 +101,11 @@ export function parseSignalLists(texts: Record<string, string>): SignalLists {
         `data/${KEYWORD_FILE} line ${line}: expected "signal<TAB>keyword<TAB>reason" with signal hosting, vpn, proxy or mobile`,
       );
     }
-    const escaped = keyword.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     keywords.push({
       signal: signal as KeywordSignal,
       keyword,
       reason,
-      pattern: new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?:$|[^\\p{L}\\p{N}])`, 'iu'),
+      pattern: keywordPattern(keyword),
     });
   }
   return { lists, keywords };

@@ -200,7 +200,6 @@ export {
   type LookupAnswerV1,
   type LookupIpOptions,
   loadIpDatasets,
-  prebuildIpTables,
   lookupAnswer,
   lookupAnswerJson,
   lookupAnswerV1,
@@ -209,6 +208,7 @@ export {
   type PrivacySignal,
   type PrivacySignalName,
   parseTorExitList,
+  prebuildIpTables,
   type TorExitList,
 } from './ip/index.js';
 export {

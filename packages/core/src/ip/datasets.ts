@@ -51,6 +51,12 @@ import {
 } from './privacy/classify.js';
 import { createIpIntel, type IpIntel, withSource } from './privacy/intel.js';
 import { type IntelData, type IntelSource, loadIntelData } from './privacy/intel-pack.js';
+import {
+  intelFingerprint,
+  intelTableFile,
+  readIntelTable,
+  writeIntelTable,
+} from './privacy/intel-table-file.js';
 import { providerAses } from './privacy/provider-ases.js';
 import { findDataDir, loadSignalLists, type SignalLists } from './privacy/signal-lists.js';
 import type { TorExitList } from './tor-exit-list.js';
@@ -185,11 +191,16 @@ function cacheDirOf(options: LoadIpDatasetsOptions): string | false {
 /** Where the package build leaves its tables (see `prebuiltDir`; scripts/build-ip-tables.mjs). */
 export const PREBUILT_TABLES = 'ip-tables';
 
+function prebuiltDirOf(options: Pick<LoadIpDatasetsOptions, 'prebuiltDir'>): string | false {
+  return options.prebuiltDir === undefined
+    ? join(findDataDir(), PREBUILT_TABLES)
+    : options.prebuiltDir;
+}
+
 /** The directories to read tables from, in order, each with how its tables are reported. */
 function tableDirsOf(options: LoadIpDatasetsOptions): { dir: string; how: string }[] {
   const dirs: { dir: string; how: string }[] = [];
-  const prebuilt =
-    options.prebuiltDir === undefined ? join(findDataDir(), PREBUILT_TABLES) : options.prebuiltDir;
+  const prebuilt = prebuiltDirOf(options);
   if (prebuilt !== false) dirs.push({ dir: prebuilt, how: 'prebuilt' });
   const cache = cacheDirOf(options);
   if (cache !== false) dirs.push({ dir: cache, how: 'cache' });
@@ -374,8 +385,16 @@ export async function prebuildIpTables(
     const failure = await writeLocationTables(file, key, data, tables.pointers4, tables.pointers6);
     if (failure) throw failure;
   }
+  // The bundled pack's range table, made afresh every time (see intel-table-file.ts): the load
+  // above built it (no prebuilt folder read).
+  const intel = datasets.intel;
+  if (!intel) throw new Error('no IP-intel data');
+  const intelKey = intelFingerprint(intel.data);
+  const intelFile = intelTableFile(dir, intelKey);
+  const failure = await writeIntelTable(intelFile, intelKey, intel.table);
+  if (failure) throw failure;
   return {
-    files: [asnCacheFile(dir, asn.key), tablesFile, file],
+    files: [asnCacheFile(dir, asn.key), tablesFile, file, intelFile],
     info: datasets.info,
   };
 }
@@ -388,21 +407,28 @@ export function embeddedDescription(version: string): string {
  * The privacy inputs of `createIpDatasets` (curated AS lists, range and address lists), as
  * `loadIpDatasets` loads them.
  */
-export function loadPrivacyData(
-  options: Pick<LoadIpDatasetsOptions, 'signalLists' | 'intel'> = {},
-): { lists: SignalLists; intel: IpIntel | undefined } {
+export async function loadPrivacyData(
+  options: Pick<LoadIpDatasetsOptions, 'signalLists' | 'intel' | 'prebuiltDir'> = {},
+): Promise<{ lists: SignalLists; intel: IpIntel | undefined }> {
   const lists = options.signalLists ?? loadSignalLists();
-  const intel =
-    options.intel === false
-      ? undefined
-      : createIpIntel(options.intel ?? loadIntelData(findDataDir()));
-  return { lists, intel };
+  if (options.intel === false) return { lists, intel: undefined };
+  const data = options.intel ?? loadIntelData(findDataDir());
+  // The range table the package build made for this data (intel-table-file.ts), if any.
+  const dir = prebuiltDirOf(options);
+  const key = dir === false ? '' : intelFingerprint(data);
+  const table = dir === false ? undefined : await readIntelTable(intelTableFile(dir, key), key);
+  try {
+    return { lists, intel: createIpIntel(data, table) };
+  } catch (error) {
+    if (table === undefined) throw error;
+    return { lists, intel: createIpIntel(data) }; // A table of other sources: built instead.
+  }
 }
 
 /** Loads every dataset. Errors are `ConfigError`s that name the variable and the problem. */
 export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promise<IpDatasets> {
   const started = performance.now();
-  const { lists, intel } = loadPrivacyData(options);
+  const { lists, intel } = await loadPrivacyData(options);
   const asn = await loadAsn(options);
   // One table answers location and AS: the AS ranges are merged into the flattened
   // geolocation trees (geo/geo-asn-table.ts), built once and kept on disk.

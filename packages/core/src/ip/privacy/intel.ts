@@ -54,26 +54,33 @@ export interface IpIntel {
   comboOf(parts: AddressParts): number;
 }
 
-export function createIpIntel(data: IntelData): IpIntel {
+/** What a range table is built from: the sources' ranges, their dense blocks, Tor addresses. */
+function intelParts(data: IntelData): {
+  tableSources: IntelSourceMeta[];
+  inputs: () => SourceRanges[];
+  asLists: Map<number, AsListing[]>;
+  tor: IpIntel['tor'];
+} {
   const tableSources: IntelSourceMeta[] = [];
-  const inputs: SourceRanges[] = [];
+  const makers: (() => SourceRanges)[] = [];
   const asLists = new Map<number, AsListing[]>();
   let tor: IpIntel['tor'];
   for (const source of data.sources) {
     const meta = metaOf(source);
-    if (source.ranges) {
+    const ranges = source.ranges;
+    if (ranges) {
       tableSources.push(meta);
-      inputs.push(source.ranges);
+      makers.push(() => ranges);
       if (meta.tier <= 5 && meta.signal !== 'tor') {
         tableSources.push({
           ...meta,
           id: `${meta.id}${BLOCK_SUFFIX}`,
           tier: meta.tier + BLOCK_TIER_STEP,
         });
-        inputs.push(
+        makers.push(() =>
           meta.kind === 'address-list'
-            ? denseBlocks(source.ranges, 24, 32, ADDRESS_BLOCK_MIN)
-            : denseBlocks(source.ranges, 16, 32, BLOCK_MIN_RANGES),
+            ? denseBlocks(ranges, 24, 32, ADDRESS_BLOCK_MIN)
+            : denseBlocks(ranges, 16, 32, BLOCK_MIN_RANGES),
         );
       }
     }
@@ -84,24 +91,38 @@ export function createIpIntel(data: IntelData): IpIntel {
         list.push({ source: meta, name });
       }
     }
-    if (source.addresses && source.signal === 'tor') {
+    const addresses = source.addresses;
+    if (addresses && source.signal === 'tor') {
       // In the table, not a set of strings: an address in no range costs no string hashing.
       tor = meta;
       tableSources.push(meta);
-      inputs.push(rangesFromTokens(source.addresses));
+      makers.push(() => rangesFromTokens(addresses));
     }
   }
-  const table = buildRangeTable(inputs);
+  return { tableSources, inputs: () => makers.map((make) => make()), asLists, tor };
+}
+
+/**
+ * The intelligence of `data`. `table`: its range table made earlier (`intel-table-file.ts`, by
+ * the package build), which saves building it (~0.25 s: the dense blocks and the flattening);
+ * it must be the table of this data (the file's key says so), and its source indexes are checked.
+ */
+export function createIpIntel(data: IntelData, table?: RangeTable): IpIntel {
+  const { tableSources, inputs, asLists, tor } = intelParts(data);
+  if (table?.combos.some((combo) => combo.some((i) => i >= tableSources.length))) {
+    throw new RangeError('IP-intel range table: a source index out of range');
+  }
+  const ranges = table ?? buildRangeTable(inputs());
   return {
     data,
-    table,
+    table: ranges,
     tableSources,
     asLists,
     tor,
     comboOf(parts) {
       return parts.version === 4
-        ? comboOfV4(table, parts.v4)
-        : comboOfV6(table, parts.w0, parts.w1);
+        ? comboOfV4(ranges, parts.v4)
+        : comboOfV6(ranges, parts.w0, parts.w1);
     },
   };
 }

@@ -358,9 +358,11 @@ function shapedOnly(): MmdbRecordSource {
 
 /**
  * Makes everything `loadIpDatasets` reads from a prebuilt folder into `dir`: the AS index,
- * the lookup tables and the shaped records of the embedded data (what the package build does
- * for `data/ip-tables`, see scripts/build-ip-tables.mjs). Files already there for this data are
- * kept. Returns the files this data uses. Seconds and ~1 GB peak: a build step, not a start.
+ * the lookup tables and the shaped records of the embedded data, and the bundled IP-intel
+ * pack's range table (what the package build does for `data/ip-tables`, see
+ * scripts/build-ip-tables.mjs). Files already there for this data are kept, except the range
+ * table, which is written afresh. Returns the files this data uses. Seconds and ~1 GB peak: a
+ * build step, not a start.
  */
 export async function prebuildIpTables(
   dir: string,

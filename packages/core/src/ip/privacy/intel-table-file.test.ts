@@ -27,7 +27,8 @@ beforeAll(() => {
   built = createIpIntel(data);
 });
 
-const copy = (t: RangeTable): RangeTable => ({
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+const copy = (t: RangeTable): Mutable<RangeTable> => ({
   ...t,
   v4Index: t.v4Index.slice(),
   v4Slots: t.v4Slots.slice(),
@@ -88,7 +89,7 @@ describe('the range table file', () => {
 
   test('every index a lookup follows is checked', () => {
     expect(() => checkRangeTable(built.table)).not.toThrow();
-    const damaged: [string, (t: RangeTable) => void][] = [
+    const damaged: [string, (t: Mutable<RangeTable>) => void][] = [
       ['IPv4 index out of the slots', (t) => (t.v4Index[7] = t.v4Slots.length - 1)],
       ['IPv4 combination', (t) => (t.v4Index[7] = 0x80000000 | 0xfff0)],
       [

@@ -501,12 +501,22 @@ function toResponse(
   };
 }
 
+/** A name `normaliseQueryName` returns as it is (but for a trailing dot), when ≤ 253 long. */
+const PLAIN_QUERY_NAME = /^(?:[a-z0-9_-]{1,63}\.)*[a-z0-9_-]{1,63}\.?$/;
+
 /**
  * Lower case, no trailing dot (the root `.` is ``); RFC 1035 §2.3.4 sizes (labels 1–63, at most
  * 253 characters).
  * Callers validate user input with `normaliseDomain`; this only refuses what cannot be sent.
  */
 export function normaliseQueryName(name: string): string {
+  // The usual name — lower-case letters, digits, `-` and `_` in labels of 1–63 — is already
+  // normal: one pattern test instead of trims, a lower-casing, a split and a byte count per
+  // label (~2 % of a query's CPU in a resolver profile, BENCHMARKS.md).
+  if (PLAIN_QUERY_NAME.test(name)) {
+    const text = name.endsWith('.') ? name.slice(0, -1) : name;
+    if (text.length <= 253) return text;
+  }
   // The root itself (`.`) is a name that can be asked (its DNSKEY, for DNSSEC): it is ``.
   if (name.trim() === '.') return '';
   const text = name.trim().toLowerCase().replace(/\.$/, '');

@@ -1,0 +1,68 @@
+/**
+ * `normaliseQueryName`: its shortcut for plain names gives what the rules give, for any name
+ * (RFC 1035 §2.3.4 sizes; lower case; no trailing dot; the root `.` is ``).
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { normaliseQueryName } from './resolver.js';
+
+/** The rules, written out plainly. */
+function reference(name: string): string | 'refused' {
+  if (name.trim() === '.') return '';
+  const text = name.trim().toLowerCase().replace(/\.$/, '');
+  const labels = text.split('.');
+  if (
+    text === '' ||
+    text.length > 253 ||
+    labels.some((l) => l.length === 0 || Buffer.byteLength(l) > 63)
+  ) {
+    return 'refused';
+  }
+  return text;
+}
+
+const outcome = (name: string): string => {
+  try {
+    return normaliseQueryName(name);
+  } catch {
+    return 'refused';
+  }
+};
+
+describe('normaliseQueryName', () => {
+  test('equals the rules for random names, plain or not', () => {
+    const chars = fc.constantFrom(...'abz09-_.AZ é\t'.split(''));
+    const label = (max: number) => fc.array(chars, { minLength: 0, maxLength: max });
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(label(4), label(70)), { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        (labels, dot) => {
+          const name = labels.map((l) => l.join('')).join('.') + (dot ? '.' : '');
+          expect(outcome(name)).toBe(reference(name));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  test('sizes at the edges', () => {
+    const label63 = 'a'.repeat(63);
+    const name253 = [label63, label63, label63, 'b'.repeat(61)].join('.');
+    expect(name253.length).toBe(253);
+    for (const name of [
+      name253,
+      `${name253}.`,
+      `${name253}c`,
+      `${name253}c.`,
+      `${label63}a.test`,
+      'host1.bench.test',
+      'HOST1.bench.test.',
+      '.',
+      '',
+      'a..b',
+    ]) {
+      expect(outcome(name)).toBe(reference(name));
+    }
+  });
+});

@@ -517,6 +517,11 @@ export function normaliseQueryName(name: string): string {
     const text = name.endsWith('.') ? name.slice(0, -1) : name;
     if (text.length <= 253) return text;
   }
+  return normaliseQueryNameByRules(name);
+}
+
+/** `normaliseQueryName` without its shortcut: the rules, for any name (exported for its test). */
+export function normaliseQueryNameByRules(name: string): string {
   // The root itself (`.`) is a name that can be asked (its DNSKEY, for DNSSEC): it is ``.
   if (name.trim() === '.') return '';
   const text = name.trim().toLowerCase().replace(/\.$/, '');

@@ -182,15 +182,28 @@ export function connectScan(
     let head = 0;
     let next = 0;
     let finished = 0;
+    // Deadlines: a timer for the head of the queue, then one pass of the poll phase before
+    // anything expires. A loop held past the deadline (a busy process, a descheduled one)
+    // finds the timer due in the same turn as answers that came in on time, and Node runs
+    // timers first; the `setImmediate` lets those answers count instead of calling their
+    // ports filtered. `armed` says a timer or that pass is pending, or `arm` is running.
     let timer: NodeJS.Timeout | undefined;
+    let pass: NodeJS.Immediate | undefined;
+    let armed = false;
     let stopped = false;
 
+    const disarm = () => {
+      if (timer) clearTimeout(timer);
+      if (pass) clearImmediate(pass);
+      timer = undefined;
+      pass = undefined;
+    };
     const settle = (index: number, result: ProbeResult) => {
       results[index] = result;
       finished++;
       onResult?.(index, result);
       if (finished === ports.length) {
-        if (timer) clearTimeout(timer);
+        disarm();
         signal?.removeEventListener('abort', onAbort);
         resolve(results);
         return;
@@ -213,7 +226,7 @@ export function connectScan(
           else settle(index, { state: 'filtered', latencyMs: null });
         });
         inFlight.push(entry);
-        if (timeoutMs !== false && timer === undefined) arm();
+        if (timeoutMs !== false && !armed) arm();
       }
     };
     const expire = (entry: InFlight) => {
@@ -222,9 +235,19 @@ export function connectScan(
       entry.attempt.cancel();
       settle(entry.index, { state: 'filtered', latencyMs: null });
     };
-    const arm = () => {
+    const due = () => {
       timer = undefined;
+      pass = setImmediate(arm);
+    };
+    const arm = () => {
+      pass = undefined;
+      armed = true;
       if (timeoutMs === false) return;
+      // Drop the settled prefix now and then so the queue does not grow with the scan.
+      if (head > 1024) {
+        inFlight.splice(0, head);
+        head = 0;
+      }
       const now = performance.now();
       while (head < inFlight.length) {
         const entry = inFlight[head] as InFlight;
@@ -234,21 +257,19 @@ export function connectScan(
         }
         const wait = entry.started + timeoutMs - now;
         if (wait > 0) {
-          timer = setTimeout(arm, Math.ceil(wait));
-          break;
+          timer = setTimeout(due, Math.ceil(wait));
+          return;
         }
         head++;
+        // Settling launches the next ports; they join the queue with a later start and end
+        // this loop with a timer of their own.
         expire(entry);
       }
-      // Drop the settled prefix now and then so the queue does not grow with the scan.
-      if (head > 1024) {
-        inFlight.splice(0, head);
-        head = 0;
-      }
+      armed = false;
     };
     const onAbort = () => {
       stopped = true;
-      if (timer) clearTimeout(timer);
+      disarm();
       for (let i = head; i < inFlight.length; i++) expire(inFlight[i] as InFlight);
       // Ports never started are filtered too: nothing was learnt about them.
       while (next < ports.length) settle(next++, { state: 'filtered', latencyMs: null });

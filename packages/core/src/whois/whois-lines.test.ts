@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { isNameServerKey, normaliseKey, patternKeyValue, plainKeyValue } from './whois-lines.js';
+import {
+  isCommentLine,
+  isNameServerKey,
+  normaliseKey,
+  patternKeyValue,
+  plainKeyValue,
+} from './whois-lines.js';
 
 describe('isNameServerKey', () => {
   test('numbered and plain name-server keys, and others', () => {
@@ -45,6 +51,22 @@ describe('plainKeyValue', () => {
       expect(plainKeyValue(line)).toBeUndefined();
     }
     expect(plainKeyValue(hostThenAddresses)).toBeUndefined();
+  });
+});
+
+describe('isCommentLine', () => {
+  /** The pattern alone, as it was used before the filter in front of it. */
+  const COMMENT = /^(?:%|#|>>>|--|[-=_*~]{3,}$|\*.*\*$|\[ .* \]$|\[\s*\]$)/;
+  const unit = fc.constantFrom(
+    ...['%', '#', '>', '-', '=', '_', '*', '~', '[', ']', ' ', 'a', 'K', ':', '\u2028', '\t'],
+  );
+  test('is the pattern', () => {
+    fc.assert(
+      fc.property(fc.string({ unit, minLength: 1, maxLength: 10 }), (content) => {
+        expect(isCommentLine(content)).toBe(COMMENT.test(content));
+      }),
+      { numRuns: 30_000 },
+    );
   });
 });
 

@@ -137,11 +137,25 @@ const DOMAIN_TITLE = /^domain\s+([a-z0-9-]+(?:\.[a-z0-9-]+)+)\.?(?:\s+\([^)]*\))
 export function normaliseKey(key: string): string {
   // Most keys are words and single spaces ("Domain Name"): for them only the case and a final
   // "on"/"at" change.
-  if (SIMPLE_KEY.test(key)) {
-    const lower = key.toLowerCase();
-    return lower.endsWith(' on') || lower.endsWith(' at') ? lower.slice(0, -3) : lower;
+  // (SIMPLE_KEY, `^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$`, by character codes: no pattern and no
+  // lower-case copy of a key that is lower case already.)
+  const length = key.length;
+  let upper = false;
+  let simple = length > 0;
+  for (let i = 0; i < length && simple; i++) {
+    const ch = key.charCodeAt(i);
+    if ((ch >= 0x61 && ch <= 0x7a) || (ch >= 0x30 && ch <= 0x39)) continue;
+    if (ch >= 0x41 && ch <= 0x5a) upper = true;
+    else simple = ch === 0x20 && i > 0 && i < length - 1 && key.charCodeAt(i - 1) !== 0x20;
   }
-  return normaliseMarkedKey(key.toLowerCase());
+  if (!simple) return normaliseMarkedKey(key.toLowerCase());
+  const lower = upper ? key.toLowerCase() : key;
+  if (length >= 3 && lower.charCodeAt(length - 3) === 0x20) {
+    const a = lower.charCodeAt(length - 2);
+    const b = lower.charCodeAt(length - 1);
+    if ((a === 0x6f && b === 0x6e) || (a === 0x61 && b === 0x74)) return lower.slice(0, -3); // on, at
+  }
+  return lower;
 }
 
 /**
@@ -205,8 +219,6 @@ function normaliseMarkedKey(lower: string): string {
   return from === 0 && end === out.length ? out : out.slice(from, end);
 }
 
-const SIMPLE_KEY = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/;
-
 /** `Nome de domínio / Domain Name` (.pt): every language's label names the same field. */
 function keyAlternatives(key: string): string[] {
   return key.includes(' / ') ? key.split(/ +\/ +/).map(normaliseKey) : [normaliseKey(key)];
@@ -220,6 +232,24 @@ function keyAlternatives(key: string): string[] {
 const COMMENT = /^(?:%|#|>>>|--|[-=_*~]{3,}$|\*.*\*$|\[ .* \]$|\[\s*\]$)/;
 /** The characters a COMMENT can start with. */
 const COMMENT_START = new Set([...'%#>-=_*~['].map((ch) => ch.charCodeAt(0)));
+/** The characters of a rule (`[-=_*~]{3,}$`); a rule and a box (`\*.*\*$`) end with one. */
+const RULE = new Set([...'-=_*~'].map((ch) => ch.charCodeAt(0)));
+
+/**
+ * Whether COMMENT can match `content`, whose first character is `c0`: a line that starts like
+ * a rule or a box but does not end like one (`** Key: value`, .tr) can only be `--…`. A filter
+ * before the pattern, which scanned such lines to their end and back.
+ */
+function maybeComment(content: string, c0: number): boolean {
+  if (!RULE.has(c0)) return COMMENT_START.has(c0);
+  if (c0 === 0x2d && content.charCodeAt(1) === 0x2d) return true;
+  return RULE.has(content.charCodeAt(content.length - 1));
+}
+
+/** Whether a trimmed, non-empty line is a comment (COMMENT). */
+export function isCommentLine(content: string): boolean {
+  return maybeComment(content, content.charCodeAt(0)) && COMMENT.test(content);
+}
 /** The first letters (lower case) of the BARE_HEADINGS: n, d, r, h, s. */
 const HEADING_START = new Set([...'ndrhs'].map((ch) => ch.charCodeAt(0)));
 
@@ -290,15 +320,21 @@ export function plainKeyValue(content: string): { key: string; value: string } |
     return undefined; // "https://…"
   }
   const key = content.slice(0, keyEnd);
-  const rest = content.slice(colon + 1);
   // NOT_A_KEY: a time's hours (only digits), or a URL scheme.
   if (digits || (keyEnd <= 5 && NOT_A_KEY.test(key))) return undefined;
-  if ((dot && HOST_THEN_TEXT.test(key)) || LINE_TERMINATOR.test(rest)) return undefined;
-  return { key, value: rest.trim() };
+  if (dot && HOST_THEN_TEXT.test(key)) return undefined;
+  // The value, trimmed, in one slice; none with a line terminator (what COLON's `.` does not
+  // match, ECMA-262 §22.2.2.9): one pass over it for both.
+  let start = colon + 1;
+  let end = content.length;
+  for (let i = start; i < end; i++) {
+    const ch = content.charCodeAt(i);
+    if (ch === 0x0a || ch === 0x0d || ch === 0x2028 || ch === 0x2029) return undefined;
+  }
+  while (start < end && isSpaceCode(content.charCodeAt(start))) start++;
+  while (end > start && isSpaceCode(content.charCodeAt(end - 1))) end--;
+  return { key, value: content.slice(start, end) };
 }
-
-/** What COLON's `.` does not match (ECMA-262 §22.2.2.9). */
-const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 
 /** `splitKeyValue` for the lines `plainKeyValue` leaves. */
 export function patternKeyValue(content: string): { key: string; value: string } | undefined {
@@ -415,7 +451,7 @@ function factsOf(c: Collector, line: string): LineFacts {
     // on answers of thousands of distinct lines they ran on every one of them.
     const c0 = content.charCodeAt(0);
     const letter = c0 | 0x20;
-    const comment = content !== '' && COMMENT_START.has(c0) && COMMENT.test(content);
+    const comment = content !== '' && isCommentLine(content);
     const analysed = content !== '' && !comment;
     const kv = analysed ? splitKeyValue(content) : undefined;
     const bare = analysed && !kv;

@@ -205,14 +205,18 @@ const LIMIT_EXCEEDED = [
  * Either list as one pattern: one test per line rather than one per pattern. NOT_FOUND is
  * sticky, to be tried where the line's text starts (after comment marks and spaces), its `$`
  * allowing the trailing spaces that trimming would have removed. The LIMIT_EXCEEDED patterns
- * start and end with letters, so they find the same on the whole line.
+ * hold nothing that matches a line break (letters, spaces, groups: checked here), so they run
+ * once on the whole answer and find what they would on one of its lines.
  */
 const NOT_FOUND_AT = new RegExp(
   NOT_FOUND.map((re) => `(?:${re.source.replace(/^\^/, '').replace(/\$$/, '\\s*$')})`).join('|'),
   'iy',
 );
 const LIMIT_EXCEEDED_LINE = new RegExp(
-  LIMIT_EXCEEDED.map((re) => `(?:${re.source})`).join('|'),
+  LIMIT_EXCEEDED.map((re) => {
+    if (!/^[a-z ()?:|]+$/.test(re.source)) throw new Error(`${re} may match across lines`);
+    return `(?:${re.source})`;
+  }).join('|'),
   'i',
 );
 /**
@@ -229,24 +233,27 @@ const NOT_FOUND_FIRST = new Set(
     return first.toLowerCase();
   }),
 );
-
-/** `[\s%#>*]` by character code. */
-const isMarkOrSpace = (ch: number) =>
-  ch === 0x25 || ch === 0x23 || ch === 0x3e || ch === 0x2a || isSpaceCode(ch);
+/**
+ * The same for ASCII by character code, either case (1: can start), and `[\s%#>*]` (2: skipped
+ * before the text): a table read per line instead of a one-character string and a set lookup.
+ */
+const NOT_FOUND_ASCII = (() => {
+  const table = new Uint8Array(128);
+  for (let ch = 0; ch < 128; ch++) {
+    if (NOT_FOUND_FIRST.has(String.fromCharCode(ch).toLowerCase())) table[ch] = 1;
+    if (ch === 0x25 || ch === 0x23 || ch === 0x3e || ch === 0x2a || isSpaceCode(ch)) table[ch] = 2;
+  }
+  return table;
+})();
 
 /** True for a line that means "no such domain" (NOT_FOUND). */
 function notFound(line: string): boolean {
   // The first character that is not a comment mark or a space (`^[\s%#>*]+` ends before it).
   let start = 0;
-  while (start < line.length && isMarkOrSpace(line.charCodeAt(start))) start++;
-  if (start === line.length) return false;
-  const ch = line.charCodeAt(start);
-  if (
-    ch > 0x7f
-      ? !NOT_FOUND_FIRST.has(line.charAt(start))
-      : !NOT_FOUND_FIRST.has(String.fromCharCode(ch | 0x20))
-  ) {
-    return false;
+  let ch = line.charCodeAt(0);
+  for (; ch < 0x80 ? NOT_FOUND_ASCII[ch] === 2 : isSpaceCode(ch); ch = line.charCodeAt(++start));
+  if (ch < 0x80 ? NOT_FOUND_ASCII[ch] !== 1 : !NOT_FOUND_FIRST.has(line.charAt(start))) {
+    return false; // NaN (the end) is neither.
   }
   NOT_FOUND_AT.lastIndex = start;
   return NOT_FOUND_AT.test(line);
@@ -281,11 +288,10 @@ const inObject = (entry: WhoisEntry, object: number | undefined) =>
 /** Parses one WHOIS answer. Never throws; unknown values keep their type. */
 export function parseWhoisText(text: string): ParsedWhois {
   // Split once for the entries and the outcome: splitting 256 KiB into lines costs ~2 ms.
-  const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
-  const entries = entriesOfLines(
-    text.includes('\0') ? lines.map((line) => line.replace(/\0/g, '')) : lines,
-    isReadKey,
-  );
+  let normal = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+  if (normal.includes('\0')) normal = normal.replace(/\0/g, '');
+  const lines = normal.split('\n');
+  const entries = entriesOfLines(lines, isReadKey);
   const all = indexEntries(entries);
   const domainEntry = findDomain(all);
   const domain = (domainEntry?.value ?? '').toLowerCase().replace(/\.$/, '');
@@ -308,7 +314,7 @@ export function parseWhoisText(text: string): ParsedWhois {
     registrar_whois_server: serverName(firstValue(all, KEYS.registrarWhois)),
   };
   parsed.name_servers = readNameServers(entries, all, parsed.domain);
-  parsed.outcome = classify(lines, parsed);
+  parsed.outcome = classify(normal, lines, parsed);
   return parsed;
 }
 
@@ -331,7 +337,7 @@ function findDomain(index: EntryIndex): WhoisEntry | undefined {
 const DOMAIN_VALUE = /^(?:[\w.-]+$|[\w-]+(?:\.[\w-]+)+\.?\s)/;
 const firstWord = (value: string) => value.split(/\s/, 1)[0] as string;
 
-function classify(lines: readonly string[], parsed: ParsedWhois): WhoisOutcome {
+function classify(text: string, lines: readonly string[], parsed: ParsedWhois): WhoisOutcome {
   // Each line tried where its text starts, without a stripped copy: on an answer of distinct
   // lines the set of distinct lines and the copies were a tenth of the time.
   if (lines.some(notFound)) return 'not_found';
@@ -342,7 +348,8 @@ function classify(lines: readonly string[], parsed: ParsedWhois): WhoisOutcome {
     parsed.last_updated !== '' ||
     parsed.name_servers.length > 0 ||
     parsed.status.length > 0;
-  if (!hasData && lines.some((line) => LIMIT_EXCEEDED_LINE.test(line))) {
+  // On the whole text: the patterns hold letters and spaces only, so a match never spans lines.
+  if (!hasData && LIMIT_EXCEEDED_LINE.test(text)) {
     return 'limit_exceeded';
   }
   // An answer that names no registrar, date, server or status describes nothing.
@@ -516,9 +523,7 @@ function readStatus(entries: WhoisEntry[], index: EntryIndex): string[] {
       // "ok https://icann.org/epp#ok", "Connected (2024/03/31)", "ok - Normal state.",
       // "clientHold -" (linear forms of `\s*https?:\/\/\S+`, `\s*\([^)]*\)\s*` and
       // `\s+-(?:\s+.*)?$`), then .nz "200 Active": a query code, then the state.
-      const cleaned = cutDashTail(
-        replaceUpTo(token.replace(STATUS_URL, ''), ')', STATUS_NOTE, ' ', true),
-      )
+      const cleaned = cutDashTail(replaceUpTo(withoutUrls(token), ')', STATUS_NOTE, ' ', true))
         .replace(/^\d{3}\s+(?=\D)/, '')
         .trim();
       if (cleaned) out.push(toRdapStatus(cleaned));
@@ -526,6 +531,10 @@ function readStatus(entries: WhoisEntry[], index: EntryIndex): string[] {
   }
   return uniqueNonEmpty(out);
 }
+
+/** `value` without STATUS_URL's matches; a value without "://" has none (the scan is not run). */
+const withoutUrls = (value: string) =>
+  value.includes('://') ? value.replace(STATUS_URL, '') : value;
 
 /**
  * Distinct status values read: EPP defines 17 statuses (RFC 5731 §2.3) and a registry prints

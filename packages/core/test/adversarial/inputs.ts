@@ -24,15 +24,15 @@ const KIB = 1024;
 const MIB = 1024 * KIB;
 
 /**
- * About `bytes` of `unit(i)` for i = 0, 1, 2…: every piece distinct, so that no parser can serve
- * a repeat from a cache, a set or a sorted run.
+ * About `bytes` (UTF-8) of `unit(i)` for i = 0, 1, 2…: every piece distinct, so that no parser
+ * can serve a repeat from a cache, a set or a sorted run.
  */
 function distinct(unit: (i: number) => string, bytes: number, separator = ''): string[] {
   const pieces: string[] = [];
   for (let i = 0, size = 0; size < bytes; i++) {
     const piece = unit(i);
     pieces.push(piece);
-    size += piece.length + separator.length;
+    size += Buffer.byteLength(piece) + Buffer.byteLength(separator);
   }
   return pieces;
 }
@@ -423,10 +423,14 @@ export const WORST_CASES: readonly WorstCase[] = [
   },
 ];
 
-/** Bytes (characters) of a worst-case input, whatever its form. */
+/**
+ * Bytes of a worst-case input as it arrives, whatever its form: text in UTF-8, since the limits
+ * are bytes on the wire (a page, a header, an answer). Counting characters instead overstated a
+ * text of two- and three-byte characters 2.1 times: more of it than can ever arrive at once.
+ */
 export function sizeOf(input: unknown): number {
   if (input instanceof Uint8Array) return input.length;
-  return Array.isArray(input) ? input.join('').length : String(input).length;
+  return Buffer.byteLength(Array.isArray(input) ? input.join('') : String(input));
 }
 
 /** Wall-clock time in ms. */

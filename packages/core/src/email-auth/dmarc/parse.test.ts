@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prerequisite } from '@netdiag/test-utils';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { effectivePolicy, isDmarcRecord, parseDmarcRecord, parseDmarcUri } from './parse.js';
 
@@ -306,5 +307,46 @@ describe('a record with thousands of problems', () => {
     expect(parsed.errors.at(-1)?.message).toBe(
       '20 more problems are not listed: the record has more than 50',
     );
+  });
+});
+
+describe('report URIs by index', () => {
+  /** The size suffix as the pattern read it, before the index-based reading replaced it. */
+  const bySuffixPattern = (text: string) => {
+    const sized = /^(.*)!(\d+)([kmgtKMGT])?$/.exec(text);
+    const uri = sized ? (sized[1] as string) : text;
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s,!]+$/.test(uri)) return { error: `"${text}" is not a URI` };
+    if (/^mailto:/i.test(uri) && !/^mailto:[^@]+@[^@]+$/i.test(uri)) {
+      return { error: `"${text}" is not a mailto: address` };
+    }
+    return {
+      uri,
+      ...(sized ? { size: sized[2] as string } : {}),
+      ...(sized?.[3] ? { unit: sized[3].toLowerCase() } : {}),
+    };
+  };
+  const unit = fc.constantFrom(
+    ...['mailto:', 'a@b.example', 'x', '!', '!', '1', '0', '9', 'k', 'M', 'g', 'T', 'z'],
+    ...[' ', '\n', '\u2028', '@', ',', ':', '%21'],
+  );
+
+  test('the same answer as the pattern', () => {
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 10 }), (text) => {
+        expect(parseDmarcUri(text)).toEqual(bySuffixPattern(text));
+      }),
+      { numRuns: 30_000 },
+    );
+  });
+
+  test('a record of thousands of invalid URIs names ten and counts the rest', () => {
+    const parsed = parseDmarcRecord(
+      `v=DMARC1; p=none; rua=${Array.from({ length: 5000 }, (_, i) => `bad${i}`).join(',')},mailto:r@example.com`,
+    );
+    expect(parsed.tags.rua).toEqual(['mailto:r@example.com']);
+    const message = parsed.errors.map((e) => e.message).join('\n');
+    expect(message).toContain('"bad0", "bad1"');
+    expect(message).toContain('"bad9" and 4990 more');
+    expect(message).not.toContain('"bad10"');
   });
 });

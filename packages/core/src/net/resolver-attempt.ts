@@ -4,6 +4,7 @@
  * @module
  */
 import { UpstreamError } from '../errors.js';
+import { whenAborted } from './signal.js';
 
 /** An attempt ran out of its per-server time; the resolver moves on to the next server. */
 export class AttemptTimeout extends Error {
@@ -37,18 +38,19 @@ export function attempt<T>(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      stopWaiting?.();
       cleanup?.();
       if (error === undefined) resolve(value as T);
       else reject(error);
     };
     const onAbort = () => finish(signal.reason ?? new Error('aborted'));
+    let stopWaiting: (() => void) | undefined;
     const timer = setTimeout(() => finish(new AttemptTimeout(server, ms)), ms);
     if (signal.aborted) {
       onAbort();
       return;
     }
-    signal.addEventListener('abort', onAbort, { once: true });
+    stopWaiting = whenAborted(signal, onAbort);
     let registered: () => void;
     try {
       registered = start(finish);

@@ -30,6 +30,7 @@ import { randomBelow, randomUint16 } from './random-ids.js';
 import { AttemptTimeout, type Finish, networkError } from './resolver-attempt.js';
 import type { DnsServer } from './resolver-servers.js';
 import { type DecodedMessage, matchResponse, type Query } from './resolver-wire.js';
+import { whenAborted } from './signal.js';
 
 export interface UdpSocketPoolOptions {
   /**
@@ -319,16 +320,20 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
           reject(signal.reason ?? new Error('aborted'));
           return;
         }
-        const onAbort = () => {
-          cancel();
-          reject(signal.reason ?? new Error('aborted'));
-        };
+        let stopWaiting: (() => void) | undefined;
+        let done = false;
         const cancel = send(server, query, ms, (error, message) => {
-          signal.removeEventListener('abort', onAbort);
+          done = true;
+          stopWaiting?.();
           if (error === undefined) resolve(message as DecodedMessage);
           else reject(error);
         });
-        signal.addEventListener('abort', onAbort, { once: true });
+        // `send` may have answered at once (a send that failed): then nothing to wait for.
+        if (!done)
+          stopWaiting = whenAborted(signal, () => {
+            cancel();
+            reject(signal.reason ?? new Error('aborted'));
+          });
       });
     },
 

@@ -30,7 +30,7 @@ import { type DnsServer, parseDnsServers } from './resolver-servers.js';
 import { getDefaultUdpSocketPool, type UdpSocketPool } from './resolver-socket-pool.js';
 import { AttemptTimeout, dohExchange, tcpExchange } from './resolver-transport.js';
 import { buildQuery, type DecodedMessage, type Query } from './resolver-wire.js';
-import { DEFAULT_TIMEOUT_MS, toAbortError } from './signal.js';
+import { DEFAULT_TIMEOUT_MS, toAbortError, whenAborted } from './signal.js';
 
 export interface ResolverOptions {
   /**
@@ -383,14 +383,13 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
         if (settled) return;
         settled = true;
         deadline?.cancel();
-        signal?.removeEventListener('abort', onAbort);
+        stopWaiting?.();
         if (error === undefined) resolve(value as T);
         else reject(error);
       };
-      const onAbort = () => settle(toAbortError(signal?.reason));
       const deadline =
         ms === false ? undefined : deadlines.add(ms, () => settle(new TimeoutError('dns', ms)));
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const stopWaiting = signal && whenAborted(signal, () => settle(toAbortError(signal.reason)));
       work().then(
         (value) => settle(undefined, value),
         (error: unknown) => settle(error),

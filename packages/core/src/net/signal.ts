@@ -47,19 +47,55 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
     return Promise.reject(toAbortError(signal.reason));
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(toAbortError(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stop = whenAborted(signal, () => reject(toAbortError(signal.reason)));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         reject(error);
       },
     );
   });
+}
+
+/** The callbacks waiting on one signal, and the one listener that calls them. */
+interface Waiting {
+  callbacks: Set<() => void>;
+  listener: () => void;
+}
+const waiting = new WeakMap<AbortSignal, Waiting>();
+
+/**
+ * Calls `callback` when `signal` (not aborted yet) aborts; returns what stops waiting. Every
+ * callback waiting on one signal shares a single 'abort' listener, added for the first and
+ * removed after the last: a request's signal is waited on by each DNS query it has in flight
+ * (a DKIM check asks for dozens of selectors at once), and a listener apiece passed Node's limit
+ * of 10 per signal, which it reports as a possible memory leak (MaxListenersExceededWarning).
+ */
+export function whenAborted(signal: AbortSignal, callback: () => void): () => void {
+  let entry = waiting.get(signal);
+  if (entry === undefined) {
+    const callbacks = new Set<() => void>();
+    const listener = () => {
+      waiting.delete(signal);
+      for (const waiter of callbacks) waiter();
+    };
+    entry = { callbacks, listener };
+    waiting.set(signal, entry);
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  const mine = entry;
+  // A function per registration, so that a callback registered twice is two waiters.
+  const waiter = () => callback();
+  mine.callbacks.add(waiter);
+  return () => {
+    if (!mine.callbacks.delete(waiter) || mine.callbacks.size > 0) return;
+    if (waiting.get(signal) === mine) waiting.delete(signal);
+    signal.removeEventListener('abort', mine.listener);
+  };
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -72,8 +72,26 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(', ');
+
+/**
+ * A yardstick of the machine at the moment, not a parser of ours: V8's own `JSON.parse` of a
+ * fixed 1 MiB document (objects, strings, numbers), ms per MiB. On this shared machine the same
+ * build reads up to twice as slow in one hour as in another, for every parser alike; this row
+ * moves with them, so figures from two runs can be compared by their ratio to it.
+ */
+function yardstickMs(): number {
+  const items: string[] = [];
+  for (let i = 0, size = 0; size < MIB; i++) {
+    const item = `{"handle":"H${i}","roles":["registrar","abuse"],"port43":"whois${i % 97}.example","events":[{"eventAction":"registration","eventDate":"2001-0${(i % 9) + 1}-1${i % 10}T00:00:00Z"}],"n":${i}}`;
+    items.push(item);
+    size += item.length + 1;
+  }
+  const text = `[${items.join(',')}]`;
+  return (medianMs(() => JSON.parse(text), 15) * MIB) / text.length;
+}
+
 console.log(
-  `${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, load average ${load()}`,
+  `${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, load average ${load()}, yardstick (JSON.parse of 1 MiB) ${yardstickMs().toFixed(1)} ms/MiB`,
 );
 console.log(
   '| parser | worst case | largest input that can arrive | ms per parse (median) | ms per MiB | CPU ms per MiB | target ≤ 50 ms/MiB |',
@@ -105,5 +123,5 @@ for (const size of only ? [] : [MIB / 16, MIB / 8]) {
     `| before: the regex HTML scanner | raw-text elements back to back | ${(input.length / 1024).toFixed(0)} KiB | ${ms.toFixed(2)} | ${((ms * MIB) / input.length).toFixed(0)} | — | missed |`,
   );
 }
-console.log(`load average at the end: ${load()}`);
+console.log(`load average at the end: ${load()}, yardstick ${yardstickMs().toFixed(1)} ms/MiB`);
 rmSync(out, { recursive: true, force: true });

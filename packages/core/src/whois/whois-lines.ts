@@ -230,10 +230,26 @@ function keyAlternatives(key: string): string[] {
  * line (the line starts with a letter most of the time).
  */
 const COMMENT = /^(?:%|#|>>>|--|[-=_*~]{3,}$|\*.*\*$|\[ .* \]$|\[\s*\]$)/;
-/** The characters a COMMENT can start with. */
-const COMMENT_START = new Set([...'%#>-=_*~['].map((ch) => ch.charCodeAt(0)));
-/** The characters of a rule (`[-=_*~]{3,}$`); a rule and a box (`\*.*\*$`) end with one. */
-const RULE = new Set([...'-=_*~'].map((ch) => ch.charCodeAt(0)));
+/** Classes of ASCII characters by code, as bits: a table read instead of a set lookup per line. */
+const CHARS = new Uint8Array(128);
+/** A character a COMMENT can start with. */
+const COMMENT_START = 1;
+/** A character of a rule (`[-=_*~]{3,}$`); a rule and a box (`\*.*\*$`) end with one. */
+const RULE = 2;
+/** A first letter (lower case) of the BARE_HEADINGS: n, d, r, h, s. */
+const HEADING_START = 4;
+for (const [chars, bit] of [
+  ['%#>-=_*~[', COMMENT_START],
+  ['-=_*~', RULE],
+  ['ndrhs', HEADING_START],
+] as const) {
+  for (const ch of chars) {
+    const code = ch.charCodeAt(0);
+    CHARS[code] = (CHARS[code] as number) | bit;
+  }
+}
+/** Whether character code `ch` (NaN past the end) is in class `bit`. */
+const isA = (ch: number, bit: number) => ch < 128 && ((CHARS[ch] as number) & bit) !== 0;
 
 /**
  * Whether COMMENT can match `content`, whose first character is `c0`: a line that starts like
@@ -241,17 +257,15 @@ const RULE = new Set([...'-=_*~'].map((ch) => ch.charCodeAt(0)));
  * before the pattern, which scanned such lines to their end and back.
  */
 function maybeComment(content: string, c0: number): boolean {
-  if (!RULE.has(c0)) return COMMENT_START.has(c0);
+  if (!isA(c0, RULE)) return isA(c0, COMMENT_START);
   if (c0 === 0x2d && content.charCodeAt(1) === 0x2d) return true;
-  return RULE.has(content.charCodeAt(content.length - 1));
+  return isA(content.charCodeAt(content.length - 1), RULE);
 }
 
 /** Whether a trimmed, non-empty line is a comment (COMMENT). */
 export function isCommentLine(content: string): boolean {
   return maybeComment(content, content.charCodeAt(0)) && COMMENT.test(content);
 }
-/** The first letters (lower case) of the BARE_HEADINGS: n, d, r, h, s. */
-const HEADING_START = new Set([...'ndrhs'].map((ch) => ch.charCodeAt(0)));
 
 function indentOf(line: string): number {
   let width = 0;
@@ -465,7 +479,7 @@ function factsOf(c: Collector, line: string): LineFacts {
           ? SENTENCE.exec(content)
           : null,
       title: bare && letter === 0x64 ? DOMAIN_TITLE.exec(content) : null, // d
-      heading: bare && HEADING_START.has(letter) && BARE_HEADINGS.test(content),
+      heading: bare && isA(letter, HEADING_START) && BARE_HEADINGS.test(content),
     };
     if (c.lines) c.lines = remember(c.lines, line, facts, c.lineHits);
   } else {
@@ -528,26 +542,58 @@ function pushAll(c: Collector, keys: string[], value: string, section: string, f
 }
 
 /**
+ * The lines of a text (split at "\n"), cut out one at a time when asked for: where
+ * `text.split('\n')` made every line at once and kept them all alive through the parse, an
+ * answer of tens of thousands of short lines had the garbage collector copy them from scan to
+ * scan (a fifth of its time, with the split itself another fifth; bench/parsers).
+ */
+export class Lines {
+  /** Where each line starts, and one more: the end of the text + 1. */
+  private readonly starts: number[];
+  readonly length: number;
+
+  constructor(readonly text: string) {
+    const starts = [0];
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+      starts.push(at + 1);
+    }
+    starts.push(text.length + 1);
+    this.starts = starts;
+    this.length = starts.length - 1;
+  }
+
+  /** Line `index` (0 ≤ index < length), without its "\n". */
+  at(index: number): string {
+    return this.text.slice(this.starts[index] as number, (this.starts[index + 1] as number) - 1);
+  }
+
+  /** Where line `index` starts in `text`. */
+  start(index: number): number {
+    return this.starts[index] as number;
+  }
+
+  /** Where line `index` ends in `text` (its "\n", or the end). */
+  end(index: number): number {
+    return (this.starts[index + 1] as number) - 1;
+  }
+}
+
+/**
  * `factsOf(lines[index])`, kept for the next two indices: a short line is a possible heading,
  * and looking at the two lines after it worked their facts out again when they were past the
  * cache (three times per line on an answer of distinct short lines).
  */
-function factsAt(c: Collector, lines: readonly string[], index: number): LineFacts {
+function factsAt(c: Collector, lines: Lines, index: number): LineFacts {
   const slot = index & 1;
   if (c.recentIndex[slot] === index) return c.recent[slot] as LineFacts;
-  const facts = factsOf(c, lines[index] as string);
+  const facts = factsOf(c, lines.at(index));
   c.recentIndex[slot] = index;
   c.recent[slot] = facts;
   return facts;
 }
 
 /** The next line that is neither blank nor a comment, if it is deeper than `indent`. */
-function nextIsDeeper(
-  c: Collector,
-  lines: readonly string[],
-  index: number,
-  indent: number,
-): boolean {
+function nextIsDeeper(c: Collector, lines: Lines, index: number, indent: number): boolean {
   for (let j = index + 1; j < lines.length && j <= index + 2; j++) {
     const next = factsAt(c, lines, j);
     if (next.content === '') return false;
@@ -559,17 +605,17 @@ function nextIsDeeper(
 
 /** Splits WHOIS text into entries (see the module comment for the layouts). */
 export function whoisEntries(text: string): WhoisEntry[] {
-  return entriesOfLines(text.replace(/\r\n?/g, '\n').replace(/\0/g, '').split('\n'));
+  return entriesOfLines(new Lines(text.replace(/\r\n?/g, '\n').replace(/\0/g, '')));
 }
 
 /**
- * `whoisEntries` of text already split into lines (without CR or NUL), keeping only the entries
+ * `whoisEntries` of the lines of a text without CR or NUL, keeping only the entries
  * whose key `keep` accepts. The lines of the others still count where objects start and end.
  * The parser keeps the ~200 keys it reads: an answer of thousands of distinct keys made an
  * entry per line and an index of all of them (a quarter of its time, with the garbage).
  */
 export function entriesOfLines(
-  lines: readonly string[],
+  lines: Lines,
   keep: (key: string) => boolean = keepAll,
 ): WhoisEntry[] {
   // An array that has held an object: a new `[]` is typed for small integers until its first
@@ -608,7 +654,7 @@ const NO_FACTS: LineFacts = {
 // builds an object. The optimiser compiles it while it runs on the first long answer, when the
 // code around the loop has not run with type feedback yet; such code then cost a
 // deoptimisation, and ~80 ms of compiling again, on the next answer.
-function collect(lines: readonly string[], c: Collector): void {
+function collect(lines: Lines, c: Collector): void {
   let block: { key: string; indent: number; count: number } | undefined;
   /** The keys of the last `key: value` line: deeper bare lines continue its value (.kz). */
   let continuedKeys: string[] | undefined;

@@ -15,7 +15,7 @@ import { toIsoDate } from './dates.js';
 import { cutDashTail, isSpaceCode, replaceUpTo, stripTrailing } from './linear-text.js';
 import { normaliseHostName, uniqueNonEmpty } from './rdap-normalise.js';
 import { toRdapStatus } from './status.js';
-import { entriesOfLines, isNameServerKey, type WhoisEntry } from './whois-lines.js';
+import { entriesOfLines, isNameServerKey, Lines, type WhoisEntry } from './whois-lines.js';
 
 export type WhoisOutcome = 'found' | 'not_found' | 'limit_exceeded';
 
@@ -246,16 +246,25 @@ const NOT_FOUND_ASCII = (() => {
   return table;
 })();
 
-/** True for a line that means "no such domain" (NOT_FOUND). */
-function notFound(line: string): boolean {
+/**
+ * True for line `index` of `lines` when it means "no such domain" (NOT_FOUND): read in place up
+ * to its first character that is not a comment mark or a space, and cut out of the text only
+ * when that character can start a match.
+ */
+function notFound(lines: Lines, index: number): boolean {
+  const text = lines.text;
+  const end = lines.end(index);
   // The first character that is not a comment mark or a space (`^[\s%#>*]+` ends before it).
-  let start = 0;
-  let ch = line.charCodeAt(0);
-  for (; ch < 0x80 ? NOT_FOUND_ASCII[ch] === 2 : isSpaceCode(ch); ch = line.charCodeAt(++start));
-  if (ch < 0x80 ? NOT_FOUND_ASCII[ch] !== 1 : !NOT_FOUND_FIRST.has(line.charAt(start))) {
-    return false; // NaN (the end) is neither.
+  let start = lines.start(index);
+  let ch = start < end ? text.charCodeAt(start) : Number.NaN;
+  while (ch < 0x80 ? NOT_FOUND_ASCII[ch] === 2 : isSpaceCode(ch)) {
+    ch = ++start < end ? text.charCodeAt(start) : Number.NaN;
   }
-  NOT_FOUND_AT.lastIndex = start;
+  if (ch < 0x80 ? NOT_FOUND_ASCII[ch] !== 1 : !NOT_FOUND_FIRST.has(text.charAt(start))) {
+    return false; // NaN (the end of the line) is neither.
+  }
+  const line = lines.at(index);
+  NOT_FOUND_AT.lastIndex = start - lines.start(index);
   return NOT_FOUND_AT.test(line);
 }
 
@@ -290,7 +299,7 @@ export function parseWhoisText(text: string): ParsedWhois {
   // Split once for the entries and the outcome: splitting 256 KiB into lines costs ~2 ms.
   let normal = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
   if (normal.includes('\0')) normal = normal.replace(/\0/g, '');
-  const lines = normal.split('\n');
+  const lines = new Lines(normal);
   const entries = entriesOfLines(lines, isReadKey);
   const all = indexEntries(entries);
   const domainEntry = findDomain(all);
@@ -337,10 +346,10 @@ function findDomain(index: EntryIndex): WhoisEntry | undefined {
 const DOMAIN_VALUE = /^(?:[\w.-]+$|[\w-]+(?:\.[\w-]+)+\.?\s)/;
 const firstWord = (value: string) => value.split(/\s/, 1)[0] as string;
 
-function classify(text: string, lines: readonly string[], parsed: ParsedWhois): WhoisOutcome {
+function classify(text: string, lines: Lines, parsed: ParsedWhois): WhoisOutcome {
   // Each line tried where its text starts, without a stripped copy: on an answer of distinct
   // lines the set of distinct lines and the copies were a tenth of the time.
-  if (lines.some(notFound)) return 'not_found';
+  for (let i = 0; i < lines.length; i++) if (notFound(lines, i)) return 'not_found';
   const hasData =
     parsed.registrar !== '' ||
     parsed.creation_date !== '' ||

@@ -280,6 +280,9 @@ function indentOf(line: string): number {
 
 /** A host name followed by more text: "pdns6.example.co.uk  192.0.2.1  2001:db8::1". */
 const HOST_THEN_TEXT = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?\s/i;
+/** `[a-z0-9-]` with /i, by character code. */
+const isHostChar = (ch: number) =>
+  ((ch | 0x20) >= 0x61 && (ch | 0x20) <= 0x7a) || (ch >= 0x30 && ch <= 0x39) || ch === 0x2d;
 
 /**
  * JWhoisServer (zero-sys.net, used by .dz): "Nom de domaine#. . . . . .example.dz", the key ends
@@ -336,7 +339,8 @@ export function plainKeyValue(content: string): { key: string; value: string } |
   const key = content.slice(0, keyEnd);
   // NOT_A_KEY: a time's hours (only digits), or a URL scheme.
   if (digits || (keyEnd <= 5 && NOT_A_KEY.test(key))) return undefined;
-  if (dot && HOST_THEN_TEXT.test(key)) return undefined;
+  // (HOST_THEN_TEXT starts with a host-name character: a key that does not skips the pattern.)
+  if (dot && isHostChar(key.charCodeAt(0)) && HOST_THEN_TEXT.test(key)) return undefined;
   // The value, trimmed, in one slice; none with a line terminator (what COLON's `.` does not
   // match, ECMA-262 §22.2.2.9): one pass over it for both.
   let start = colon + 1;

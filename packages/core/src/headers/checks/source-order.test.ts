@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import {
   compareSources,
   EXTENDS,
+  endOfWord,
   isOtherWhitespace,
   REPEAT,
   sortCodeUnits,
@@ -27,8 +28,14 @@ for (let code = 0x21; code <= 0x7e; code++) {
  */
 function sortWords(words: readonly string[], separator = ' '): string[] {
   const text = words.join(separator);
-  const { starts, marks } = sortSourceWords(text);
-  const all = Array.from(starts, (start) => text.slice(start, wordEnd(text, start)));
+  const sorted = sortSourceWords(text);
+  const { starts, marks } = sorted;
+  const all = Array.from(starts, (start) => {
+    const end = wordEnd(text, start);
+    // The shortcut for texts of spaces only ends every word where the scan does.
+    if (endOfWord(sorted, start) !== end) throw new Error(`endOfWord at ${start} of ${text}`);
+    return text.slice(start, end);
+  });
   all.forEach((word, i) => {
     const before = all[i - 1];
     const mark =
@@ -61,6 +68,23 @@ describe('sortSourceWords', () => {
         expect(sortWords(words)).toEqual([...new Set(words)].sort(collator));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  test('words between spaces, tabs and other whitespace end where they end', () => {
+    const separator = fc.constantFrom(' ', '  ', '\t', ' \n ', '\u00a0', '\u2003 ');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(plainWord, separator), { maxLength: 200 }), (pairs) => {
+        const words = pairs.map(([word]) => word);
+        const text = pairs.map(([word, gap]) => word + gap).join('');
+        const sorted = sortSourceWords(text);
+        expect(sorted.spacesOnly).toBe(!/[^\S ]/.test(sorted.text));
+        for (const start of sorted.starts) {
+          expect(endOfWord(sorted, start)).toBe(wordEnd(sorted.text, start));
+        }
+        expect(sorted.starts.length).toBe(words.length);
+      }),
+      { numRuns: 300 },
     );
   });
 

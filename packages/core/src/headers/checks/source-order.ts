@@ -195,7 +195,7 @@ function sharedUntil(text: string, a: Int32Array, from: number, to: number, pos:
 function wordStarts(
   text: string,
   ascii: Uint8Array,
-): { starts: Int32Array; keys: Uint32Array; wide: Uint16Array } {
+): { starts: Int32Array; keys: Uint32Array; wide: Uint16Array; spacesOnly: boolean } {
   const most = (text.length + 1) >> 1;
   const starts = new Int32Array(most);
   const keys = most <= SCRATCH_WORDS ? SCRATCH_KEYS : new Uint32Array(most);
@@ -205,9 +205,11 @@ function wordStarts(
   let key = 0;
   let taken = 0;
   const wide: number[] = [];
+  let spacesOnly = true;
   for (let i = 0; i < text.length; i++) {
     const u = text.charCodeAt(i);
     if (isWordEnd(u)) {
+      if (u !== 0x20) spacesOnly = false;
       if (inWord) keys[count - 1] = key << (8 * (4 - taken));
       inWord = false;
       continue;
@@ -249,7 +251,7 @@ function wordStarts(
         (order[k & 0xff] as number);
     }
   }
-  return { starts: starts.subarray(0, count), keys: found, wide: units };
+  return { starts: starts.subarray(0, count), keys: found, wide: units, spacesOnly };
 }
 
 /**
@@ -278,6 +280,19 @@ export interface SortedWords {
   starts: Int32Array;
   /** For each: `REPEAT`, `EXTENDS` or 0, from its place in the sort (no second pass). */
   marks: Uint8Array;
+  /** No whitespace in `text` but spaces: a word ends at the next space (`endOfWord`). */
+  spacesOnly: boolean;
+}
+
+/**
+ * Where the word of `sorted.text` at `start` ends: `wordEnd`, or with only spaces between the
+ * words, the next space found by `indexOf` (reading character by character to the end of each
+ * kept word was a tenth of the parse of 1 MiB of distinct sources).
+ */
+export function endOfWord(sorted: SortedWords, start: number): number {
+  if (!sorted.spacesOnly) return wordEnd(sorted.text, start);
+  const end = sorted.text.indexOf(' ', start);
+  return end === -1 ? sorted.text.length : end;
 }
 
 /**
@@ -286,7 +301,7 @@ export interface SortedWords {
  */
 function sortWords(text: string, ascii: Uint8Array, checkSpaces: boolean): SortedWords | undefined {
   const scanned = wordStarts(text, ascii);
-  const { starts, wide } = scanned;
+  const { starts, wide, spacesOnly } = scanned;
   try {
     if (checkSpaces && wide.some(isOtherWhitespace)) return undefined;
     const bound = WIDE + wide.length;
@@ -312,7 +327,7 @@ function sortWords(text: string, ascii: Uint8Array, checkSpaces: boolean): Sorte
       }
       g = i;
     }
-    return { text, starts, marks };
+    return { text, starts, marks, spacesOnly };
   } finally {
     for (const u of wide) WIDE_DIGITS[u] = 0;
   }

@@ -126,22 +126,26 @@ function parseDateParts(input: string): Parts | undefined {
   if (input.length > 120) return undefined;
   let text = input.trim();
   let offset: number | undefined;
+  // Each clean-up below runs only when the character it needs is there ("#", a final ".", "("):
+  // an answer of thousands of distinct unreadable dates ran all four on each.
   // registro.br: "19990518 #162310", the ticket that registered the domain follows the date.
-  text = text.replace(/\s+#\d+$/, '');
+  if (text.includes('#')) text = text.replace(/\s+#\d+$/, '');
   // A final full stop: "2001-Aug-23." (.tr), "2007. 03. 02." (.kr).
-  text = text.replace(/(\d)\.$/, '$1');
-  // Format hints such as "(YYYY-MM-DD)" say nothing about the zone. One character class, not
-  // `(?:[ymdhs]{1,4}[-./: ]?)+`: that nesting backtracks exponentially on "(yyyy…" without ")".
-  text = text.replace(/\([ymdhs\-./: ]{1,40}\)/gi, ' ');
-  // A zone in parentheses: "(UTC+8)", "(GMT+0:00)", "(JST)".
-  text = text.replace(/\(([^)]*)\)/g, (whole, inner: string) => {
-    const zone = parseZone(inner.trim());
-    if (zone !== undefined) {
-      offset = zone;
-      return ' ';
-    }
-    return whole;
-  });
+  if (text.endsWith('.')) text = text.replace(/(\d)\.$/, '$1');
+  if (text.includes('(')) {
+    // Format hints such as "(YYYY-MM-DD)" say nothing about the zone. One character class, not
+    // `(?:[ymdhs]{1,4}[-./: ]?)+`: that nesting backtracks exponentially on "(yyyy…" without ")".
+    text = text.replace(/\([ymdhs\-./: ]{1,40}\)/gi, ' ');
+    // A zone in parentheses: "(UTC+8)", "(GMT+0:00)", "(JST)".
+    text = text.replace(/\(([^)]*)\)/g, (whole, inner: string) => {
+      const zone = parseZone(inner.trim());
+      if (zone !== undefined) {
+        offset = zone;
+        return ' ';
+      }
+      return whole;
+    });
+  }
   text = text.replace(/\s+/g, ' ').trim();
   if (text === '' || /^before\b/i.test(text)) return undefined;
 

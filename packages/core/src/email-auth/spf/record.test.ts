@@ -218,3 +218,18 @@ describe('parseSpfRecord: terms are what runs of spaces separate', () => {
     );
   });
 });
+
+describe('parseTerm with the record known to hold no line terminator', () => {
+  test('the same term or error as with the patterns', () => {
+    const unit = fc.constantFrom(
+      ...['a', 'Z', 'x', '9', '-', '_', '.', '=', ':', '/', '%', '{', '}', 'd', 'ip4', 'ip6'],
+      ...['mx', 'ptr', 'all', 'include', 'exists', 'redirect', 'exp', '+', '~', '?', '1.2.3.4'],
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, minLength: 1, maxLength: 8 }), (token) => {
+        expect(parseTerm(token, false)).toEqual(parseTerm(token, true));
+      }),
+      { numRuns: 30_000 },
+    );
+  });
+});

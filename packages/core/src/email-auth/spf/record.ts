@@ -112,6 +112,9 @@ export function parseSpfRecord(record: string): ParsedSpfRecord {
     });
     return result;
   }
+  // Whether any term can hold a line terminator (which the grammar's `.` does not match): one
+  // test of the record instead of one per term.
+  const breaks = LINE_TERMINATOR.test(record);
   // §4.6.1 / §12: terms are separated by one or more SP; nothing else separates them. Read
   // term by term with `indexOf`, not `split(' ')`: an array of every term of a 64 KiB record
   // was a tenth of its parse (bench/parsers).
@@ -122,7 +125,7 @@ export function parseSpfRecord(record: string): ParsedSpfRecord {
     from = end + 1;
     if (end === start) continue;
     const token = record.slice(start, end);
-    const parsed = parseTerm(token);
+    const parsed = parseTerm(token, breaks);
     if ('message' in parsed) {
       result.errors.push(parsed);
       // One syntax error makes the record a permerror (RFC 7208 §4.6); past MAX_ERRORS the
@@ -158,13 +161,34 @@ export function parseSpfRecord(record: string): ParsedSpfRecord {
 
 const MODIFIER = /^([a-zA-Z][a-zA-Z0-9\-_.]*)=(.*)$/;
 
-/** Parses one term: a modifier when it starts `name=`, otherwise a directive (§4.6.1). */
-export function parseTerm(token: string): SpfTerm | SpfSyntaxError {
+/**
+ * Parses one term: a modifier when it starts `name=`, otherwise a directive (§4.6.1).
+ * `breaks`: false when the term is known to hold no line terminator (the record was checked).
+ */
+export function parseTerm(token: string, breaks = true): SpfTerm | SpfSyntaxError {
   // Without '=' it cannot be a modifier: most terms skip the pattern (and its match array).
-  const modifier = token.includes('=') ? MODIFIER.exec(token) : null;
-  if (modifier) return parseModifier(token, modifier[1] as string, modifier[2] as string);
-  return parseDirective(token);
+  if (token.includes('=')) {
+    if (breaks) {
+      const modifier = MODIFIER.exec(token);
+      if (modifier) return parseModifier(token, modifier[1] as string, modifier[2] as string);
+    } else {
+      // MODIFIER by character codes: a letter, name characters, "=" (the value's `.*` matches
+      // all the rest, which holds no line terminator).
+      if (isLetter(token.charCodeAt(0))) {
+        let i = 1;
+        while (isModifierNameChar(token.charCodeAt(i))) i++;
+        if (token.charCodeAt(i) === 0x3d) {
+          return parseModifier(token, token.slice(0, i), token.slice(i + 1));
+        }
+      }
+    }
+  }
+  return parseDirective(token, breaks);
 }
+
+/** `[a-zA-Z0-9\-_.]` by character code. */
+const isModifierNameChar = (code: number) =>
+  isAlphanumeric(code) || code === 0x2d || code === 0x5f || code === 0x2e;
 
 function parseModifier(token: string, rawName: string, value: string): SpfTerm | SpfSyntaxError {
   const name = rawName.toLowerCase();
@@ -201,7 +225,7 @@ const syntaxError = (token: string, why: string): SpfSyntaxError => ({
 // The mechanism is built by assignment, in the key order the optional fields always had, not
 // with `{ ...base, ...(x ? { x } : {}) }`: the spreads were most of the 1.3–3.7 µs a term took
 // (0.2–0.6 µs now), and a record of thousands of mechanisms ~270 ms/MiB (bench/parsers).
-function parseDirective(token: string): SpfTerm | SpfSyntaxError {
+function parseDirective(token: string, breaks: boolean): SpfTerm | SpfSyntaxError {
   // `^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$` by hand, without a match array per term: a
   // qualifier, a name, and the rest, which may not hold a line terminator (`.` matches none).
   const first = token.charCodeAt(0);
@@ -213,7 +237,7 @@ function parseDirective(token: string): SpfTerm | SpfSyntaxError {
     while (end < token.length && isAlphanumeric(token.charCodeAt(end))) end++;
   }
   const rest = end === token.length ? '' : token.slice(end);
-  const matched = end > start && (rest === '' || !LINE_TERMINATOR.test(rest));
+  const matched = end > start && (rest === '' || !breaks || !LINE_TERMINATOR.test(rest));
   const name = matched ? mechanismName(token, start, end) : undefined;
   if (name === undefined) {
     return unknownMechanism(token, matched ? token.slice(start, end).toLowerCase() : '');

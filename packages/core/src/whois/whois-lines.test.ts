@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import {
   isCommentLine,
   isNameServerKey,
+  Lines,
   normaliseKey,
   patternKeyValue,
   plainKeyValue,
@@ -51,6 +52,24 @@ describe('plainKeyValue', () => {
       expect(plainKeyValue(line)).toBeUndefined();
     }
     expect(plainKeyValue(hostThenAddresses)).toBeUndefined();
+  });
+});
+
+describe('Lines', () => {
+  test('the lines split("\\n") gives, with where each starts and ends', () => {
+    const unit = fc.constantFrom('a', 'Key: v', '\n', '\n', ' ', '\u2028', '');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 12 }), (text) => {
+        const lines = new Lines(text);
+        const split = text.split('\n');
+        expect(lines.length).toBe(split.length);
+        split.forEach((line, i) => {
+          expect(lines.at(i)).toBe(line);
+          expect(text.slice(lines.start(i), lines.end(i))).toBe(line);
+        });
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });
 

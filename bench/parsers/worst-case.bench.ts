@@ -42,12 +42,13 @@ await build({
 const { PARSERS } = (await import(pathToFileURL(join(out, 'parsers.js')).href)) as {
   PARSERS: Record<string, (input: unknown) => unknown>;
 };
-const { WORST_CASES, sizeOf, medianMs, cpuMs } = (await import(
+const { WORST_CASES, sizeOf, medianMs, timesMs, cpuMs } = (await import(
   pathToFileURL(join(out, 'inputs.js')).href
 )) as {
   WORST_CASES: { parser: string; shape: string; limit: number; make(bytes: number): unknown }[];
   sizeOf(input: unknown): number;
   medianMs(run: () => unknown, runs?: number, clock?: () => number): number;
+  timesMs(run: () => unknown, runs?: number, clock?: () => number): number[];
   cpuMs(): number;
 };
 
@@ -79,24 +80,28 @@ const load = () =>
  * build reads up to twice as slow in one hour as in another, for every parser alike; this row
  * moves with them, so figures from two runs can be compared by their ratio to it.
  */
-function yardstickMs(): number {
+const yardstickText = (() => {
   const items: string[] = [];
   for (let i = 0, size = 0; size < MIB; i++) {
     const item = `{"handle":"H${i}","roles":["registrar","abuse"],"port43":"whois${i % 97}.example","events":[{"eventAction":"registration","eventDate":"2001-0${(i % 9) + 1}-1${i % 10}T00:00:00Z"}],"n":${i}}`;
     items.push(item);
     size += item.length + 1;
   }
-  const text = `[${items.join(',')}]`;
-  return (medianMs(() => JSON.parse(text), 15) * MIB) / text.length;
+  return `[${items.join(',')}]`;
+})();
+function yardstickMs(runs = 15): number {
+  return (medianMs(() => JSON.parse(yardstickText), runs) * MIB) / yardstickText.length;
 }
 
 console.log(
   `${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, load average ${load()}, yardstick (JSON.parse of 1 MiB) ${yardstickMs().toFixed(1)} ms/MiB`,
 );
+// Besides the median (what "met" is judged on): the best of the seven, the least the machine
+// needed, and the yardstick timed just before the case, the machine's speed at that moment.
 console.log(
-  '| parser | worst case | largest input that can arrive | ms per parse (median) | ms per MiB | CPU ms per MiB | target ≤ 50 ms/MiB |',
+  '| parser | worst case | largest input that can arrive | ms per parse (median) | ms per MiB | best of 7, ms per MiB | CPU ms per MiB | yardstick then | target ≤ 50 ms/MiB |',
 );
-console.log('|---|---|---:|---:|---:|---:|---|');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---|');
 const only = process.env.BENCH_ONLY;
 for (const c of WORST_CASES) {
   if (only && !`${c.parser} ${c.shape}`.includes(only)) continue;
@@ -107,11 +112,14 @@ for (const c of WORST_CASES) {
   const batch = () => {
     for (let i = 0; i < repeat; i++) parse(input);
   };
-  const ms = medianMs(batch, 7) / repeat;
+  const yardstick = yardstickMs(7);
+  const times = timesMs(batch, 7);
+  const ms = (times[3] as number) / repeat;
+  const best = (((times[0] as number) / repeat) * MIB) / bytes;
   const cpu = medianMs(batch, 7, cpuMs) / repeat;
   const perMiB = (ms * MIB) / bytes;
   console.log(
-    `| ${c.parser} | ${c.shape} | ${(bytes / 1024).toFixed(0)} KiB | ${ms.toFixed(2)} | ${perMiB.toFixed(1)} | ${((cpu * MIB) / bytes).toFixed(1)} | ${perMiB <= 50 ? 'met' : '**missed**'} |`,
+    `| ${c.parser} | ${c.shape} | ${(bytes / 1024).toFixed(0)} KiB | ${ms.toFixed(2)} | ${perMiB.toFixed(1)} | ${best.toFixed(1)} | ${((cpu * MIB) / bytes).toFixed(1)} | ${yardstick.toFixed(1)} | ${perMiB <= 50 ? 'met' : '**missed**'} |`,
   );
 }
 // The old scanner on the first HTML case: 1/16 of the size, since it is quadratic.
@@ -120,7 +128,7 @@ for (const size of only ? [] : [MIB / 16, MIB / 8]) {
   const input = html.make(size) as string;
   const ms = medianMs(() => oldScanHtml(input), 3);
   console.log(
-    `| before: the regex HTML scanner | raw-text elements back to back | ${(input.length / 1024).toFixed(0)} KiB | ${ms.toFixed(2)} | ${((ms * MIB) / input.length).toFixed(0)} | — | missed |`,
+    `| before: the regex HTML scanner | raw-text elements back to back | ${(input.length / 1024).toFixed(0)} KiB | ${ms.toFixed(2)} | ${((ms * MIB) / input.length).toFixed(0)} | — | — | — | missed |`,
   );
 }
 console.log(`load average at the end: ${load()}, yardstick ${yardstickMs().toFixed(1)} ms/MiB`);

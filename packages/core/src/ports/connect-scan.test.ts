@@ -103,7 +103,8 @@ describe.each(['handle', 'socket'] as const)('connectScan with the %s connector'
     expect(waves).toBeGreaterThanOrEqual(3 * 150 - 10);
     expect(waves).toBeLessThan(4 * 150 + 500);
     const together = await timed(9);
-    expect(together).toBeLessThan(2 * 150);
+    // One timeout and scheduling; still clearly short of the three waves above (≥ 440 ms).
+    expect(together).toBeLessThan(400);
   });
 
   test('an abort ends the scan at once; unstarted and pending ports are filtered', async () => {

@@ -92,7 +92,8 @@ export function isDmarcRecord(text: string): boolean {
  */
 export function parseDmarcRecord(record: string): DmarcRecordParse {
   const result: DmarcRecordParse = { valid: false, tags: {}, errors: [], unknown_tags: [] };
-  const list = parseTagList(record);
+  // Malformed segments past MAX_REPORTED are only counted (below): no need to keep them.
+  const list = parseTagList(record, MAX_REPORTED);
   const first = list.entries[0];
   // §6.4: "v" MUST be the first tag and its value exactly "DMARC1".
   if (!isDmarcRecord(record)) {
@@ -111,7 +112,7 @@ export function parseDmarcRecord(record: string): DmarcRecordParse {
   // MAX_REPORTED problems the rest are only counted, in one closing message: an error object
   // and a message for each made parsing slow (156 ms per MiB of ";x" segments) and the answer
   // huge.
-  let unlisted = 0;
+  let unlisted = list.malformedCount - list.malformed.length;
   const full = () => result.errors.length + result.unknown_tags.length >= MAX_REPORTED;
   for (const segment of list.malformed) {
     if (full()) {

@@ -3,6 +3,7 @@
  * (RFC 6376 §3.2), MTA-STS (RFC 8461 §3.1), TLS-RPT (RFC 8460 §3) and BIMI records.
  * @module
  */
+import { isWhitespaceCode } from '../whitespace.js';
 
 export interface TagListEntry {
   /** Tag name as published (trimmed). */
@@ -21,22 +22,6 @@ export interface TagList {
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
-/** What `String.prototype.trim` removes: WhiteSpace and LineTerminator (ECMA-262 §12.2, §12.3). */
-function isTrimmed(u: number): boolean {
-  if (u < 0x80) return u === 0x20 || (u >= 0x09 && u <= 0x0d);
-  return (
-    u === 0xa0 ||
-    u === 0x1680 ||
-    (u >= 0x2000 && u <= 0x200a) ||
-    u === 0x2028 ||
-    u === 0x2029 ||
-    u === 0x202f ||
-    u === 0x205f ||
-    u === 0x3000 ||
-    u === 0xfeff
-  );
-}
-
 /**
  * Splits on `;`, then on the first `=`; whitespace around names, values and separators is
  * allowed (RFC 6376 §3.2 `*WSP`/FWS); empty segments, such as after a trailing `;`, are skipped.
@@ -53,8 +38,8 @@ export function parseTagList(text: string, keepMalformed = Number.POSITIVE_INFIN
     if (end === -1) end = text.length;
     let start = from;
     from = end + 1;
-    while (start < end && isTrimmed(text.charCodeAt(start))) start++;
-    while (end > start && isTrimmed(text.charCodeAt(end - 1))) end--;
+    while (start < end && isWhitespaceCode(text.charCodeAt(start))) start++;
+    while (end > start && isWhitespaceCode(text.charCodeAt(end - 1))) end--;
     if (start === end) continue;
     // The first "=" of this segment only: `indexOf` would search the rest of the text for each
     // segment that has none (quadratic on thousands of them).

@@ -15,11 +15,11 @@
  * @module
  */
 import { InvalidInputError } from '../../errors.js';
+import { isWhitespaceCode } from '../../whitespace.js';
 import { SourceList } from './source-list.js';
 import {
   compareSources,
   endOfWord,
-  isOtherWhitespace,
   OTHER_WHITESPACE,
   REPEAT,
   sortSourceWords,
@@ -178,14 +178,14 @@ function forEachDirective(policy: string, each: (directive: string, sources: str
     if (end === -1) end = text.length;
     let start = next;
     next = end + 1;
-    while (start < end && isSpace(text.charCodeAt(start))) start++;
-    while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+    while (start < end && isWhitespaceCode(text.charCodeAt(start))) start++;
+    while (end > start && isWhitespaceCode(text.charCodeAt(end - 1))) end--;
     if (start === end) continue;
     if (++count > MAX_DIRECTIVES) {
       throw new InvalidInputError(`Invalid policy: more than ${MAX_DIRECTIVES} directives`);
     }
     let nameEnd = start + 1;
-    while (nameEnd < end && !isSpace(text.charCodeAt(nameEnd))) nameEnd++;
+    while (nameEnd < end && !isWhitespaceCode(text.charCodeAt(nameEnd))) nameEnd++;
     const directive = text.slice(start, nameEnd).toLowerCase();
     if (nameEnd === end) {
       each(directive, directive.endsWith('-src') ? "'none'" : '');
@@ -193,18 +193,9 @@ function forEachDirective(policy: string, each: (directive: string, sources: str
     }
     // `end` is not whitespace: the sources start before it.
     let from = nameEnd + 1;
-    while (isSpace(text.charCodeAt(from))) from++;
+    while (isWhitespaceCode(text.charCodeAt(from))) from++;
     each(directive, text.slice(from, end));
   }
-}
-
-/**
- * Whether code unit `u` is whitespace for `String.prototype.trim` and `/\s/` (ECMA-262 §12.2
- * WhiteSpace, §12.3 LineTerminator).
- */
-function isSpace(u: number): boolean {
-  if (u < 128) return u === 0x20 || (u >= 0x09 && u <= 0x0d);
-  return isOtherWhitespace(u);
 }
 
 /**

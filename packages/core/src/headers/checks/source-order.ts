@@ -29,6 +29,7 @@
  * 200,000 words as strings spread over the heap, each a cache miss to read (half of the time).
  * @module
  */
+import { isOtherWhitespace, OTHER_WHITESPACE } from '../../whitespace.js';
 import { PLAIN_RANK } from './collator-order.js';
 
 /** ASCII whitespace: what `\s` matches in ASCII text (ECMA-262 WhiteSpace, LineTerminator). */
@@ -117,23 +118,7 @@ export function wordEnd(text: string, start: number): number {
   return end;
 }
 
-/** What `\s` matches outside ASCII (ECMA-262 §12.2 WhiteSpace, §12.3 LineTerminator). */
-export const OTHER_WHITESPACE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
-
-/** Whether code unit `u` (not ASCII) is one that `OTHER_WHITESPACE` matches. */
-export function isOtherWhitespace(u: number): boolean {
-  return (
-    u === 0xa0 ||
-    u === 0x1680 ||
-    (u >= 0x2000 && u <= 0x200a) ||
-    u === 0x2028 ||
-    u === 0x2029 ||
-    u === 0x202f ||
-    u === 0x205f ||
-    u === 0x3000 ||
-    u === 0xfeff
-  );
-}
+export { isOtherWhitespace, OTHER_WHITESPACE };
 
 /**
  * The words of `text` (split at whitespace, `\s`) in source order, repeats next to each

@@ -9,6 +9,7 @@ import { parseMyIpServers } from '../myip/discover.js';
 import { parseHostPort } from '../net/host-port.js';
 import { parseCidrList } from '../net/ranges.js';
 import { type Env, envReader, isHttpUrl } from './env.js';
+import { NETDIAG_CONFIG_ENV } from './env-names.js';
 
 export interface NetdiagConfig {
   /** DNS servers (`ip`, `ip:port`, `[v6]:port`) for all DNS work; empty = the system's. */
@@ -61,23 +62,7 @@ export const DEFAULT_NETDIAG_CONFIG: Readonly<NetdiagConfig> = Object.freeze({
   myIpServers: undefined,
 });
 
-/** The environment variable behind each key, for error messages and docs. */
-export const NETDIAG_CONFIG_ENV: Readonly<Record<keyof NetdiagConfig, string>> = {
-  dnsServers: 'NETDIAG_DNS_SERVERS',
-  dohUrl: 'NETDIAG_DOH_URL',
-  rdapBootstrapUrl: 'NETDIAG_RDAP_BOOTSTRAP_URL',
-  whoisServer: 'NETDIAG_WHOIS_SERVER',
-  breachApiUrl: 'NETDIAG_BREACH_API_URL',
-  torExitListUrl: 'NETDIAG_TOR_EXIT_LIST_URL',
-  relayRangesUrl: 'NETDIAG_RELAY_RANGES_URL',
-  vpnExitsUrl: 'NETDIAG_VPN_EXITS_URL',
-  cloudRangesUrl: 'NETDIAG_CLOUD_RANGES_URL',
-  geoipDb: 'NETDIAG_GEOIP_DB',
-  asnDb: 'NETDIAG_ASN_DB',
-  allowedTargets: 'NETDIAG_ALLOWED_TARGETS',
-  cacheDir: 'NETDIAG_CACHE_DIR',
-  myIpServers: 'NETDIAG_MYIP_SERVERS',
-};
+export { NETDIAG_CONFIG_ENV } from './env-names.js';
 
 /** Reads the engine's keys from `env`; throws `ConfigError` naming the first bad variable. */
 export function loadNetdiagConfig(env: Env = process.env): NetdiagConfig {

@@ -15,6 +15,7 @@ import {
   type CacheFileReader,
   type CacheKind,
   cacheFilePath,
+  openCacheFileSync,
   readCacheFile,
   writeCacheFile,
 } from './cache-file.js';
@@ -158,5 +159,65 @@ describe('the AS index cache', () => {
     const read = await readAsnCache(file, 'asn@1');
     expect(read?.data).toEqual(index.data);
     expect(await readAsnCache(file, 'asn@2')).toBeUndefined();
+  });
+});
+
+describe('cache files read by position', () => {
+  test('any slice of any array, any line, equals the whole read', async () => {
+    const dir = dirOf();
+    const file = cacheFilePath(dir, kind, 'slices');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 0xffffffff }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.integer({ min: 0, max: 65_535 }), { minLength: 1, maxLength: 9 }),
+        fc.array(
+          fc.string().filter((s) => !s.includes('\n')),
+          { minLength: 1 },
+        ),
+        fc.nat(),
+        fc.nat(),
+        async (words, halves, lines, x, y) => {
+          const arrays = { a: Uint32Array.from(words), b: Uint16Array.from(halves), lines };
+          expect(await writeCacheFile(file, kind, 'slices', { arrays })).toBeUndefined();
+          const f = openCacheFileSync(file, kind, 'slices');
+          if (f === undefined) throw new Error('not opened');
+          try {
+            const [from, to] = [x % (words.length + 1), y % (words.length + 1)].sort(
+              (p, q) => p - q,
+            ) as [number, number];
+            expect(f.u32('a', from, to)).toEqual(arrays.a.subarray(from, to).slice());
+            expect(f.u32('a')).toEqual(arrays.a);
+            expect(f.u16('b', 0, halves.length)).toEqual(arrays.b);
+            expect(f.length('a')).toBe(words.length);
+            expect(f.line('lines', x % lines.length)).toBe(lines[x % lines.length]);
+            expect(f.lines('lines')).toEqual(lines);
+          } finally {
+            f.close();
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  test('reads past an array, another key or kind, a short file: refused', async () => {
+    const dir = dirOf();
+    const file = cacheFilePath(dir, kind, 'k');
+    await writeCacheFile(file, kind, 'k', contents);
+    const f = openCacheFileSync(file, kind, 'k');
+    expect(f?.meta).toEqual(contents.meta);
+    expect(() => f?.u32('a', 2, 4)).toThrow(RangeError);
+    expect(() => f?.u32('a', 2, 1)).toThrow(RangeError);
+    expect(() => f?.u16('a')).toThrow(/missing/);
+    expect(() => f?.line('names', 3)).toThrow(RangeError);
+    expect(f?.line('names', 0)).toBe('Société Générale ✓');
+    f?.close();
+    f?.close(); // twice: no error
+    expect(openCacheFileSync(file, kind, 'other')).toBeUndefined();
+    expect(openCacheFileSync(file, { ...kind, format: 4 }, 'k')).toBeUndefined();
+    expect(openCacheFileSync(join(dir, 'absent.bin'), kind, 'k')).toBeUndefined();
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.subarray(0, bytes.length - 8));
+    expect(openCacheFileSync(file, kind, 'k')).toBeUndefined();
   });
 });

@@ -14,6 +14,7 @@
  * @module
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -84,19 +85,27 @@ function damaged(what: string): never {
   throw new InvalidInputError(`cache file: ${what}`);
 }
 
-function parse(bytes: Buffer, kind: CacheKind, key: string): CacheFileReader | undefined {
-  if (bytes.length < PREFIX_BYTES || bytes.toString('latin1', 0, 8) !== MAGIC) return undefined;
-  const headerLength = bytes.readUInt32LE(8);
-  if (headerLength > MAX_HEADER_BYTES || PREFIX_BYTES + headerLength > bytes.length) {
-    return undefined;
-  }
+/** The header's entries, each with where it starts. */
+interface Layout {
+  header: Header;
+  spans: Map<string, { entry: Entry; start: number }>;
+}
+
+/**
+ * The header of a file whose first bytes are `prefix` (at least `PREFIX_BYTES` + its header),
+ * when it is of this kind, format and key; throws on a damaged header, undefined for another.
+ */
+function layoutOf(prefix: Buffer, kind: CacheKind, key: string, size: number): Layout | undefined {
+  if (prefix.length < PREFIX_BYTES || prefix.toString('latin1', 0, 8) !== MAGIC) return undefined;
+  const headerLength = prefix.readUInt32LE(8);
+  if (headerLength > MAX_HEADER_BYTES || PREFIX_BYTES + headerLength > size) return undefined;
+  if (PREFIX_BYTES + headerLength > prefix.length) damaged('truncated header');
   const header = JSON.parse(
-    bytes.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + headerLength),
+    prefix.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + headerLength),
   ) as Header;
   if (header.kind !== kind.name || header.format !== kind.format || header.key !== key) {
     return undefined;
   }
-  // The sizes first (cheap), then the checksum over everything after the prefix.
   let offset = align8(PREFIX_BYTES + headerLength);
   const spans = new Map<string, { entry: Entry; start: number }>();
   for (const entry of header.arrays) {
@@ -105,9 +114,17 @@ function parse(bytes: Buffer, kind: CacheKind, key: string): CacheFileReader | u
     if (!width || !Number.isSafeInteger(length) || length < 0) damaged(`bad entry ${name}`);
     spans.set(name, { entry, start: offset });
     offset = align8(offset + length * width);
-    if (offset > bytes.length) damaged('truncated');
+    if (offset > size) damaged('truncated');
   }
-  if (offset !== bytes.length) damaged('size mismatch');
+  if (offset !== size) damaged('size mismatch');
+  return { header, spans };
+}
+
+function parse(bytes: Buffer, kind: CacheKind, key: string): CacheFileReader | undefined {
+  // The sizes first (cheap), then the checksum over everything after the prefix.
+  const layout = layoutOf(bytes, kind, key, bytes.length);
+  if (layout === undefined) return undefined;
+  const { header, spans } = layout;
   if (crc32(bytes.subarray(PREFIX_BYTES)) !== bytes.readUInt32LE(12)) damaged('checksum mismatch');
 
   const spanOf = (name: string, type: TypeName) => {
@@ -136,13 +153,154 @@ function parse(bytes: Buffer, kind: CacheKind, key: string): CacheFileReader | u
     lines(name) {
       const span = spanOf(name, 'lines');
       const [, , length, count] = span.entry;
-      // No lines and one empty line are both zero bytes: the count tells them apart.
-      const list =
-        count === 0 ? [] : bytes.toString('utf8', span.start, span.start + length).split('\n');
-      if (list.length !== count) damaged(`${name}: ${list.length} lines, ${count} expected`);
-      return list;
+      return splitLines(bytes.subarray(span.start, span.start + length), name, count);
     },
   };
+}
+
+/**
+ * A cache file read by position, a few elements at a time: what a one-shot lookup needs from
+ * a 110 MB table is a few hundred bytes (`ip/direct/`). Element ranges are `[start, end)`;
+ * leaving them out reads the whole array.
+ */
+export interface PositionedCacheFile {
+  readonly meta: Readonly<Record<string, unknown>>;
+  has(name: string): boolean;
+  /** Elements in array `name` (bytes for `lines`). */
+  length(name: string): number;
+  u32(name: string, start?: number, end?: number): Uint32Array;
+  u16(name: string, start?: number, end?: number): Uint16Array;
+  u8(name: string, start?: number, end?: number): Uint8Array;
+  /** The `lines` entry `name`, all of it (`count` lines). */
+  lines(name: string): string[];
+  /** Line `index` of the `lines` entry `name` (its text is read once and kept). */
+  line(name: string, index: number): string;
+  close(): void;
+}
+
+/** Bytes read for the prefix and header at once: headers are a few hundred bytes. */
+const FIRST_READ = 64 * 1024;
+
+/**
+ * Opens the cache of `key` for reads by position, checking the magic, kind, format, key and
+ * every size against the file's, but not the CRC-32 (that reads the whole file, which is what
+ * this reader is for not doing): meant for the package's own prebuilt files, whose reads stay
+ * within the arrays the header declares. Undefined when the file is absent or another;
+ * never throws. Reads are synchronous (a CLI or script's one lookup, not a server's).
+ */
+export function openCacheFileSync(
+  file: string,
+  kind: CacheKind,
+  key: string,
+): PositionedCacheFile | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    let prefix = readAt(fd, 0, Math.min(size, FIRST_READ));
+    const headerLength = prefix.length >= PREFIX_BYTES ? prefix.readUInt32LE(8) : 0;
+    if (PREFIX_BYTES + headerLength > prefix.length && headerLength <= MAX_HEADER_BYTES) {
+      prefix = readAt(fd, 0, Math.min(size, PREFIX_BYTES + headerLength));
+    }
+    const layout = layoutOf(prefix, kind, key, size);
+    if (layout === undefined) {
+      closeSync(fd);
+      return undefined;
+    }
+    return positioned(fd, layout);
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    return undefined;
+  }
+}
+
+function readAt(fd: number, position: number, length: number, into?: Uint8Array): Buffer {
+  const bytes = into ?? Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, bytes, done, length - done, position + done);
+    if (n === 0) damaged('file shorter than its header says');
+    done += n;
+  }
+  return Buffer.from(bytes.buffer, bytes.byteOffset, length);
+}
+
+function positioned(fd: number, { header, spans }: Layout): PositionedCacheFile {
+  const spanOf = (name: string, type: TypeName) => {
+    const span = spans.get(name);
+    if (span?.entry[1] !== type) damaged(`${name} missing`);
+    return span;
+  };
+  const read = <T extends CacheArray>(
+    name: string,
+    type: keyof typeof TYPES,
+    start = 0,
+    end?: number,
+  ): T => {
+    const span = spanOf(name, type);
+    const length = span.entry[2];
+    const last = end ?? length;
+    if (!(Number.isInteger(start) && Number.isInteger(last) && 0 <= start && start <= last)) {
+      throw new RangeError(`${name}: bad range ${start}-${last}`);
+    }
+    if (last > length) throw new RangeError(`${name}: ${last} is past its ${length} elements`);
+    const Type = TYPES[type];
+    const out = new Type(last - start) as T;
+    const width = Type.BYTES_PER_ELEMENT;
+    readAt(
+      fd,
+      span.start + start * width,
+      out.byteLength,
+      new Uint8Array(out.buffer, 0, out.byteLength),
+    );
+    return out;
+  };
+  const texts = new Map<string, Buffer>();
+  let open = true;
+  return {
+    meta: header.meta ?? {},
+    has: (name) => spans.has(name),
+    length: (name) => spans.get(name)?.entry[2] ?? damaged(`${name} missing`),
+    u32: (name, start, end) => read<Uint32Array>(name, 'u32', start, end),
+    u16: (name, start, end) => read<Uint16Array>(name, 'u16', start, end),
+    u8: (name, start, end) => read<Uint8Array>(name, 'u8', start, end),
+    lines(name) {
+      const span = spanOf(name, 'lines');
+      const [, , length, count] = span.entry;
+      return splitLines(readAt(fd, span.start, length), name, count);
+    },
+    line(name, index) {
+      const span = spanOf(name, 'lines');
+      const [, , length, count] = span.entry;
+      if (!(Number.isInteger(index) && index >= 0 && index < (count ?? 0))) {
+        throw new RangeError(`${name}: no line ${index}`);
+      }
+      let text = texts.get(name);
+      if (text === undefined) {
+        text = readAt(fd, span.start, length);
+        texts.set(name, text);
+      }
+      // The index'th newline by the native search: ~1 ms for 80,000 AS names, no strings made.
+      let from = 0;
+      for (let k = 0; k < index; k++) {
+        from = text.indexOf(10, from) + 1;
+        if (from === 0) damaged(`${name}: fewer lines than ${count}`);
+      }
+      const to = text.indexOf(10, from);
+      return text.toString('utf8', from, to === -1 ? text.length : to);
+    },
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}
+
+/** A `lines` entry's text as its `count` lines (no lines and one empty line are both 0 bytes). */
+function splitLines(text: Buffer, name: string, count: number | undefined): string[] {
+  const list = count === 0 ? [] : text.toString('utf8').split('\n');
+  if (list.length !== count) damaged(`${name}: ${list.length} lines, ${count} expected`);
+  return list;
 }
 
 /**

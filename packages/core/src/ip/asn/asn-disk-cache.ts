@@ -11,7 +11,7 @@ import { type CacheKind, cacheFilePath, readCacheFile, writeCacheFile } from '..
 import { AsnIndex } from './asn-index.js';
 
 /** 2: the shared cache format (format 1 was a file of its own layout, "NDASNIX1"). */
-const ASN_CACHE: CacheKind = { name: 'asn-index', format: 2 };
+export const ASN_CACHE: CacheKind = { name: 'asn-index', format: 2 };
 
 export function asnCacheFile(dir: string, key: string): string {
   return cacheFilePath(dir, ASN_CACHE, key);

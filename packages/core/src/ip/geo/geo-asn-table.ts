@@ -334,41 +334,12 @@ export class GeoAsnV4 {
   /** The range holding `address`. */
   index(address: number): number {
     const b = address >>> 16;
-    let lo = this.bucket[b] as number;
-    let hi = (this.bucket[b + 1] as number) - 1;
-    const low = address & 0xffff;
-    // A range's word 0 is at most `key` exactly when its first address is at most `address`.
-    const key = ((low << 16) | 0xffff) >>> 0;
-    const slots = this.slots;
-    if (hi - lo > 16) {
-      // Ranges in a /16 are mostly even (/24s and their halves): guess the position from the
-      // address, then gallop to bracket the answer. The binary search below then stays within
-      // one or two cache lines instead of hopping across the bucket (measured ~5 % faster).
-      let p = lo + (((hi - lo + 1) * low) >>> 16);
-      let step = 1;
-      if ((slots[p * 2] as number) <= key) {
-        while (p + step <= hi && (slots[(p + step) * 2] as number) <= key) {
-          p += step;
-          step *= 2;
-        }
-        lo = p;
-        hi = Math.min(hi, p + step - 1);
-      } else {
-        // The bucket's first range starts at its first address: p > lo.
-        while (p - step >= lo && (slots[(p - step) * 2] as number) > key) {
-          p -= step;
-          step *= 2;
-        }
-        hi = p - 1;
-        lo = Math.max(lo, p - step);
-      }
-    }
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if ((slots[mid * 2] as number) <= key) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return searchV4Slots(
+      this.slots,
+      this.bucket[b] as number,
+      (this.bucket[b + 1] as number) - 1,
+      address,
+    );
   }
 
   /** Record id + 1 (0: no data) of `address` in range `i`. */
@@ -386,8 +357,55 @@ export class GeoAsnV4 {
   }
 }
 
+/**
+ * The range holding IPv4 `address` among ranges `first`..`last` of `slots` (packed by
+ * `packV4Range`; range `first` starts at or before the address): a /16's bucket in the table,
+ * or the same ranges read by position (`ip/direct/`).
+ */
+export function searchV4Slots(
+  slots: Uint32Array,
+  first: number,
+  last: number,
+  address: number,
+): number {
+  let lo = first;
+  let hi = last;
+  const low = address & 0xffff;
+  // A range's word 0 is at most `key` exactly when its first address is at most `address`.
+  const key = ((low << 16) | 0xffff) >>> 0;
+  if (hi - lo > 16) {
+    // Ranges in a /16 are mostly even (/24s and their halves): guess the position from the
+    // address, then gallop to bracket the answer. The binary search below then stays within
+    // one or two cache lines instead of hopping across the bucket (measured ~5 % faster).
+    let p = lo + (((hi - lo + 1) * low) >>> 16);
+    let step = 1;
+    if ((slots[p * 2] as number) <= key) {
+      while (p + step <= hi && (slots[(p + step) * 2] as number) <= key) {
+        p += step;
+        step *= 2;
+      }
+      lo = p;
+      hi = Math.min(hi, p + step - 1);
+    } else {
+      // The bucket's first range starts at its first address: p > lo.
+      while (p - step >= lo && (slots[(p - step) * 2] as number) > key) {
+        p -= step;
+        step *= 2;
+      }
+      hi = p - 1;
+      lo = Math.max(lo, p - step);
+    }
+  }
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if ((slots[mid * 2] as number) <= key) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** The 24-bit geolocation code of the range whose word 0 is at `at`. */
-function geoOf(slots: Uint32Array, at: number): number {
+export function geoOf(slots: Uint32Array, at: number): number {
   return ((slots[at] as number) & 0xffff) | (((slots[at + 1] as number) >>> 24) << 16);
 }
 
@@ -402,10 +420,10 @@ function geoOf(slots: Uint32Array, at: number): number {
  */
 const LEAF_MAX = 64;
 const RANGES_PER_SLOT = 32;
-const ROOT_STRIDE = 16;
+export const ROOT_STRIDE = 16;
 
 /** `stride` bits of the 64-bit key (w0, w1) starting `depth` bits from the top. */
-function bitsAt(w0: number, w1: number, depth: number, stride: number): number {
+export function bitsAt(w0: number, w1: number, depth: number, stride: number): number {
   const end = depth + stride;
   if (end <= 32) return (w0 >>> (32 - end)) & ((1 << stride) - 1);
   if (depth >= 32) return (w1 >>> (64 - end)) & ((1 << stride) - 1);
@@ -531,6 +549,37 @@ export function buildGeoAsnV6(
   };
 }
 
+/**
+ * The range holding an IPv6 address with top words `w0`, `w1` among ranges `first`..`last` of
+ * `ranges` (four words each, `GeoAsnV6Data`; range `first` starts at or before the address):
+ * a leaf of the radix index, or the same ranges read by position (`ip/direct/`).
+ */
+export function searchV6Leaf(
+  ranges: Uint32Array,
+  first: number,
+  last: number,
+  w0: number,
+  w1: number,
+): number {
+  let lo = first;
+  let hi = last;
+  // Halve a long leaf, then walk forward: the last few candidates share a cache line or two
+  // that the prefetcher brings in order, where bisection jumps between them (random
+  // announced addresses, a leaf of 20 ranges on average: 133 → 107 ns per index).
+  while (hi - lo > 8) {
+    const mid = (lo + hi + 1) >>> 1;
+    const h = ranges[mid * 4] as number;
+    if (h < w0 || (h === w0 && (ranges[mid * 4 + 1] as number) <= w1)) lo = mid;
+    else hi = mid - 1;
+  }
+  while (lo < hi) {
+    const h = ranges[lo * 4 + 4] as number;
+    if (h > w0 || (h === w0 && (ranges[lo * 4 + 5] as number) > w1)) break;
+    lo++;
+  }
+  return lo;
+}
+
 /** IPv6: ranges of the top 64 bits, found through the radix index above. */
 export class GeoAsnV6 {
   /** Some range needs a walk of the search tree (aliased subtrees, corruption). */
@@ -635,24 +684,7 @@ export class GeoAsnV6 {
       depth += stride;
       child = walk[k * 2 + 1] as number;
     }
-    let lo = walk[k * 2] as number;
-    let hi = walk[k * 2 + 2] as number;
-    const ranges = this.ranges;
-    // Halve a long leaf, then walk forward: the last few candidates share a cache line or two
-    // that the prefetcher brings in order, where bisection jumps between them (random
-    // announced addresses, a leaf of 20 ranges on average: 133 → 107 ns per index).
-    while (hi - lo > 8) {
-      const mid = (lo + hi + 1) >>> 1;
-      const h = ranges[mid * 4] as number;
-      if (h < w0 || (h === w0 && (ranges[mid * 4 + 1] as number) <= w1)) lo = mid;
-      else hi = mid - 1;
-    }
-    while (lo < hi) {
-      const h = ranges[lo * 4 + 4] as number;
-      if (h > w0 || (h === w0 && (ranges[lo * 4 + 5] as number) > w1)) break;
-      lo++;
-    }
-    return lo;
+    return searchV6Leaf(this.ranges, walk[k * 2] as number, walk[k * 2 + 2] as number, w0, w1);
   }
 
   geo(i: number, w0: number, w1: number, w2: number, w3: number): number {

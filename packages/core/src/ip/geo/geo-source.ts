@@ -273,16 +273,4 @@ export function shapeLocation(record: unknown): IpLocation {
   );
 }
 
-export const EMPTY_LOCATION: Readonly<IpLocation> = Object.freeze({
-  city: '',
-  region: '',
-  country: '',
-  country_name: '',
-  continent: '',
-  latitude: null,
-  longitude: null,
-  timezone: '',
-  postal_code: '',
-  is_eu: false,
-  accuracy_radius_km: null,
-});
+export { EMPTY_LOCATION } from '../empty.js';

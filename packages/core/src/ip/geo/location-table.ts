@@ -25,7 +25,7 @@ import { crc32 } from 'node:zlib';
 import { type CacheKind, cacheFilePath, readCacheFile, writeCacheFile } from '../cache-file.js';
 import type { IpLocation } from '../types.js';
 
-const LOCATION_TABLE: CacheKind = { name: 'ip-locations', format: 1 };
+export const LOCATION_TABLE: CacheKind = { name: 'ip-locations', format: 1 };
 /** Words per record (see the module comment). */
 const WORDS = 5;
 /** Accuracy radii are stored + 1 in 17 bits (mmdb stores a uint16). */
@@ -282,7 +282,7 @@ export function locationTableFile(dir: string, key: string): string {
 }
 
 /** A fingerprint of the record ids the tables were made for (their id → pointer arrays). */
-function idsFingerprint(pointers4: Uint32Array, pointers6: Uint32Array | undefined): string {
+export function idsFingerprint(pointers4: Uint32Array, pointers6: Uint32Array | undefined): string {
   const crc = (a: Uint32Array) => crc32(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   return `${pointers4.length}:${crc(pointers4)}/${pointers6 ? `${pointers6.length}:${crc(pointers6)}` : '-'}`;
 }

@@ -22,7 +22,7 @@ import {
  * 3: IPv4 ranges in 8-byte slots, IPv6 range starts and codes together (geo-asn-table.ts).
  * 4: the shared cache format (formats 1–3 were a file of their own layout, "NDIPTB01").
  */
-const TABLE_CACHE: CacheKind = { name: 'ip-tables', format: 4 };
+export const TABLE_CACHE: CacheKind = { name: 'ip-tables', format: 4 };
 
 /** Everything `createMmdbGeoSource` needs besides the databases and the AS index. */
 export interface GeoTables {

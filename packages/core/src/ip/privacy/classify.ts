@@ -25,7 +25,7 @@
  * @module
  */
 import type { IpPrivacy, PrivacySignal, PrivacySignalName } from '../types.js';
-import { type AsListing, BLOCK_SUFFIX, type IpIntel } from './intel.js';
+import { type AsListing, BLOCK_SUFFIX } from './intel.js';
 import type { IntelSourceMeta } from './intel-pack.js';
 import {
   escapeRegExp,
@@ -69,12 +69,15 @@ const KEYWORD_TIER = 12;
 const CURATED: readonly ListedSignal[] = ['relay', 'vpn', 'proxy', 'hosting', 'mobile', 'isp'];
 const ANONYMISERS = new Set<PrivacySignalName>(['tor', 'relay', 'vpn', 'proxy']);
 
-/** AS-level candidates of AS `asn` named `name`: curated lists, bundled lists, keywords. */
+/**
+ * AS-level candidates of AS `asn` named `name`: curated lists, bundled lists (`asLists`, an
+ * `IpIntel`'s), those `learnt` from provider ranges, keywords.
+ */
 export function asCandidates(
   asn: number,
   name: string,
   lists: SignalLists,
-  intel?: IpIntel,
+  asLists?: ReadonlyMap<number, readonly AsListing[]>,
   learnt?: ReadonlyMap<number, readonly AsListing[]>,
 ): Candidate[] {
   const out: Candidate[] = [];
@@ -94,7 +97,7 @@ export function asCandidates(
       curated: true,
     });
   }
-  for (const { source, name: listed } of intel?.asLists.get(asn) ?? []) {
+  for (const { source, name: listed } of asLists?.get(asn) ?? []) {
     out.push({
       signal: {
         signal: source.signal === 'isp' ? 'residential' : source.signal,
@@ -199,13 +202,18 @@ function keywordMatcher(keywords: readonly NameKeyword[]): KeywordMatcher {
   return matcher;
 }
 
-/** Candidates of the range sources in combination `combo` of `intel`'s table. */
-export function rangeCandidates(intel: IpIntel, combo: number): Candidate[] {
+/**
+ * Candidates of the range sources `members` (a combination of a range table: indexes into
+ * `sources`, an `IpIntel`'s `tableSources`).
+ */
+export function rangeCandidates(
+  members: readonly number[],
+  sources: readonly IntelSourceMeta[],
+): Candidate[] {
   const out: Candidate[] = [];
-  const members = intel.table.combos[combo] ?? [];
-  const ids = new Set(members.map((i) => intel.tableSources[i]?.id));
+  const ids = new Set(members.map((i) => sources[i]?.id));
   for (const index of members) {
-    const source = intel.tableSources[index] as IntelSourceMeta;
+    const source = sources[index] as IntelSourceMeta;
     if (source.signal === 'isp') continue;
     const block = source.id.endsWith(BLOCK_SUFFIX);
     // A block says less than its source's own range: named only when the range is not.
@@ -361,8 +369,8 @@ export function classifyAs(
   asn: number,
   name: string,
   lists: SignalLists,
-  intel?: IpIntel,
+  asLists?: ReadonlyMap<number, readonly AsListing[]>,
   learnt?: ReadonlyMap<number, readonly AsListing[]>,
 ): Readonly<IpPrivacy> {
-  return decide(asCandidates(asn, name, lists, intel, learnt), asn);
+  return decide(asCandidates(asn, name, lists, asLists, learnt), asn);
 }

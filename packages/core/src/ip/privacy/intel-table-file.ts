@@ -16,7 +16,7 @@ import { type CacheKind, cacheFilePath, readCacheFile, writeCacheFile } from '..
 import type { IntelData } from './intel-pack.js';
 import type { RangeTable } from './range-table.js';
 
-const INTEL_TABLE: CacheKind = { name: 'intel-table', format: 1 };
+export const INTEL_TABLE: CacheKind = { name: 'intel-table', format: 1 };
 /** Bucket flags of the table (range-table.ts). */
 const SINGLE = 0x80000000;
 

@@ -252,7 +252,7 @@ function packV4(starts: number[], codes: number[]): { index: Uint32Array; slots:
 }
 
 /** IPv6 bucket bits: 2^20 + 1 bucket entries are 4 MiB. */
-const V6_BUCKET_BITS = 20;
+export const V6_BUCKET_BITS = 20;
 
 /** For each value of the top `bits` bits of the high word, the segment holding its first address. */
 function bucketIndex(starts: number[], lows: number[], bits: number): Uint32Array {
@@ -285,7 +285,7 @@ function bucketIndex(starts: number[], lows: number[], bits: number): Uint32Arra
 }
 
 /** Bucket flag: one segment covers the whole bucket. */
-const SINGLE = 0x80000000;
+export const SINGLE = 0x80000000;
 
 function startsAt(starts: number[], lows: number[], s: number, hi: number): boolean {
   return starts[s] === hi && lows[s] === 0;
@@ -296,10 +296,24 @@ export function comboOfV4(t: RangeTable, v4: number): number {
   const entry = t.v4Index[v4 >>> 16] as number;
   if (entry >= 0x80000000) return entry & 0xffff;
   const slots = t.v4Slots;
+  return searchV4Segments(slots, entry + 1, entry + (slots[entry] as number), v4);
+}
+
+/**
+ * The combination id of IPv4 `v4` among a /16's segments `first`..`last` of `slots` (each its
+ * start's low 16 bits << 16 | combination; the first starts the /16): in the table, or read
+ * by position (`ip/direct/`).
+ */
+export function searchV4Segments(
+  slots: Uint32Array,
+  first: number,
+  last: number,
+  v4: number,
+): number {
   // Last segment whose start (low 16 bits) is <= the address's: slot <= (low << 16) | 0xffff.
   const key = ((v4 & 0xffff) * 65_536 + 0xffff) >>> 0;
-  let lo = entry + 1;
-  let hi = entry + (slots[entry] as number);
+  let lo = first;
+  let hi = last;
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1;
     if ((slots[mid] as number) <= key) lo = mid;
@@ -313,14 +327,28 @@ export function comboOfV6(t: RangeTable, w0: number, w1: number): number {
   const b = w0 >>> (32 - V6_BUCKET_BITS);
   const first = t.v6Bucket[b] as number;
   if (first >= SINGLE) return t.v6Codes[first - SINGLE] as number;
-  const starts = t.v6Starts;
+  const last = ((t.v6Bucket[b + 1] as number) & ~SINGLE) >>> 0;
+  return t.v6Codes[searchV6Segments(t.v6Starts, first, last, w0, w1)] as number;
+}
+
+/**
+ * The segment holding the /64 `w0`, `w1` among segments `first`..`last` of `starts` (two
+ * words each; segment `first` starts at or before it): in the table, or read by position.
+ */
+export function searchV6Segments(
+  starts: Uint32Array,
+  first: number,
+  last: number,
+  w0: number,
+  w1: number,
+): number {
   let lo = first;
-  let hi = ((t.v6Bucket[b + 1] as number) & ~SINGLE) >>> 0;
+  let hi = last;
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1;
     const h = starts[mid * 2] as number;
     if (h < w0 || (h === w0 && (starts[mid * 2 + 1] as number) <= w1)) lo = mid;
     else hi = mid - 1;
   }
-  return t.v6Codes[lo] as number;
+  return lo;
 }

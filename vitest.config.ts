@@ -11,6 +11,8 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: {
+      // Before '@netdiag/core', which would also match it as a prefix.
+      '@netdiag/core/one-shot': src('./packages/core/src/one-shot.ts'),
       '@netdiag/core': src('./packages/core/src/index.ts'),
       '@netdiag/http': src('./packages/http/src/index.ts'),
       '@netdiag/mcp': src('./packages/mcp/src/index.ts'),

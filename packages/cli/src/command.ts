@@ -6,9 +6,10 @@
  * Ctrl-C aborts what is in flight and exits 130.
  * @module
  */
-import { AbortedError, InvalidInputError, type Netdiag } from '@netdiag/core';
+import type { Netdiag } from '@netdiag/core';
+import { AbortedError, InvalidInputError } from '@netdiag/core/one-shot';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { type EngineChoices, withEngine } from './context.js';
+import { type EngineChoices, lazyEngine } from './context.js';
 import { describeError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIO } from './io.js';
@@ -83,6 +84,17 @@ export interface TargetCommandSpec<T, F, A = string | undefined> {
     source: { fromList: boolean },
   ) => { input: string; arg: A }[];
   run: (engine: Netdiag, arg: A, flags: F & CommonFlags, call: CallContext) => Promise<T>;
+  /**
+   * Answers without the engine where core can (`netdiag lookup` from the prebuilt files):
+   * `open` once per run (false: the engine answers all), `run` per target (`undefined`: the
+   * engine answers this one; a throw is the target's error), `close` at the end. The engine
+   * is made only for a target that needs it.
+   */
+  direct?: {
+    open(): boolean;
+    run(arg: A, flags: F & CommonFlags): T | undefined;
+    close(): void;
+  };
   text: (data: T, ui: Ui, flags: F & CommonFlags) => string;
   /** Text answers of a batch follow each other without a blank line (`dig +short`). */
   compact?: (flags: F & CommonFlags) => boolean;
@@ -284,60 +296,63 @@ async function runTargets<T, F, A>(
     }
   };
 
+  const engines = lazyEngine(io, {
+    allowPrivate: flags.allowPrivate,
+    overrides: spec.engine?.(flags),
+  });
+  const direct = spec.direct?.open() === true ? spec.direct : undefined;
   try {
-    await withEngine(
-      io,
-      async (engine) => {
-        let next = 0;
-        const worker = async () => {
-          while (next < tasks.length && !interrupted) {
-            const index = next++;
-            const task = tasks[index] as { input: string; arg: A };
-            const single = !batch;
-            const call: CallContext = {
-              call: {
-                signal: controller.signal,
-                ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
-              },
-              progress: progressBar(io, 'ports', single && showProgress),
-              single,
-            };
-            let item: BatchItem<T>;
-            try {
-              const data = await spec.run(engine, task.arg, flags, call);
-              item = { input: task.input, data };
-              const gate = spec.gate?.(data, flags);
-              if (gate) {
-                gateFailed ??= gate;
-                if (batch) io.stderr(`netdiag: ${task.input}: ${gate.message}\n`);
-              }
-            } catch (error) {
-              const failure = describeError(error, spec.words);
-              firstFailure ??= failure.code;
-              if (!batch) singleFailure = failure;
-              const code = (error as { code?: unknown }).code;
-              item = {
-                input: task.input,
-                error: {
-                  code: typeof code === 'string' && !code.startsWith('commander') ? code : 'ERROR',
-                  message: failure.message,
-                },
-              };
-            } finally {
-              call.progress.done();
-            }
-            results[index] = item;
-            finished++;
-            bar.update(finished, tasks.length);
-            emit();
-          }
+    let next = 0;
+    const worker = async () => {
+      while (next < tasks.length && !interrupted) {
+        const index = next++;
+        const task = tasks[index] as { input: string; arg: A };
+        const single = !batch;
+        const call: CallContext = {
+          call: {
+            signal: controller.signal,
+            ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
+          },
+          progress: progressBar(io, 'ports', single && showProgress),
+          single,
         };
-        const jobs = Math.min(flags.jobs ?? spec.jobs ?? 4, tasks.length);
-        await Promise.all(Array.from({ length: jobs }, worker));
-      },
-      { allowPrivate: flags.allowPrivate, overrides: spec.engine?.(flags) },
-    );
+        let item: BatchItem<T>;
+        try {
+          const data =
+            direct?.run(task.arg, flags) ??
+            (await spec.run(await engines.get(), task.arg, flags, call));
+          item = { input: task.input, data };
+          const gate = spec.gate?.(data, flags);
+          if (gate) {
+            gateFailed ??= gate;
+            if (batch) io.stderr(`netdiag: ${task.input}: ${gate.message}\n`);
+          }
+        } catch (error) {
+          const failure = describeError(error, spec.words);
+          firstFailure ??= failure.code;
+          if (!batch) singleFailure = failure;
+          const code = (error as { code?: unknown }).code;
+          item = {
+            input: task.input,
+            error: {
+              code: typeof code === 'string' && !code.startsWith('commander') ? code : 'ERROR',
+              message: failure.message,
+            },
+          };
+        } finally {
+          call.progress.done();
+        }
+        results[index] = item;
+        finished++;
+        bar.update(finished, tasks.length);
+        emit();
+      }
+    };
+    const jobs = Math.min(flags.jobs ?? spec.jobs ?? 4, tasks.length);
+    await Promise.all(Array.from({ length: jobs }, worker));
   } finally {
+    direct?.close();
+    await engines.close();
     process.off('SIGINT', onInterrupt);
     bar.done();
   }

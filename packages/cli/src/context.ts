@@ -6,14 +6,7 @@
  * the SSRF guard lets through: a person probing their own machine or LAN from their terminal.
  * @module
  */
-import {
-  type CreateNetdiagOptions,
-  createNetdiag,
-  LOCAL_NETWORK_RANGES,
-  loadNetdiagConfig,
-  type Netdiag,
-  type NetdiagConfig,
-} from '@netdiag/core';
+import type { CreateNetdiagOptions, Netdiag, NetdiagConfig } from '@netdiag/core';
 import type { CliIO } from './io.js';
 
 export interface EngineChoices {
@@ -27,24 +20,48 @@ export function allowPrivateFromEnv(io: CliIO): boolean {
   return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
 }
 
+/**
+ * An engine made on first use: `@netdiag/core` (130-170 ms to import) is loaded only then, so
+ * a command that answers without it (`netdiag lookup` from the prebuilt files) never pays it.
+ */
+export function lazyEngine(
+  io: CliIO,
+  choices: EngineChoices = {},
+): { get(): Promise<Netdiag>; close(): Promise<void> } {
+  let engine: Promise<Netdiag> | undefined;
+  return {
+    get() {
+      engine ??= import('@netdiag/core').then((core) => {
+        const config = core.loadNetdiagConfig(io.env);
+        const allowPrivate = choices.allowPrivate ?? allowPrivateFromEnv(io);
+        return core.createNetdiag({
+          ...config,
+          ...(allowPrivate
+            ? { allowedTargets: [...config.allowedTargets, ...core.LOCAL_NETWORK_RANGES] }
+            : {}),
+          feeds: 'manual',
+          ...choices.overrides?.(config),
+        });
+      });
+      return engine;
+    },
+    async close() {
+      if (engine === undefined) return;
+      const made = await engine.catch(() => undefined);
+      await made?.close();
+    },
+  };
+}
+
 export async function withEngine<T>(
   io: CliIO,
   task: (engine: Netdiag) => Promise<T>,
   choices: EngineChoices = {},
 ): Promise<T> {
-  const config = loadNetdiagConfig(io.env);
-  const allowPrivate = choices.allowPrivate ?? allowPrivateFromEnv(io);
-  const engine = createNetdiag({
-    ...config,
-    ...(allowPrivate
-      ? { allowedTargets: [...config.allowedTargets, ...LOCAL_NETWORK_RANGES] }
-      : {}),
-    feeds: 'manual',
-    ...choices.overrides?.(config),
-  });
+  const engines = lazyEngine(io, choices);
   try {
-    return await task(engine);
+    return await task(await engines.get());
   } finally {
-    await engine.close();
+    await engines.close();
   }
 }

@@ -4,7 +4,7 @@
  * and a refused target that names the switch allowing it. The exit code follows the error.
  * @module
  */
-import { type ErrorCode, isNetdiagError, type NetdiagError } from '@netdiag/core';
+import { type ErrorCode, isNetdiagError, type NetdiagError } from '@netdiag/core/one-shot';
 import { EXIT } from './exit-codes.js';
 
 const EXIT_BY_CODE: Record<ErrorCode, number> = {

@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
+import type { RegisterCommand } from './commands/types.js';
 import { EXIT, EXIT_HELP } from './exit-codes.js';
 import type { CliIO } from './io.js';
 
@@ -64,6 +65,15 @@ function baseProgram(io: CliIO): Command {
 /** A request for the version alone is answered without loading any command. */
 const VERSION_ONLY = new Set(['-v', '--version']);
 
+/**
+ * Commands that need no more of core than `@netdiag/core/one-shot`: `netdiag lookup …` builds a
+ * program of that one command, so neither the other commands nor the engine are loaded (a
+ * one-shot lookup in ~1/10 of the time and memory: BENCHMARKS.md, "One-shot CLI lookup").
+ */
+const LIGHT_COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
+  lookup: async () => (await import('./commands/lookup.js')).registerLookup,
+};
+
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
   const exit = { code: EXIT.ok as number };
@@ -72,7 +82,11 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       await baseProgram(io).parseAsync(argv, { from: 'user' });
       return EXIT.ok;
     }
-    const program = await buildProgram(io, exit);
+    const light = Object.hasOwn(LIGHT_COMMANDS, argv[0] ?? '')
+      ? LIGHT_COMMANDS[argv[0] as string]
+      : undefined;
+    const program = light ? baseProgram(io) : await buildProgram(io, exit);
+    if (light) (await light())(program, { io, exit });
     if (argv.length === 0) {
       // No command: usage on stderr (stdout stays for answers) and a failing status.
       io.stderr(program.helpInformation());

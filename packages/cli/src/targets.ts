@@ -6,7 +6,7 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { InvalidInputError } from '@netdiag/core';
+import { InvalidInputError } from '@netdiag/core/one-shot';
 import type { CliIO } from './io.js';
 
 export interface TargetSources {

@@ -6,6 +6,7 @@ import { registerDnssec } from './dnssec.js';
 import { registerEmailAuth } from './email-auth.js';
 import { registerFeeds } from './feeds.js';
 import { registerIpIntel } from './ip.js';
+import { registerLookup } from './lookup.js';
 import { registerMcp } from './mcp.js';
 import { registerProbes } from './probes.js';
 import { registerServe } from './serve.js';
@@ -15,6 +16,7 @@ import { registerWhois } from './whois.js';
 
 export const COMMANDS: RegisterCommand[] = [
   registerCaller,
+  registerLookup,
   registerIpIntel,
   registerDns,
   registerDnssec,

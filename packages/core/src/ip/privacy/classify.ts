@@ -45,18 +45,7 @@ export interface Candidate {
   curated?: boolean;
 }
 
-export const EMPTY_PRIVACY: Readonly<IpPrivacy> = Object.freeze({
-  type: 'residential',
-  is_hosting: false,
-  is_vpn: false,
-  is_proxy: false,
-  is_relay: false,
-  is_tor: false,
-  is_mobile: false,
-  is_residential: false,
-  provider: '',
-  signals: Object.freeze([]),
-});
+export { EMPTY_PRIVACY } from '../empty.js';
 
 const CURATED_TIER: Record<ListedSignal, number> = {
   relay: 7,

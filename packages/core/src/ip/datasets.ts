@@ -24,6 +24,7 @@ import {
   dataPackage,
   embeddedAsnKey,
   GEO_DATA_PACKAGE,
+  PREBUILT_TABLES,
 } from './data-packages.js';
 import { directManifestFile, packDigest, writeDirectManifest } from './direct/manifest.js';
 import { EMPTY_NETWORK, specialAddressInfo } from './empty.js';
@@ -181,8 +182,7 @@ function cacheDirOf(options: LoadIpDatasetsOptions): string | false {
   return options.cacheDir === undefined ? tmpdir() : options.cacheDir;
 }
 
-/** Where the package build leaves its tables (see `prebuiltDir`; scripts/build-ip-tables.mjs). */
-export const PREBUILT_TABLES = 'ip-tables';
+export { PREBUILT_TABLES } from './data-packages.js';
 
 function prebuiltDirOf(options: Pick<LoadIpDatasetsOptions, 'prebuiltDir'>): string | false {
   return options.prebuiltDir === undefined

@@ -33,7 +33,7 @@ export {
   prebuildIpTables,
 } from './datasets.js';
 export type { DirectLookup } from './direct/direct-lookup.js';
-export { type OpenIpLookupOptions, openIpLookup } from './direct/lookup-once.js';
+export { type OpenIpLookupOptions, openIpLookup } from './direct/open-ip-lookup.js';
 export type { GeoSource } from './geo/geo-source.js';
 export { type LookupIpOptions, lookupIp } from './lookup-ip.js';
 export {

@@ -18,7 +18,7 @@ import { DEEP, ESCAPE } from '../mmdb/range-table.js';
 import { INTEL_FILE } from '../privacy/intel-pack.js';
 import { findDataDir } from '../privacy/signal-lists.js';
 import { FEED_COPIES, openDirectLookup } from './direct-lookup.js';
-import { openIpLookup } from './lookup-once.js';
+import { openIpLookup } from './open-ip-lookup.js';
 
 const dataDir = findDataDir();
 const dir = join(dataDir, PREBUILT_TABLES);

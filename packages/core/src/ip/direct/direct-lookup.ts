@@ -27,6 +27,7 @@ import { embeddedV4, specialRangeOf } from '../../net/ranges.js';
 import { createAddressParts, parseAddressInto } from '../address.js';
 import { ASN_CACHE } from '../asn/asn-disk-cache.js';
 import { type CacheKind, openCacheFileSync, type PositionedCacheFile } from '../cache-file.js';
+import { PREBUILT_TABLES } from '../data-packages.js';
 import { EMPTY_LOCATION, EMPTY_NETWORK, EMPTY_PRIVACY, specialAddressInfo } from '../empty.js';
 import {
   ASN_SEARCH,
@@ -79,7 +80,7 @@ export interface OpenDirectLookupOptions {
   prebuiltDir?: string;
   /** @default the package's `data` folder (IP-intel pack, curated lists) */
   dataDir?: string;
-  /** Names the data of the prebuilt files (`dataKey()` of the installed data packages). */
+  /** Names the data of the prebuilt files (`embeddedTablesKey()` of the installed packages). */
   key: string;
 }
 
@@ -109,7 +110,7 @@ export function openDirectLookup(options: OpenDirectLookupOptions): DirectLookup
     return undefined;
   }
   const dataDir = options.dataDir ?? findDataDir();
-  const dir = options.prebuiltDir ?? join(dataDir, 'ip-tables');
+  const dir = options.prebuiltDir ?? join(dataDir, PREBUILT_TABLES);
   const manifestFile = openCacheFileSync(
     directManifestFile(dir, options.key),
     DIRECT_MANIFEST,
@@ -117,7 +118,12 @@ export function openDirectLookup(options: OpenDirectLookupOptions): DirectLookup
   );
   if (manifestFile === undefined) return undefined;
   const manifest = manifestFile.meta as unknown as DirectManifest;
-  const lists = manifest.pack === packDigest(dataDir) ? loadSignalLists(dataDir) : undefined;
+  let lists: SignalLists | undefined;
+  try {
+    if (manifest.pack === packDigest(dataDir)) lists = loadSignalLists(dataDir);
+  } catch {
+    // A list file that does not parse: the datasets' load reports it.
+  }
   if (lists === undefined || manifest.lists !== signalListsFingerprint(lists)) {
     manifestFile.close();
     return undefined;

@@ -166,6 +166,8 @@ describe('asCandidates: AS-name keywords', () => {
     'ſ',
     '\u212a',
     'ß',
+    'İ',
+    'Σ',
     '٣',
     '',
   ];

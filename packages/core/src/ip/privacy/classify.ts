@@ -31,6 +31,7 @@ import {
   escapeRegExp,
   isStandardKeyword,
   keywordPattern,
+  type ListedAs,
   type ListedSignal,
   type NameKeyword,
   type SignalLists,
@@ -71,47 +72,54 @@ export function asCandidates(
   learnt?: ReadonlyMap<number, readonly AsListing[]>,
 ): Candidate[] {
   const out: Candidate[] = [];
-  for (const list of CURATED) {
-    const entry = lists.lists[list].get(asn);
-    if (!entry) continue;
-    out.push({
-      signal: {
-        signal: list === 'isp' ? 'residential' : list,
-        source: list === 'isp' ? 'isp-list' : 'asn-list',
-        evidence: `AS${asn} is listed in ${entry.file}: ${entry.reason}`,
-        dataset: entry.file,
-        version: 'curated',
-      },
-      tier: CURATED_TIER[list],
-      provider: '',
-      curated: true,
-    });
+  const curated = curatedOf(lists).get(asn);
+  if (curated !== undefined) {
+    for (const [list, entry] of curated) {
+      out.push({
+        signal: {
+          signal: list === 'isp' ? 'residential' : list,
+          source: list === 'isp' ? 'isp-list' : 'asn-list',
+          evidence: `AS${asn} is listed in ${entry.file}: ${entry.reason}`,
+          dataset: entry.file,
+          version: 'curated',
+        },
+        tier: CURATED_TIER[list],
+        provider: '',
+        curated: true,
+      });
+    }
   }
-  for (const { source, name: listed } of asLists?.get(asn) ?? []) {
-    out.push({
-      signal: {
-        signal: source.signal === 'isp' ? 'residential' : source.signal,
-        source: source.signal === 'isp' ? 'isp-list' : 'asn-list',
-        evidence: `AS${asn}${listed ? ` (${listed})` : ''} is listed in ${source.dataset} (${source.id})`,
-        dataset: source.dataset,
-        version: source.version,
-      },
-      tier: source.tier,
-      provider: '',
-    });
+  const listed = asLists?.get(asn);
+  if (listed !== undefined) {
+    for (const { source, name: holder } of listed) {
+      out.push({
+        signal: {
+          signal: source.signal === 'isp' ? 'residential' : source.signal,
+          source: source.signal === 'isp' ? 'isp-list' : 'asn-list',
+          evidence: `AS${asn}${holder ? ` (${holder})` : ''} is listed in ${source.dataset} (${source.id})`,
+          dataset: source.dataset,
+          version: source.version,
+        },
+        tier: source.tier,
+        provider: '',
+      });
+    }
   }
-  for (const { source, name: listed } of learnt?.get(asn) ?? []) {
-    out.push({
-      signal: {
-        signal: 'hosting',
-        source: 'asn-list',
-        evidence: `AS${asn} ${listed} (${source.id.replace(/#as$/, '')}, provider-ases.ts)`,
-        dataset: source.dataset,
-        version: source.version,
-      },
-      tier: source.tier,
-      provider: '',
-    });
+  const fromRanges = learnt?.get(asn);
+  if (fromRanges !== undefined) {
+    for (const { source, name: holder } of fromRanges) {
+      out.push({
+        signal: {
+          signal: 'hosting',
+          source: 'asn-list',
+          evidence: `AS${asn} ${holder} (${source.id.replace(/#as$/, '')}, provider-ases.ts)`,
+          dataset: source.dataset,
+          version: source.version,
+        },
+        tier: source.tier,
+        provider: '',
+      });
+    }
   }
   const matcher = keywordMatcher(lists.keywords);
   if (out.length === 0 && name !== '' && matcher.any(name)) {
@@ -136,6 +144,34 @@ export function asCandidates(
   return out;
 }
 
+/**
+ * The curated lists by AS: each listed AS's entries in list order. One lookup per AS instead of
+ * one per list (six), made once per set of lists (they are not changed after loading).
+ */
+const curatedIndexes = new WeakMap<
+  SignalLists['lists'],
+  ReadonlyMap<number, readonly (readonly [ListedSignal, ListedAs])[]>
+>();
+
+function curatedOf(
+  lists: SignalLists,
+): ReadonlyMap<number, readonly (readonly [ListedSignal, ListedAs])[]> {
+  let index = curatedIndexes.get(lists.lists);
+  if (index === undefined) {
+    const byAs = new Map<number, (readonly [ListedSignal, ListedAs])[]>();
+    for (const list of CURATED) {
+      for (const [asn, entry] of lists.lists[list]) {
+        const entries = byAs.get(asn);
+        if (entries === undefined) byAs.set(asn, [[list, entry]]);
+        else entries.push([list, entry]);
+      }
+    }
+    index = byAs;
+    curatedIndexes.set(lists.lists, index);
+  }
+  return index;
+}
+
 interface KeywordMatcher {
   /** Whether some keyword's pattern matches `name`. */
   any(name: string): boolean;
@@ -144,29 +180,33 @@ interface KeywordMatcher {
 }
 
 // Matching names against keywords was half of an AS's classification on first sight (twenty
-// Unicode-aware patterns a name): one pattern first, and for the usual case — ASCII names,
-// keywords as `loadSignalLists` makes them — an ASCII pattern and a substring test before each
-// keyword's own (BENCHMARKS.md). Both give what the keywords' own patterns give: on ASCII
-// text, \p{L} and \p{N} are [A-Za-z] and [0-9], and ASCII-only case folding is plain.
+// Unicode-aware patterns a name), and compiling the Unicode-aware patterns cost more still:
+// 23 ms for the twenty in one pattern, 14 ms for them one by one (case-insensitive \p{L} and
+// \p{N} classes; measured 2026-11-29, BENCHMARKS.md), paid by every new set of lists. So for
+// the usual case — keywords as `loadSignalLists` makes them — a name is first folded to lower
+// case and searched for the keywords as plain substrings: a keyword can only match where its
+// letters are. An ASCII name then takes an ASCII pattern (on ASCII text \p{L} and \p{N} are
+// [A-Za-z] and [0-9], and case folding is plain); only a non-ASCII name that holds a keyword
+// compiles that keyword's own pattern.
 const matchers = new WeakMap<readonly NameKeyword[], KeywordMatcher>();
 const ASCII = /^\p{ASCII}*$/u;
+const LONG_S = /\u017f/g;
+
+/**
+ * `name` in lower case with the long s as the `s` it folds to. The characters whose case
+ * folding (the patterns' `iu`) is an ASCII letter are the ASCII letters, the Kelvin sign (lower
+ * case: k) and the long s (CaseFolding.txt), so every character a keyword's pattern matches
+ * becomes that keyword's lower-case ASCII character: a name whose folded form lacks a keyword
+ * cannot match it.
+ */
+function foldName(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.includes('\u017f') ? lower.replace(LONG_S, 's') : lower;
+}
 
 function keywordMatcher(keywords: readonly NameKeyword[]): KeywordMatcher {
   let matcher = matchers.get(keywords);
   if (matcher !== undefined) return matcher;
-  // The one pattern of all keywords, made when a name first needs it (a non-ASCII name).
-  let combined: { test(name: string): boolean } | undefined;
-  const unicode = {
-    test(name: string): boolean {
-      if (combined === undefined) {
-        const flags = keywords[0]?.pattern.flags ?? '';
-        combined = keywords.every((k) => k.pattern.flags === flags && !/[gy]/.test(flags))
-          ? new RegExp(keywords.map((k) => `(?:${k.pattern.source})`).join('|') || '(?!)', flags)
-          : { test: (text: string) => keywords.some((k) => k.pattern.test(text)) };
-      }
-      return combined.test(name);
-    },
-  };
   const standard = keywords.every(
     (k) =>
       ASCII.test(k.keyword) &&
@@ -175,27 +215,59 @@ function keywordMatcher(keywords: readonly NameKeyword[]): KeywordMatcher {
   );
   if (standard && keywords.length > 0) {
     const lower = new Map(keywords.map((k) => [k, k.keyword.toLowerCase()]));
-    const ascii = new RegExp(
-      `(?:^|[^a-z0-9])(?:${[...lower.values()].map(escapeRegExp).join('|')})(?:$|[^a-z0-9])`,
-      'i',
-    );
+    const words = [...new Set(lower.values())];
+    const asciiPattern = (alternatives: string) =>
+      new RegExp(`(?:^|[^a-z0-9])(?:${alternatives})(?:$|[^a-z0-9])`, 'i');
+    const ascii = asciiPattern(words.map(escapeRegExp).join('|'));
+    const asciiOf = new Map<NameKeyword, RegExp>();
+    // The last name, whether it is ASCII and its folded form (made when first needed): `test`
+    // runs once per keyword.
     let lastName = '';
-    let lastLower = '';
+    let lastAscii = true;
+    let lastFolded: string | undefined;
+    const see = (name: string): void => {
+      if (name === lastName) return;
+      lastName = name;
+      lastAscii = ASCII.test(name);
+      lastFolded = undefined;
+    };
+    const folded = (): string => {
+      lastFolded ??= foldName(lastName);
+      return lastFolded;
+    };
+    const test = (keyword: NameKeyword, name: string): boolean => {
+      see(name);
+      if (!folded().includes(lower.get(keyword) as string)) return false;
+      if (!lastAscii) return keyword.pattern.test(name);
+      let pattern = asciiOf.get(keyword);
+      if (pattern === undefined) {
+        pattern = asciiPattern(escapeRegExp(lower.get(keyword) as string));
+        asciiOf.set(keyword, pattern);
+      }
+      return pattern.test(name);
+    };
     matcher = {
-      any: (name) => (ASCII.test(name) ? ascii.test(name) : unicode.test(name)),
-      test(keyword, name) {
-        if (ASCII.test(name)) {
-          if (name !== lastName) {
-            lastName = name;
-            lastLower = name.toLowerCase();
-          }
-          if (!lastLower.includes(lower.get(keyword) as string)) return false;
-        }
-        return keyword.pattern.test(name);
+      any(name) {
+        see(name);
+        if (lastAscii) return ascii.test(name);
+        const text = folded();
+        return words.some((w) => text.includes(w)) && keywords.some((k) => test(k, name));
       },
+      test,
     };
   } else {
-    matcher = { any: (name) => unicode.test(name), test: (k, name) => k.pattern.test(name) };
+    // Keywords with patterns of their own: those patterns, in one when they allow it.
+    let combined: { test(name: string): boolean } | undefined;
+    const any = (name: string): boolean => {
+      if (combined === undefined) {
+        const flags = keywords[0]?.pattern.flags ?? '';
+        combined = keywords.every((k) => k.pattern.flags === flags && !/[gy]/.test(flags))
+          ? new RegExp(keywords.map((k) => `(?:${k.pattern.source})`).join('|') || '(?!)', flags)
+          : { test: (text: string) => keywords.some((k) => k.pattern.test(text)) };
+      }
+      return combined.test(name);
+    };
+    matcher = { any, test: (k, name) => k.pattern.test(name) };
   }
   matchers.set(keywords, matcher);
   return matcher;
@@ -261,6 +333,8 @@ export function torCandidate(dataset: string, version: string): Candidate {
  * order or members; the signals it keeps are frozen.
  */
 export function decide(input: readonly Candidate[], asn?: number): Readonly<IpPrivacy> {
+  // Most ASes have no signal at all (four in five of those random addresses meet).
+  if (input.length === 0) return noSignal(asn);
   let candidates = [...input].sort((a, b) => a.tier - b.tier);
   const access = candidates.some(
     (c) => c.signal.signal === 'residential' || c.signal.signal === 'mobile',
@@ -273,27 +347,7 @@ export function decide(input: readonly Candidate[], asn?: number): Readonly<IpPr
     if (!firm) candidates = candidates.filter((c) => !asHosting.includes(c));
   }
   const winner = candidates[0];
-  if (winner === undefined) {
-    return summarise(
-      [
-        {
-          signal: {
-            signal: 'residential',
-            source: 'no-other-signal',
-            evidence:
-              asn === undefined
-                ? 'No hosting, VPN, relay, proxy, Tor or mobile signal'
-                : `AS${asn} has no hosting, VPN, relay, proxy, Tor or mobile signal`,
-            dataset: 'netdiag',
-            version: 'rule',
-          },
-          tier: 99,
-          provider: '',
-        },
-      ],
-      'residential',
-    );
-  }
+  if (winner === undefined) return noSignal(asn);
   const w = winner.signal.signal;
   const keep = ANONYMISERS.has(w)
     ? (s: PrivacySignalName) => ANONYMISERS.has(s) || s === 'hosting'
@@ -301,6 +355,29 @@ export function decide(input: readonly Candidate[], asn?: number): Readonly<IpPr
   return summarise(
     candidates.filter((c) => keep(c.signal.signal)),
     w,
+  );
+}
+
+/** The answer when nothing says more than that the address is someone's access network. */
+function noSignal(asn: number | undefined): Readonly<IpPrivacy> {
+  return summarise(
+    [
+      {
+        signal: {
+          signal: 'residential',
+          source: 'no-other-signal',
+          evidence:
+            asn === undefined
+              ? 'No hosting, VPN, relay, proxy, Tor or mobile signal'
+              : `AS${asn} has no hosting, VPN, relay, proxy, Tor or mobile signal`,
+          dataset: 'netdiag',
+          version: 'rule',
+        },
+        tier: 99,
+        provider: '',
+      },
+    ],
+    'residential',
   );
 }
 

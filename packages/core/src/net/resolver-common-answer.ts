@@ -39,29 +39,34 @@ let nameEnd = 0;
 
 /**
  * The name at `offset` (RFC 1035 §3.1, §4.1.4) as dns-packet writes it (labels joined by dots,
- * the root `.`), or `undefined` when it is not plain or not well formed. Sets `nameEnd`.
+ * the root `.`), or `undefined` when it is not plain or not well formed. Sets `nameEnd`. With
+ * `text` false it only checks the name and where it ends, and answers `''` (for names nobody
+ * reads: the additional section's).
  */
-function readName(message: Buffer, offset: number, query: Query): string | undefined {
+function readName(message: Buffer, offset: number, query: Query, text = true): string | undefined {
   const length = message.length;
-  let text = '';
+  let name = '';
+  /** The length of the text so far, made or not (a dot between labels). */
+  let size = 0;
   let at = offset;
   let end = -1;
   let pointers = 0;
   for (;;) {
     if (at >= length) return undefined;
-    const size = message[at] as number;
-    if (size === 0) {
+    const label = message[at] as number;
+    if (label === 0) {
       if (end < 0) end = at + 1;
       break;
     }
-    if (size >= 0xc0) {
+    if (label >= 0xc0) {
       if (at + 1 >= length) return undefined;
-      const target = ((size & 0x3f) << 8) | (message[at + 1] as number);
+      const target = ((label & 0x3f) << 8) | (message[at + 1] as number);
       if (end < 0) end = at + 2;
       // The question's name, as sent: the usual target, known without reading it.
       if (target === 12) {
-        text = text === '' ? query.name : `${text}.${query.name}`;
-        if (text.length > MAX_NAME_TEXT) return undefined;
+        size += size === 0 ? query.name.length : query.name.length + 1;
+        if (size > MAX_NAME_TEXT) return undefined;
+        if (text) name = name === '' ? query.name : `${name}.${query.name}`;
         break;
       }
       if (target >= at || ++pointers > MAX_POINTERS) return undefined;
@@ -69,29 +74,38 @@ function readName(message: Buffer, offset: number, query: Query): string | undef
       continue;
     }
     // 0x40 and 0x80 label types (RFC 6891 §5) are not names dns-packet reads either.
-    if (size > 63 || at + 1 + size > length) return undefined;
-    for (let i = at + 1; i <= at + size; i++) {
-      const c = message[i] as number;
-      // [A-Za-z0-9_-]
-      if (
-        !(
-          (c >= 97 && c <= 122) ||
-          (c >= 65 && c <= 90) ||
-          (c >= 48 && c <= 57) ||
-          c === 45 ||
-          c === 95
-        )
-      ) {
-        return undefined;
-      }
+    if (label > 63 || at + 1 + label > length || !isPlainLabel(message, at + 1, at + 1 + label)) {
+      return undefined;
     }
-    const label = message.toString('latin1', at + 1, at + 1 + size);
-    text = text === '' ? label : `${text}.${label}`;
-    if (text.length > MAX_NAME_TEXT) return undefined;
-    at += 1 + size;
+    size += size === 0 ? label : label + 1;
+    if (size > MAX_NAME_TEXT) return undefined;
+    if (text) {
+      const part = message.toString('latin1', at + 1, at + 1 + label);
+      name = name === '' ? part : `${name}.${part}`;
+    }
+    at += 1 + label;
   }
   nameEnd = end;
-  return text === '' ? '.' : text;
+  return text ? (name === '' ? '.' : name) : '';
+}
+
+/** Whether bytes `start`…`end` are letters, digits, `-` or `_`. */
+function isPlainLabel(message: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = message[i] as number;
+    if (
+      !(
+        (c >= 97 && c <= 122) ||
+        (c >= 65 && c <= 90) ||
+        (c >= 48 && c <= 57) ||
+        c === 45 ||
+        c === 95
+      )
+    ) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -110,9 +124,8 @@ function readRecords(
   for (let i = 0; i < count; i++) {
     let name: string | undefined;
     if (out === undefined) {
-      // Additional records: only where they end matters (but an OPT must carry no options).
-      if (at < length && message[at] === 0) nameEnd = at + 1;
-      else if (readName(message, at, query) === undefined) return -1;
+      // Additional records: only where their owner name ends matters.
+      if (readName(message, at, query, false) === undefined) return -1;
     } else {
       name = readName(message, at, query);
       if (name === undefined) return -1;

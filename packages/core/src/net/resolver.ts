@@ -295,7 +295,11 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
       return Promise.reject(error);
     }
     return new Promise<DnsResponse>((resolve, reject) => {
-      const query = buildQuery(job.name, job.type, { edns, ...job.bits });
+      const query = buildQuery(job.name, job.type, {
+        edns,
+        dnssecOk: job.bits.dnssecOk,
+        checkingDisabled: job.bits.checkingDisabled,
+      });
       let settled = false;
       const cancel = udpPool().send(server, query, attemptMs, (error, message) => {
         if (settled) return;
@@ -345,19 +349,19 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
               reject(error);
             });
       start(job).then(
-        async (response) => {
+        (response) => {
           deadline?.cancel();
           const ttl = cacheTtlSeconds(response);
-          if (cache && ttl > 0) {
-            const entry: CachedResponse = { response, storedAt: now() };
-            try {
-              await cache.set(key, entry, ttl * 1000);
-            } catch (error) {
-              reject(error);
-              return;
-            }
+          if (!cache || ttl <= 0) {
+            resolve(response);
+            return;
           }
-          resolve(response);
+          const entry: CachedResponse = { response, storedAt: now() };
+          // A store's failure is the caller's (Redis down: say so rather than answer silently
+          // uncached); a local store settles at once.
+          Promise.resolve()
+            .then(() => cache.set(key, entry, ttl * 1000))
+            .then(() => resolve(response), reject);
         },
         (error: unknown) => {
           deadline?.cancel();
@@ -480,24 +484,32 @@ function toResponse(
   transport: DnsResponse['transport'],
   bits: DnssecBits,
 ): DnsResponse {
-  const records = (list: DecodedMessage['answers']): DnsRecord[] =>
-    (list ?? [])
-      // Only class IN is ours; OPT has no class and is dropped by toDnsRecord.
-      .filter((a) => ((a as { class?: string }).class ?? 'IN') === 'IN')
-      .map((a) => toDnsRecord(a as Parameters<typeof toDnsRecord>[0], { rdata: bits.dnssecOk }))
-      .filter((r): r is DnsRecord => r !== undefined);
-  const extendedErrors = extendedDnsErrors(message.additionals);
-  return {
+  const rdata = { rdata: bits.dnssecOk };
+  const response: DnsResponse = {
     name,
     type,
     rcode: message.rcode ?? 'NOERROR',
-    answers: records(message.answers),
-    authority: records(message.authorities),
+    answers: records(message.answers, rdata),
+    authority: records(message.authorities, rdata),
     authenticated: message.flag_ad === true,
     server,
     transport,
-    ...(extendedErrors.length > 0 ? { extendedErrors } : {}),
   };
+  const extendedErrors = extendedDnsErrors(message.additionals);
+  if (extendedErrors.length > 0) response.extendedErrors = extendedErrors;
+  return response;
+}
+
+/** A section's records of class IN (OPT has no class and is dropped by toDnsRecord), in one pass. */
+function records(list: DecodedMessage['answers'], rdata: { rdata: boolean }): DnsRecord[] {
+  const out: DnsRecord[] = [];
+  if (list === undefined) return out;
+  for (const answer of list) {
+    if (((answer as { class?: string }).class ?? 'IN') !== 'IN') continue;
+    const record = toDnsRecord(answer as Parameters<typeof toDnsRecord>[0], rdata);
+    if (record !== undefined) out.push(record);
+  }
+  return out;
 }
 
 /** A name `normaliseQueryName` returns as it is (but for a trailing dot), when ≤ 253 long. */

@@ -239,9 +239,11 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
       return;
     }
     try {
-      pooled.socket.send(wire, (error) => {
-        if (error) onError(error);
-      });
+      // No completion callback: dgram would schedule one per datagram (a nextTick and a closure
+      // per query) only to report success. A failed send is emitted as the socket's 'error',
+      // which fails the queries in flight on it (`fail`): on a connected socket it means the
+      // server cannot be reached (ECONNREFUSED after an ICMP unreachable, ENETUNREACH).
+      pooled.socket.send(wire);
     } catch (error) {
       onError(error as Error);
     }

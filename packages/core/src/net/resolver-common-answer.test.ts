@@ -1,4 +1,8 @@
+import dgram from 'node:dgram';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { prerequisite, startNsd, tempDir, toolAvailable } from '@netdiag/test-utils';
 import type * as packet from 'dns-packet';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -325,5 +329,72 @@ describe('decodeCommonAnswer', () => {
     const cname = Buffer.from(ok);
     cname.writeUInt16BE(5, 12 + 'host1.example'.length + 2 + 4 + 2);
     expect(decodeCommonAnswer(cname, query)).toBeUndefined();
+  });
+});
+
+/** One UDP exchange with a loopback server: the answer's bytes. */
+function exchange(address: { host: string; port: number }, wire: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const socket = dgram.createSocket('udp4');
+    const timer = setTimeout(() => {
+      socket.close();
+      reject(new Error('no answer'));
+    }, 2000);
+    socket.on('message', (message) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(message);
+    });
+    socket.bind(0, '127.0.0.1', () => socket.send(wire, address.port, address.host));
+  });
+}
+
+const nsd = prerequisite('nsd', toolAvailable('nsd', ['-v']), 'apt-get install nsd');
+
+describe.skipIf(!nsd)('the answers of a real authoritative server (NSD)', () => {
+  test('addresses, CNAME chains, NODATA and NXDOMAIN with its SOA take the fast path, alike', async () => {
+    const dir = tempDir('netdiag-common-answer-');
+    const file = join(dir, 'fast.test.zone');
+    writeFileSync(
+      file,
+      [
+        '$ORIGIN fast.test.',
+        '$TTL 300',
+        '@ SOA ns.fast.test. admin.fast.test. 7 3600 600 86400 120',
+        '@ NS ns.fast.test.',
+        'ns A 127.0.0.1',
+        'www A 192.0.2.1',
+        'www A 192.0.2.2',
+        'v6 AAAA 2001:db8::1',
+        'v6 AAAA 2001:db8:0:0:1::2',
+        'alias CNAME www',
+        'chain CNAME alias',
+        '',
+      ].join('\n'),
+    );
+    const server = await startNsd([{ name: 'fast.test', file }]);
+    try {
+      const cases: [string, RecordType][] = [
+        ['www.fast.test', 'A'],
+        ['v6.fast.test', 'AAAA'],
+        ['alias.fast.test', 'A'],
+        ['chain.fast.test', 'A'],
+        ['www.fast.test', 'AAAA'],
+        ['nothere.fast.test', 'A'],
+        ['fast.test', 'NS'],
+        ['fast.test', 'SOA'],
+      ];
+      for (const [text, type] of cases) {
+        for (const edns of [true, false]) {
+          const query = buildQuery(text, type, { edns });
+          const message = await exchange(server, query.wire);
+          const common = decodeCommonAnswer(message, query);
+          expect(common, `${text} ${type}`).toBeDefined();
+          expect(seen(common), `${text} ${type}`).toEqual(seen(decodeAnyAnswer(message, query)));
+        }
+      }
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -323,7 +323,11 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
         exchange(job, { error, message }).then(answered, failed);
       });
     } catch (error) {
-      failed(error);
+      // (An answer reported before the throw stands.)
+      if (!settled) {
+        settled = true;
+        failed(error);
+      }
       return;
     }
     if (settled) return;

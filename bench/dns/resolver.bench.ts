@@ -15,14 +15,9 @@
 import dns from 'node:dns';
 import { fileURLToPath } from 'node:url';
 import { installNetworkGuard } from '@netdiag/test-utils/guard';
-import { checkBlacklist, createResolver } from '../../packages/core/src/index.js';
-import { parseDnsServer } from '../../packages/core/src/net/resolver-servers.js';
-import {
-  createUdpSocketPool,
-  type UdpSocketPool,
-} from '../../packages/core/src/net/resolver-socket-pool.js';
-import { udpExchange } from '../../packages/core/src/net/resolver-transport.js';
-import { buildQuery } from '../../packages/core/src/net/resolver-wire.js';
+import '../built.js';
+import { checkBlacklist, createResolver, parseDnsServer } from '@netdiag/core';
+import { bundled } from '../bundle.js';
 import { measure, percentile, type MeasureRow as Row, startChild } from '../lib.js';
 import { HOSTS, hostName } from './zone.js';
 
@@ -31,6 +26,21 @@ const measureWith = (...args: Parameters<typeof measure>) =>
   measure(args[0], args[1], args[2], args[3], { warmup: 200 });
 
 installNetworkGuard();
+
+// The UDP transport and its socket pool are internal: bundled from the sources and loaded as
+// built (../bundle.ts). The resolver and checkBlacklist are the built package's.
+type Pool = typeof import('../../packages/core/src/net/resolver-socket-pool.js');
+type Transport = typeof import('../../packages/core/src/net/resolver-transport.js');
+type Wire = typeof import('../../packages/core/src/net/resolver-wire.js');
+const internals = await bundled({
+  pool: 'packages/core/src/net/resolver-socket-pool.ts',
+  transport: 'packages/core/src/net/resolver-transport.ts',
+  wire: 'packages/core/src/net/resolver-wire.ts',
+});
+const { createUdpSocketPool } = internals.modules.pool as unknown as Pool;
+const { udpExchange } = internals.modules.transport as unknown as Transport;
+const { buildQuery } = internals.modules.wire as unknown as Wire;
+type UdpSocketPool = ReturnType<typeof createUdpSocketPool>;
 
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 20_000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -210,3 +220,4 @@ await blacklistRuns(
   ],
   3,
 );
+internals.dispose();

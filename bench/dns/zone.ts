@@ -1,6 +1,7 @@
 /** The benchmark zone: 1000 hosts with A and MX records, and the DNSBL test point 127.0.0.2. */
+
+import { DNSBL_ZONES, dnsblQueryName } from '@netdiag/core';
 import type { Zone } from '@netdiag/test-utils';
-import { DNSBL_ZONES, dnsblQueryName } from '../../packages/core/src/index.js';
 
 export const HOSTS = 1000;
 export const hostName = (i: number) => `host${i}.bench.test`;

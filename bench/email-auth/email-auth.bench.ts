@@ -9,7 +9,8 @@
 import { fileURLToPath } from 'node:url';
 import { startDnsServer } from '@netdiag/test-utils';
 import { installNetworkGuard } from '@netdiag/test-utils/guard';
-import { checkEmailAuth, createResolver, evaluateSpf } from '../../packages/core/src/index.js';
+import '../built.js';
+import { checkEmailAuth, createResolver, evaluateSpf } from '@netdiag/core';
 import { measure, type MeasureRow as Row, startChild } from '../lib.js';
 import { BENCH_DOMAIN, zone } from './zone.js';
 

@@ -3,7 +3,7 @@
  * can reach it in one piece (1 MiB page, 16 KiB header, 256 KiB WHOIS answer, 2 MiB RDAP answer,
  * 64 KiB DNS message), median of 7 runs, also per MiB against the target of 50 ms per MiB. The
  * parsers are internal, so this bundles them from the sources with esbuild, as tsup builds the
- * packages (no tsx transform in the measured code; no build needed first). Wall-clock time is
+ * packages, and loads the bundle as it is (../bundle.ts; no build needed first). Wall-clock time is
  * measured, with the CPU time of the process beside it (on a shared machine the wall clock also
  * counts the time spent waiting for a core), and each timed run sits between two runs of a
  * yardstick, V8's own `JSON.parse`: a case is judged on its multiple of the yardstick at that
@@ -17,47 +17,18 @@
  * Run: npx tsx bench/parsers/worst-case.bench.ts
  * BENCH_ONLY=<text> keeps the cases whose parser or shape contains the text (e.g. BENCH_ONLY=CSP).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { cpus, loadavg } from 'node:os';
+import { bundled } from '../bundle.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const out = mkdtempSync(join(tmpdir(), 'netdiag-bench-parsers-'));
-await build({
-  entryPoints: {
-    parsers: join(root, 'packages/core/test/adversarial/parsers.ts'),
-    inputs: join(root, 'packages/core/test/adversarial/inputs.ts'),
-  },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  outdir: out,
-  logLevel: 'error',
-  // dns-packet is CommonJS: give the ESM bundle a require(), as Node's own loader would.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  },
+// Bundled from the sources and loaded as built (../bundle.ts): the parsers are internal.
+const { modules, dispose } = await bundled({
+  parsers: 'packages/core/test/adversarial/parsers.ts',
+  inputs: 'packages/core/test/adversarial/inputs.ts',
 });
-// Marked as ES modules, so that tsx (which runs this file) loads the bundle as it is: a `.js`
-// file of no declared type it compiles again, with `keepNames`, which wraps every function made
-// at run time in a naming call (a record of thousands of SPF terms read 5x slower that way).
-writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
-const { PARSERS } = (await import(pathToFileURL(join(out, 'parsers.js')).href)) as {
+const { PARSERS } = modules.parsers as {
   PARSERS: Record<string, (input: unknown) => unknown>;
 };
-// What runs must be the bundle's own text (a recompiled function prints differently).
-const bundled = readFileSync(join(out, 'parsers.js'), 'utf8');
-for (const [name, parse] of Object.entries(PARSERS)) {
-  if (!bundled.includes(String(parse))) {
-    throw new Error(`${name}: the loaded parser is not the bundle's code (compiled again on load)`);
-  }
-}
-const { WORST_CASES, sizeOf, medianMs, cpuMs } = (await import(
-  pathToFileURL(join(out, 'inputs.js')).href
-)) as {
+const { WORST_CASES, sizeOf, medianMs, cpuMs } = modules.inputs as {
   WORST_CASES: { parser: string; shape: string; limit: number; make(bytes: number): unknown }[];
   sizeOf(input: unknown): number;
   medianMs(run: () => unknown, runs?: number, clock?: () => number): number;
@@ -199,4 +170,4 @@ for (const size of only ? [] : [MIB / 16, MIB / 8]) {
   );
 }
 console.log(`load average at the end: ${load()}, yardstick ${yardstickMs().toFixed(1)} ms/MiB`);
-rmSync(out, { recursive: true, force: true });
+dispose();

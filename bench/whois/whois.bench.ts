@@ -10,18 +10,32 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installNetworkGuard } from '@netdiag/test-utils/guard';
-import { createMemoryCache, rdapLookup, whois } from '../../packages/core/src/index.js';
-// Internal parsers, measured on their own (not part of the public API).
-import { createBootstrapLoader } from '../../packages/core/src/whois/bootstrap.js';
-import { decodeWhois } from '../../packages/core/src/whois/whois-client.js';
-import { parseWhoisText } from '../../packages/core/src/whois/whois-parser.js';
 import {
   bootstrapFile,
   bootstrapRoute,
   startRdapServer,
 } from '../../test-utils/src/rdap-server.js';
 import { startWhoisServer } from '../../test-utils/src/whois-server.js';
+import { bundled } from '../bundle.js';
 import { measure, type MeasureRow as Row } from '../lib.js';
+
+// The parsers and the bootstrap loader are internal (measured on their own): the whole of core
+// is bundled from the sources, as tsup builds it, with them as further entries sharing its
+// modules, and loaded as built (../bundle.ts).
+type Core = typeof import('../../packages/core/src/index.js');
+type Bootstrap = typeof import('../../packages/core/src/whois/bootstrap.js');
+type WhoisClient = typeof import('../../packages/core/src/whois/whois-client.js');
+type WhoisParser = typeof import('../../packages/core/src/whois/whois-parser.js');
+const core = await bundled({
+  index: 'packages/core/src/index.ts',
+  bootstrap: 'packages/core/src/whois/bootstrap.ts',
+  client: 'packages/core/src/whois/whois-client.ts',
+  parser: 'packages/core/src/whois/whois-parser.ts',
+});
+const { createMemoryCache, rdapLookup, whois } = core.modules.index as unknown as Core;
+const { createBootstrapLoader } = core.modules.bootstrap as unknown as Bootstrap;
+const { decodeWhois } = core.modules.client as unknown as WhoisClient;
+const { parseWhoisText } = core.modules.parser as unknown as WhoisParser;
 
 /** The fixture registries are on loopback: exempt, as NETDIAG_ALLOWED_TARGETS would make them. */
 const LOOPBACK = ['127.0.0.0/8'];
@@ -144,3 +158,4 @@ console.log(
 );
 
 await Promise.all([rdap.close(), registry.close(), iana.close()]);
+core.dispose();

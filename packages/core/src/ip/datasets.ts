@@ -50,6 +50,13 @@ import {
 import { type MmdbRecordSource, readMmdbDataSection } from './mmdb/data-section.js';
 import { MmdbDatabase, MmdbFormatError, type VerifyMode } from './mmdb/database.js';
 import {
+  asEvidenceFile,
+  asEvidenceKey,
+  quietAsEntries,
+  readAsEvidence,
+  writeAsEvidence,
+} from './privacy/as-evidence-file.js';
+import {
   asCandidates,
   type Candidate,
   classifyAs,
@@ -388,6 +395,13 @@ export async function prebuildIpTables(
   const intelFile = intelTableFile(dir, intelKey);
   const failure = await writeIntelTable(intelFile, intelKey, intel.table);
   if (failure) throw failure;
+  // The AS entries without AS-level evidence (as-evidence-file.ts), also made afresh.
+  const learnt = providerAses(intel, asn.index, datasets.lists);
+  const evidenceKey = asEvidenceKey(asn.key, intelKey, datasets.lists);
+  const evidenceFile = asEvidenceFile(dir, evidenceKey);
+  const quiet = quietAsEntries(asn.index, datasets.lists, intel.asLists, learnt);
+  const evidenceFailure = await writeAsEvidence(evidenceFile, evidenceKey, quiet);
+  if (evidenceFailure) throw evidenceFailure;
   // What a direct lookup needs besides these four files (direct/manifest.ts).
   const files = [asnCacheFile(dir, asn.key), tablesFile, file, intelFile];
   const pack = packDigest(findDataDir());
@@ -405,10 +419,13 @@ export async function prebuildIpTables(
     lists: datasets.lists,
     tableSources: intel.tableSources,
     asLists: intel.asLists,
-    learnt: providerAses(intel, asn.index, datasets.lists),
+    learnt,
   });
   if (manifestFailure) throw manifestFailure;
-  return { files: [...files, directManifestFile(dir, key)], info: datasets.info };
+  return {
+    files: [...files, evidenceFile, directManifestFile(dir, key)],
+    info: datasets.info,
+  };
 }
 
 export function embeddedDescription(version: string): string {
@@ -421,7 +438,7 @@ export function embeddedDescription(version: string): string {
  */
 export async function loadPrivacyData(
   options: Pick<LoadIpDatasetsOptions, 'signalLists' | 'intel' | 'prebuiltDir'> = {},
-): Promise<{ lists: SignalLists; intel: IpIntel | undefined }> {
+): Promise<{ lists: SignalLists; intel: IpIntel | undefined; intelKey?: string }> {
   const lists = options.signalLists ?? loadSignalLists();
   if (options.intel === false) return { lists, intel: undefined };
   const data = options.intel ?? loadIntelData(findDataDir());
@@ -430,18 +447,42 @@ export async function loadPrivacyData(
   const key = dir === false ? '' : intelFingerprint(data);
   const table = dir === false ? undefined : await readIntelTable(intelTableFile(dir, key), key);
   try {
-    return { lists, intel: createIpIntel(data, table) };
+    return {
+      lists,
+      intel: createIpIntel(data, table),
+      ...(dir === false ? {} : { intelKey: key }),
+    };
   } catch (error) {
     if (table === undefined) throw error;
     return { lists, intel: createIpIntel(data) }; // A table of other sources: built instead.
   }
 }
 
+/**
+ * The package build's flags of the AS entries without AS-level evidence (as-evidence-file.ts),
+ * for the bundled lists, pack and AS data only; undefined otherwise or when absent.
+ */
+async function prebuiltQuietAs(
+  options: LoadIpDatasetsOptions,
+  asn: LoadedAsn,
+  lists: SignalLists,
+  intelKey: string | undefined,
+): Promise<Uint8Array | undefined> {
+  const dir = prebuiltDirOf(options);
+  if (dir === false || intelKey === undefined) return undefined;
+  if (options.signalLists !== undefined || options.intel !== undefined || options.asnDb) {
+    return undefined;
+  }
+  const key = asEvidenceKey(asn.key, intelKey, lists);
+  return readAsEvidence(asEvidenceFile(dir, key), key, asn.index.entries);
+}
+
 /** Loads every dataset. Errors are `ConfigError`s that name the variable and the problem. */
 export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promise<IpDatasets> {
   const started = performance.now();
-  const { lists, intel } = await loadPrivacyData(options);
+  const { lists, intel, intelKey } = await loadPrivacyData(options);
   const asn = await loadAsn(options);
+  const quietAs = await prebuiltQuietAs(options, asn, lists, intelKey);
   // One table answers location and AS: the AS ranges are merged into the flattened
   // geolocation trees (geo/geo-asn-table.ts), built once and kept on disk.
   const cached = await embeddedFromCache(options, asn);
@@ -481,8 +522,12 @@ export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promi
       load_ms: Math.round(performance.now() - started),
     },
     intel,
+    quietAs,
   );
 }
+
+/** The AS-level evidence of an AS known to have none. */
+const NO_CANDIDATES: readonly Candidate[] = Object.freeze([]);
 
 /** Combines loaded sources into the lookup engine (exported for tests with small data). */
 export function createIpDatasets(
@@ -491,6 +536,11 @@ export function createIpDatasets(
   lists: SignalLists,
   info: DatasetInfo,
   initialIntel?: IpIntel,
+  /**
+   * 1 for each AS entry known to have no AS-level evidence under `lists` and `initialIntel`
+   * (as-evidence-file.ts): answered by the no-signal rule without looking.
+   */
+  quietAs?: Uint8Array,
 ): IpDatasets {
   const parts = createAddressParts();
   // Per AS entry, its network (slot 2e) and privacy (slot 2e + 1), made on first use. One
@@ -545,19 +595,17 @@ export function createIpDatasets(
   const privacyOf = (entry: number): Readonly<IpPrivacy> => {
     let privacy = perEntry[entry * 2 + 1] as Readonly<IpPrivacy> | undefined;
     if (privacy === undefined) {
-      privacy = classifyAs(
-        asn.asnOf(entry),
-        asn.nameOf(entry),
-        lists,
-        initialIntel?.asLists,
-        learnt,
-      );
+      privacy =
+        quietAs?.[entry] === 1
+          ? decide(NO_CANDIDATES, asn.asnOf(entry))
+          : classifyAs(asn.asnOf(entry), asn.nameOf(entry), lists, initialIntel?.asLists, learnt);
       perEntry[entry * 2 + 1] = privacy;
     }
     return privacy;
   };
   const asCandidatesFor = (entry: number): Candidate[] => {
     let found = asCandidatesOf[entry];
+    if (found === undefined && quietAs?.[entry] === 1) found = [];
     if (found === undefined) {
       found = asCandidates(
         asn.asnOf(entry),

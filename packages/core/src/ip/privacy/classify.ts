@@ -358,18 +358,20 @@ export function decide(input: readonly Candidate[], asn?: number): Readonly<IpPr
   );
 }
 
-/** The answer when nothing says more than that the address is someone's access network. */
-function noSignal(asn: number | undefined): Readonly<IpPrivacy> {
-  return summarise(
+/**
+ * The answer when nothing says more than that the address is someone's access network: one
+ * frozen object for every AS. Its evidence names no AS (the answer's `network` does): made per
+ * AS, it was most of what a first lookup in one of the nine in ten ASes without evidence
+ * cost once the package build has flagged them (as-evidence-file.ts; BENCHMARKS.md).
+ */
+function noSignal(_asn?: number): Readonly<IpPrivacy> {
+  NO_SIGNAL ??= summarise(
     [
       {
         signal: {
           signal: 'residential',
           source: 'no-other-signal',
-          evidence:
-            asn === undefined
-              ? 'No hosting, VPN, relay, proxy, Tor or mobile signal'
-              : `AS${asn} has no hosting, VPN, relay, proxy, Tor or mobile signal`,
+          evidence: 'No hosting, VPN, relay, proxy, Tor or mobile signal',
           dataset: 'netdiag',
           version: 'rule',
         },
@@ -379,7 +381,9 @@ function noSignal(asn: number | undefined): Readonly<IpPrivacy> {
     ],
     'residential',
   );
+  return NO_SIGNAL;
 }
+let NO_SIGNAL: Readonly<IpPrivacy> | undefined;
 
 function summarise(kept: Candidate[], winner: PrivacySignalName): Readonly<IpPrivacy> {
   // One pass for the flags and the provider; the signals are frozen where they are (they are

@@ -19,6 +19,27 @@ export interface Metrics {
   probesInFlight: Gauge<'route'>;
 }
 
+/** The metrics `metricsRecorder` counts each request into, registered in `registry`. */
+export function requestMetrics(
+  registry: Registry,
+): Pick<Metrics, 'flushes' | 'requests' | 'duration'> {
+  const flushes = new Set<() => void>();
+  return {
+    flushes,
+    requests: new Counter({
+      name: 'netdiag_http_requests_total',
+      help: 'HTTP requests by route and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+      // prom-client runs this before every read of the counter (each scrape).
+      collect: () => {
+        for (const flush of flushes) flush();
+      },
+    }),
+    duration: new LatencyHistogram(registry),
+  };
+}
+
 /** Routes that make the server connect to a caller-chosen target. */
 const PROBE_ROUTES = new Set(['/api/down', '/api/security-headers', '/api/ports']);
 
@@ -26,21 +47,9 @@ export function getMetrics(ctx: AppContext): Metrics {
   return service(ctx, 'metrics', () => {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix: 'netdiag_' });
-    const flushes = new Set<() => void>();
     return {
       registry,
-      flushes,
-      requests: new Counter({
-        name: 'netdiag_http_requests_total',
-        help: 'HTTP requests by route and status',
-        labelNames: ['method', 'route', 'status'],
-        registers: [registry],
-        // prom-client runs this before every read of the counter (each scrape).
-        collect: () => {
-          for (const flush of flushes) flush();
-        },
-      }),
-      duration: new LatencyHistogram(registry),
+      ...requestMetrics(registry),
       upstreamErrors: new Counter({
         name: 'netdiag_upstream_errors_total',
         help: 'Upstream failures by upstream and kind (error, timeout, throttled)',

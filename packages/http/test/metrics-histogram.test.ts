@@ -6,28 +6,14 @@
 import fc from 'fast-check';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, test } from 'vitest';
-import { LatencyHistogram, type Metrics, metricsRecorder } from '../src/metrics.js';
+import { type Metrics, metricsRecorder, requestMetrics } from '../src/metrics.js';
 
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** Ours: the two metrics as `getMetrics` makes them, fed through `metricsRecorder`. */
 function ours() {
   const registry = new Registry();
-  const flushes = new Set<() => void>();
-  const metrics = {
-    registry,
-    flushes,
-    requests: new Counter({
-      name: 'netdiag_http_requests_total',
-      help: 'HTTP requests by route and status',
-      labelNames: ['method', 'route', 'status'],
-      registers: [registry],
-      collect: () => {
-        for (const flush of flushes) flush();
-      },
-    }),
-    duration: new LatencyHistogram(registry),
-  } as unknown as Metrics;
+  const metrics = { registry, ...requestMetrics(registry) } as Metrics;
   return { registry, record: metricsRecorder(metrics), again: () => metricsRecorder(metrics) };
 }
 

@@ -597,7 +597,7 @@ export function createIpDatasets(
     if (privacy === undefined) {
       privacy =
         quietAs?.[entry] === 1
-          ? decide(NO_CANDIDATES, asn.asnOf(entry))
+          ? decide(NO_CANDIDATES)
           : classifyAs(asn.asnOf(entry), asn.nameOf(entry), lists, initialIntel?.asLists, learnt);
       perEntry[entry * 2 + 1] = privacy;
     }
@@ -649,7 +649,7 @@ export function createIpDatasets(
         );
       }
       if (entry >= 0) candidates.push(...asCandidatesFor(entry));
-      privacy = decide(candidates, entry >= 0 ? asn.asnOf(entry) : undefined);
+      privacy = decide(candidates);
       if (s.size >= MIXED_MAX) {
         s.mixed = [];
         s.ranges = [];

@@ -363,10 +363,10 @@ function createReader(
     if (combo === 0 && network === undefined) return EMPTY_PRIVACY;
     const candidates: Candidate[] =
       combo === 0 ? [] : rangeCandidates(members(combo), tableSources);
-    if (network?.asn == null) return decide(candidates, undefined);
+    if (network?.asn == null) return decide(candidates);
     const n = network.asn;
     candidates.push(...asCandidates(n, network.as_name, lists, asListsOf(n), learnt));
-    return decide(candidates, n);
+    return decide(candidates);
   };
 
   return (ip: string): IpInfo | undefined => {

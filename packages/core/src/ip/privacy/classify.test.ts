@@ -85,7 +85,7 @@ describe('decide: precedence', () => {
       is_mobile: true,
       is_residential: false,
     });
-    const none = decide([], 64500);
+    const none = decide([]);
     expect(none).toMatchObject({ type: 'residential', is_residential: true });
     expect(none.signals[0]?.source).toBe('no-other-signal');
   });

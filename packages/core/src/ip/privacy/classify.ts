@@ -332,9 +332,9 @@ export function torCandidate(dataset: string, version: string): Candidate {
  * Decides the class from candidates (see the module comment). Does not modify the input's
  * order or members; the signals it keeps are frozen.
  */
-export function decide(input: readonly Candidate[], asn?: number): Readonly<IpPrivacy> {
+export function decide(input: readonly Candidate[]): Readonly<IpPrivacy> {
   // Most ASes have no signal at all (four in five of those random addresses meet).
-  if (input.length === 0) return noSignal(asn);
+  if (input.length === 0) return noSignal();
   let candidates = [...input].sort((a, b) => a.tier - b.tier);
   const access = candidates.some(
     (c) => c.signal.signal === 'residential' || c.signal.signal === 'mobile',
@@ -347,7 +347,7 @@ export function decide(input: readonly Candidate[], asn?: number): Readonly<IpPr
     if (!firm) candidates = candidates.filter((c) => !asHosting.includes(c));
   }
   const winner = candidates[0];
-  if (winner === undefined) return noSignal(asn);
+  if (winner === undefined) return noSignal();
   const w = winner.signal.signal;
   const keep = ANONYMISERS.has(w)
     ? (s: PrivacySignalName) => ANONYMISERS.has(s) || s === 'hosting'
@@ -364,7 +364,7 @@ export function decide(input: readonly Candidate[], asn?: number): Readonly<IpPr
  * AS, it was most of what a first lookup in one of the nine in ten ASes without evidence
  * cost once the package build has flagged them (as-evidence-file.ts; BENCHMARKS.md).
  */
-function noSignal(_asn?: number): Readonly<IpPrivacy> {
+function noSignal(): Readonly<IpPrivacy> {
   NO_SIGNAL ??= summarise(
     [
       {
@@ -452,5 +452,5 @@ export function classifyAs(
   asLists?: ReadonlyMap<number, readonly AsListing[]>,
   learnt?: ReadonlyMap<number, readonly AsListing[]>,
 ): Readonly<IpPrivacy> {
-  return decide(asCandidates(asn, name, lists, asLists, learnt), asn);
+  return decide(asCandidates(asn, name, lists, asLists, learnt));
 }

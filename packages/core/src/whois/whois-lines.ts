@@ -557,13 +557,8 @@ export class Lines {
   readonly length: number;
 
   constructor(readonly text: string) {
-    const starts = [0];
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
-      starts.push(at + 1);
-    }
-    starts.push(text.length + 1);
-    this.starts = starts;
-    this.length = starts.length - 1;
+    this.starts = lineStarts(text);
+    this.length = this.starts.length - 1;
   }
 
   /** Line `index` (0 ≤ index < length), without its "\n". */
@@ -580,6 +575,21 @@ export class Lines {
   end(index: number): number {
     return (this.starts[index + 1] as number) - 1;
   }
+}
+
+/**
+ * Where each line of `text` starts, and one more: the end of the text + 1. A function of its
+ * own, not the constructor's loop: V8 compiled that loop on the stack while it ran (on-stack
+ * replacement), and the code after it, which had never run with type feedback, sent it back to
+ * the interpreter on every answer (`--trace-deopt`: once per parse).
+ */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    starts.push(at + 1);
+  }
+  starts.push(text.length + 1);
+  return starts;
 }
 
 /**

@@ -8,7 +8,7 @@ import { Socket } from 'node:net';
 import express from 'express';
 import { describe, expect, test } from 'vitest';
 import { expressObjectClasses } from '../src/express-objects.js';
-import { startServer } from '../src/server.js';
+import { startQuietServer } from './quiet-server.js';
 
 describe('expressObjectClasses', () => {
   test("makes node's own objects with the app's prototypes", () => {
@@ -36,14 +36,7 @@ describe('expressObjectClasses', () => {
 
 describe('startServer', () => {
   test('requests arrive with the prototypes Express would give them, and are answered as before', async () => {
-    const started = await startServer({
-      logLevel: 'silent',
-      env: false,
-      host: '127.0.0.1',
-      port: 0,
-      dnsServers: ['127.0.0.1:1'],
-      shutdownTimeoutS: 0,
-    });
+    const started = await startQuietServer();
     const arrived: { req: unknown; res: unknown }[] = [];
     // Runs before Express's handler: what node:http made.
     started.server.prependListener('request', (req, res) =>

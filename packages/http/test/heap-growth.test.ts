@@ -11,18 +11,9 @@ vi.mock('node:v8', async (importOriginal) => ({
 }));
 
 const { loadConfig } = await import('../src/config.js');
-const { startServer } = await import('../src/server.js');
+const { startQuietServer } = await import('./quiet-server.js');
 
-const start = (heapGrowthPercent: number) =>
-  startServer({
-    logLevel: 'silent',
-    env: false,
-    host: '127.0.0.1',
-    port: 0,
-    dnsServers: ['127.0.0.1:1'],
-    shutdownTimeoutS: 0,
-    heapGrowthPercent,
-  });
+const start = (heapGrowthPercent: number) => startQuietServer({ heapGrowthPercent });
 
 const nodeOptions = process.env.NODE_OPTIONS;
 afterEach(() => {

@@ -2,9 +2,11 @@
  * An app listening on loopback with every upstream pointed at loopback fixtures, for the tests
  * that drive the whole API over real HTTP (fuzz, faults).
  */
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CreateAppOptions, createApp } from '../src/app.js';
 import { closeContext } from '../src/context.js';
+import { expressObjectClasses } from '../src/express-objects.js';
 
 export interface LoopbackApp {
   base: string;
@@ -24,7 +26,9 @@ export async function startLoopbackApp(
     torExitListUrl: `${upstreamUrl}/tor`,
     ...rest,
   });
-  const server = app.listen(0, '127.0.0.1');
+  // The server as startServer makes it (express-objects.ts), so that these tests meet the same
+  // request objects as production.
+  const server = createServer(expressObjectClasses(app), app).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

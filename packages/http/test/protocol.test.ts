@@ -10,7 +10,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp, type NetdiagApp } from '../src/app.js';
 import { closeContext } from '../src/context.js';
-import { type StartedServer, startServer } from '../src/server.js';
+import type { StartedServer } from '../src/server.js';
+import { startQuietServer } from './quiet-server.js';
 
 let app: NetdiagApp;
 let server: ReturnType<NetdiagApp['listen']>;
@@ -145,14 +146,7 @@ describe('requests the HTTP parser rejects (startServer)', () => {
   let started: StartedServer;
   let serverPort: number;
   beforeAll(async () => {
-    started = await startServer({
-      logLevel: 'silent',
-      env: false,
-      host: '127.0.0.1',
-      port: 0,
-      dnsServers: ['127.0.0.1:1'],
-      shutdownTimeoutS: 0,
-    });
+    started = await startQuietServer();
     serverPort = Number(new URL(started.url).port);
   }, 60_000);
   afterAll(() => started.close());

@@ -7,20 +7,14 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_SERVER_CONFIG } from '../src/config.js';
-import { type StartedServer, startServer } from '../src/server.js';
+import type { StartedServer } from '../src/server.js';
+import { startQuietServer } from './quiet-server.js';
 
 let started: StartedServer;
 let port: number;
 
 beforeAll(async () => {
-  started = await startServer({
-    logLevel: 'silent',
-    env: false,
-    host: '127.0.0.1',
-    port: 0,
-    dnsServers: ['127.0.0.1:1'],
-    shutdownTimeoutS: 0,
-  });
+  started = await startQuietServer();
   port = Number(new URL(started.url).port);
 }, 60_000);
 
@@ -90,15 +84,7 @@ describe('slow clients are cut when documented', () => {
 
 describe('connection cap', () => {
   test('connections past NETDIAG_MAX_CONNECTIONS are closed at once; room frees up again', async () => {
-    const capped = await startServer({
-      logLevel: 'silent',
-      env: false,
-      host: '127.0.0.1',
-      port: 0,
-      maxConnections: 2,
-      dnsServers: ['127.0.0.1:1'],
-      shutdownTimeoutS: 0,
-    });
+    const capped = await startQuietServer({ maxConnections: 2 });
     const cappedPort = Number(new URL(capped.url).port);
     const open = () =>
       new Promise<Socket>((resolve, reject) => {

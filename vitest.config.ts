@@ -13,6 +13,7 @@ export default defineConfig({
     alias: {
       // Before '@netdiag/core', which would also match it as a prefix.
       '@netdiag/core/one-shot': src('./packages/core/src/one-shot.ts'),
+      '@netdiag/core/capabilities': src('./packages/core/src/capabilities.ts'),
       '@netdiag/core': src('./packages/core/src/index.ts'),
       '@netdiag/http': src('./packages/http/src/index.ts'),
       '@netdiag/mcp': src('./packages/mcp/src/index.ts'),

@@ -6,7 +6,7 @@
  * Ctrl-C aborts what is in flight and exits 130.
  * @module
  */
-import type { Netdiag } from '@netdiag/core';
+import type { Netdiag } from '@netdiag/core/capabilities';
 import { AbortedError, InvalidInputError } from '@netdiag/core/one-shot';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type EngineChoices, lazyEngine } from './context.js';

@@ -6,7 +6,7 @@
  * the SSRF guard lets through: a person probing their own machine or LAN from their terminal.
  * @module
  */
-import type { CreateNetdiagOptions, Netdiag, NetdiagConfig } from '@netdiag/core';
+import type { CreateNetdiagOptions, Netdiag, NetdiagConfig } from '@netdiag/core/capabilities';
 import type { CliIO } from './io.js';
 
 export interface EngineChoices {
@@ -21,8 +21,10 @@ export function allowPrivateFromEnv(io: CliIO): boolean {
 }
 
 /**
- * An engine made on first use: `@netdiag/core` (130-170 ms to import) is loaded only then, so
- * a command that answers without it (`netdiag lookup` from the prebuilt files) never pays it.
+ * An engine made on first use: the engine's entry (`@netdiag/core/capabilities`, everything
+ * but the zod schemas; ~90 ms to import against ~170–230 ms for the root entry) is loaded only
+ * then, so a command that answers without it (`netdiag lookup` from the prebuilt files) never
+ * pays it.
  */
 export function lazyEngine(
   io: CliIO,
@@ -31,7 +33,7 @@ export function lazyEngine(
   let engine: Promise<Netdiag> | undefined;
   return {
     get() {
-      engine ??= import('@netdiag/core').then((core) => {
+      engine ??= import('@netdiag/core/capabilities').then((core) => {
         const config = core.loadNetdiagConfig(io.env);
         const allowPrivate = choices.allowPrivate ?? allowPrivateFromEnv(io);
         return core.createNetdiag({

@@ -4,7 +4,7 @@
  * grade netdiag gives: header grades (A+…F), email-auth (A–F) and the privacy score (A–D).
  * @module
  */
-import { SECURITY_GRADES } from '@netdiag/core';
+import { SECURITY_GRADES } from '@netdiag/core/capabilities';
 import { InvalidArgumentError } from 'commander';
 import type { GateFailure } from './command.js';
 

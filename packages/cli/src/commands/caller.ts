@@ -9,7 +9,7 @@ import {
   type Netdiag,
   requireIp,
   type ScoreAnswer,
-} from '@netdiag/core';
+} from '@netdiag/core/capabilities';
 import { type CallContext, targetCommand, type Ui } from '../command.js';
 import { gradeGate, gradeOption } from '../gates.js';
 import { gradeColor } from '../output/color.js';

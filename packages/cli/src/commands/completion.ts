@@ -5,7 +5,7 @@
  * @module
  */
 
-import { InvalidInputError } from '@netdiag/core';
+import { InvalidInputError } from '@netdiag/core/capabilities';
 import type { Command, Option } from 'commander';
 import type { RegisterCommand } from './types.js';
 

@@ -17,7 +17,7 @@ import {
   type ReverseDnsResult,
   requireIp,
   reverseName,
-} from '@netdiag/core';
+} from '@netdiag/core/capabilities';
 import { InvalidArgumentError } from 'commander';
 import { targetCommand, type Ui } from '../command.js';
 import { table } from '../output/table.js';

@@ -15,7 +15,7 @@ import {
   parseDnsServer,
   type SignatureCheck,
   type ZoneLink,
-} from '@netdiag/core';
+} from '@netdiag/core/capabilities';
 import { InvalidArgumentError } from 'commander';
 import { targetCommand, type Ui } from '../command.js';
 import { table } from '../output/table.js';

@@ -11,7 +11,7 @@ import {
   type EmailAuthData,
   type Finding,
   type SpfEvaluation,
-} from '@netdiag/core';
+} from '@netdiag/core/capabilities';
 import { targetCommand, type Ui } from '../command.js';
 import { gradeGate, gradeOption } from '../gates.js';
 import { gradeColor } from '../output/color.js';

@@ -4,7 +4,7 @@
  * (NETDIAG_CACHE_DIR). Other commands never fetch a feed; they use this copy when present.
  * @module
  */
-import { NetdiagError } from '@netdiag/core';
+import { NetdiagError } from '@netdiag/core/capabilities';
 import { type CommonFlags, outputOptions, printAnswer } from '../command.js';
 import { withEngine } from '../context.js';
 import type { RegisterCommand } from './types.js';

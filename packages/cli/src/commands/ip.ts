@@ -11,7 +11,7 @@ import {
   InvalidInputError,
   InvalidIpError,
   isNetdiagError,
-} from '@netdiag/core';
+} from '@netdiag/core/capabilities';
 import {
   type CommonFlags,
   outputOptions,

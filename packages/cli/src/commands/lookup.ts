@@ -6,7 +6,7 @@
  * imports only `@netdiag/core/one-shot`: `netdiag lookup` loads nothing else of core.
  * @module
  */
-import type { LookupAnswer } from '@netdiag/core';
+import type { LookupAnswer } from '@netdiag/core/capabilities';
 import { type DirectLookup, lookupAnswer, openIpLookup, requireIp } from '@netdiag/core/one-shot';
 import { targetCommand } from '../command.js';
 import type { RegisterCommand } from './types.js';

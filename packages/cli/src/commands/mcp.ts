@@ -5,7 +5,12 @@
  * (the SDK) is loaded only here.
  * @module
  */
-import { ConfigError, createNetdiag, loadNetdiagConfig, type NetdiagLogger } from '@netdiag/core';
+import {
+  ConfigError,
+  createNetdiag,
+  loadNetdiagConfig,
+  type NetdiagLogger,
+} from '@netdiag/core/capabilities';
 import type { RegisterCommand } from './types.js';
 
 async function loadMcp(): Promise<typeof import('@netdiag/mcp')> {

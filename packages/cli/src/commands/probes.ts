@@ -10,7 +10,7 @@ import {
   SECURITY_GRADES,
   type SecurityHeadersData,
   type SiteCheckResult,
-} from '@netdiag/core';
+} from '@netdiag/core/capabilities';
 import { positiveInt, targetCommand, type Ui } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { gradeGate, gradeOption } from '../gates.js';

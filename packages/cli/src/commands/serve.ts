@@ -5,7 +5,7 @@
  * @module
  */
 import { availableParallelism } from 'node:os';
-import { ConfigError, InvalidInputError } from '@netdiag/core';
+import { ConfigError, InvalidInputError } from '@netdiag/core/capabilities';
 import type { RegisterCommand } from './types.js';
 
 /** The HTTP face, loaded on demand. */

@@ -4,7 +4,7 @@
  * `--fail-under GRADE` for CI.
  * @module
  */
-import { InvalidInputError, parseHostPort, type TlsData } from '@netdiag/core';
+import { InvalidInputError, parseHostPort, type TlsData } from '@netdiag/core/capabilities';
 import { targetCommand, type Ui } from '../command.js';
 import { gradeColor } from '../output/color.js';
 import { table } from '../output/table.js';

@@ -10,7 +10,7 @@ import {
   type RdapResourceResult,
   type WhoisLookupResult,
   type WhoisResult,
-} from '@netdiag/core';
+} from '@netdiag/core/capabilities';
 import { targetCommand } from '../command.js';
 import type { RegisterCommand } from './types.js';
 

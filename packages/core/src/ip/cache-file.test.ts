@@ -200,6 +200,55 @@ describe('cache files read by position', () => {
     );
   });
 
+  test('a line of a long list comes from its sampled offsets, the same as from the whole text', async () => {
+    const dir = dirOf();
+    const file = cacheFilePath(dir, kind, 'long');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.string({ unit: 'grapheme', maxLength: 30 }).filter((s) => !s.includes('\n')),
+          { minLength: 257, maxLength: 1_500 },
+        ),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 20 }),
+        async (lines, picks) => {
+          expect(await writeCacheFile(file, kind, 'long', { arrays: { lines } })).toBeUndefined();
+          const f = openCacheFileSync(file, kind, 'long');
+          if (f === undefined) throw new Error('not opened');
+          try {
+            for (const pick of picks)
+              expect(f.line('lines', pick % lines.length)).toBe(lines[pick % lines.length]);
+            expect(f.lines('lines')).toEqual(lines);
+          } finally {
+            f.close();
+          }
+        },
+      ),
+      { numRuns: 30 },
+    );
+
+    // The offsets are what is read: with a newline of the first lines turned into another
+    // byte, a search from the start would answer with the next line.
+    const lines = Array.from({ length: 1_000 }, (_, i) => `AS${i} Société ${'x'.repeat(i % 37)}`);
+    await writeCacheFile(file, kind, 'long', { arrays: { lines } });
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf(Buffer.from(`${lines[3]}\n`)) + Buffer.byteLength(lines[3] as string);
+    bytes[at] = 0x20;
+    writeFileSync(file, bytes);
+    const f = openCacheFileSync(file, kind, 'long');
+    expect(f?.line('lines', 700)).toBe(lines[700]);
+    expect(f?.line('lines', 999)).toBe(lines[999]);
+    f?.close();
+
+    // A line longer than the window read after an offset: the whole text is read instead.
+    const long = Array.from({ length: 300 }, (_, i) => (i === 290 ? 'y'.repeat(100_000) : `n${i}`));
+    await writeCacheFile(file, kind, 'long', { arrays: { long } });
+    const g = openCacheFileSync(file, kind, 'long');
+    expect(g?.line('long', 290)).toBe(long[290]);
+    expect(g?.line('long', 291)).toBe('n291');
+    expect(g?.line('long', 299)).toBe('n299');
+    g?.close();
+  });
+
   test('reads past an array, another key or kind, a short file: refused', async () => {
     const dir = dirOf();
     const file = cacheFilePath(dir, kind, 'k');

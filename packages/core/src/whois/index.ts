@@ -71,5 +71,6 @@ export {
 export {
   type ParsedWhois,
   parseWhoisText,
+  WHOIS_MAX_LINES,
   type WhoisOutcome,
 } from './whois-parser.js';

@@ -89,6 +89,19 @@ export function isNameServerKey(key: string): boolean {
   return NAME_SERVER_KEYS.has(last >= 48 && last <= 57 ? withoutNumber(key) : key);
 }
 
+/**
+ * `(key) => keys.has(key) || isNameServerKey(key)` with one set lookup for a key that does not
+ * end with a digit (the parser asks it of every key; two lookups of a new string were a
+ * twentieth of an answer of distinct keys).
+ */
+export function orNameServerKey(keys: ReadonlySet<string>): (key: string) => boolean {
+  const either = new Set([...keys, ...NAME_SERVER_KEYS]);
+  return (key) => {
+    const last = key.charCodeAt(key.length - 1);
+    return last >= 48 && last <= 57 ? keys.has(key) || isNameServerKey(key) : either.has(key);
+  };
+}
+
 /** `key.replace(/\s*\d+$/, '')` for a key that ends with a digit, in one backward pass. */
 function withoutNumber(key: string): string {
   let end = key.length;
@@ -102,7 +115,7 @@ const BARE_HEADINGS =
   /^(name ?servers?|domain servers in listed order|name servers information|nameservers in listed order|dns servers?|domain nameservers|relevant dates|registrar|registrant|holder|status)$/i;
 
 /** Keys that start a contact-like object whose generic `Name:` lines belong to it. */
-const SECTION_KEYS = new Set([
+const SECTION_KEYS = [
   'registrar',
   'registrant',
   'holder',
@@ -112,7 +125,7 @@ const SECTION_KEYS = new Set([
   'admin contact',
   'tech contact',
   'billing contact',
-]);
+];
 
 /**
  * Keys that open a new RPSL/FRED object (RFC 2622 class attributes as registries print them:
@@ -120,7 +133,20 @@ const SECTION_KEYS = new Set([
  * Argentina `contact`). FRED's `nsset:` and `keyset:` are left out: the domain object itself
  * names its nsset with that key (.cz, .cr, .tz).
  */
-const OBJECT_KEYS = new Set(['contact', 'nic hdl', 'nic hdl br', 'person', 'role']);
+const OBJECT_KEYS = ['contact', 'nic hdl', 'nic hdl br', 'person', 'role'];
+
+/** A key of SECTION_KEYS. */
+const SECTION = 1;
+/** A key of OBJECT_KEYS. */
+const OBJECT = 2;
+/**
+ * Both lists by key, as bits: one lookup per `key: value` line where there were two (with the
+ * parser's, four lookups of a new string were a tenth of an answer of distinct keys).
+ */
+const KEY_ROLES = new Map<string, number>([
+  ...SECTION_KEYS.map((key) => [key, SECTION] as const),
+  ...OBJECT_KEYS.map((key) => [key, OBJECT] as const),
+]);
 
 const SENTENCE =
   /^(record (?:created|expires|last updated)|registered|created|expires|renewal)\s+on\s+([^:\s].*)$/i;
@@ -135,10 +161,16 @@ const DOMAIN_TITLE = /^domain\s+([a-z0-9-]+(?:\.[a-z0-9-]+)+)\.?(?:\s+\([^)]*\))
  * `Expires at`) dropped, so `Expires on` and `Expires` are one key.
  */
 export function normaliseKey(key: string): string {
-  // Most keys are words and single spaces ("Domain Name"): for them only the case and a final
-  // "on"/"at" change.
-  // (SIMPLE_KEY, `^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$`, by character codes: no pattern and no
-  // lower-case copy of a key that is lower case already.)
+  return normaliseSimpleKey(key) ?? normaliseMarkedKey(key.toLowerCase());
+}
+
+/**
+ * `normaliseKey` of a key of words and single spaces ("Domain Name"), most keys: only the case
+ * and a final "on"/"at" change. Undefined for any other key.
+ * (SIMPLE_KEY, `^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$`, by character codes: no pattern and no
+ * lower-case copy of a key that is lower case already.)
+ */
+function normaliseSimpleKey(key: string): string | undefined {
   const length = key.length;
   let upper = false;
   let simple = length > 0;
@@ -148,7 +180,7 @@ export function normaliseKey(key: string): string {
     if (ch >= 0x41 && ch <= 0x5a) upper = true;
     else simple = ch === 0x20 && i > 0 && i < length - 1 && key.charCodeAt(i - 1) !== 0x20;
   }
-  if (!simple) return normaliseMarkedKey(key.toLowerCase());
+  if (!simple) return undefined;
   const lower = upper ? key.toLowerCase() : key;
   if (length >= 3 && lower.charCodeAt(length - 3) === 0x20) {
     const a = lower.charCodeAt(length - 2);
@@ -264,14 +296,56 @@ function joinRuns(
     }
   }
   if (runs === 0) return '';
+  if (runs > 4) {
+    const joined = joinedRuns(lower, starts, ends, runs);
+    if (joined !== undefined) return joined;
+  }
   let out = lower.slice(starts[0] as number, ends[0] as number);
   for (let r = 1; r < runs; r++) out += ` ${lower.slice(starts[r] as number, ends[r] as number)}`;
   return out;
 }
 
+/**
+ * The runs joined by single spaces as one string made at once, or undefined when a run holds
+ * half of a surrogate pair (the decoder would replace it). A slice and a concatenation per run
+ * cost ~95 ns a run, and the many-piece string is copied again when first looked up: a key of 40
+ * one-letter words took ~3.4 µs, made this way ~1.3 µs (same process, with its lookup).
+ */
+function joinedRuns(
+  lower: string,
+  starts: Int32Array,
+  ends: Int32Array,
+  runs: number,
+): string | undefined {
+  if (units.length < lower.length) units = new Uint16Array(lower.length);
+  const out = units;
+  let length = 0;
+  let surrogates = 0;
+  for (let r = 0; r < runs; r++) {
+    if (r > 0) out[length++] = 0x20;
+    for (let i = starts[r] as number; i < (ends[r] as number); i++) {
+      const ch = lower.charCodeAt(i);
+      surrogates |= (ch & 0xf800) === 0xd800 ? 1 : 0;
+      out[length++] = ch;
+    }
+  }
+  return surrogates === 0 ? UTF16.decode(out.subarray(0, length)) : undefined;
+}
+
+/** Scratch for `joinedRuns`, grown for a longer key. */
+let units = new Uint16Array(128);
+const UTF16 = new TextDecoder('utf-16le');
+
 /** `Nome de domínio / Domain Name` (.pt): every language's label names the same field. */
 function keyAlternatives(key: string): string[] {
-  return key.includes(' / ') ? key.split(/ +\/ +/).map(normaliseKey) : [normaliseKey(key)];
+  // A key of words and single spaces holds no " / ": the search for it, a call into the
+  // runtime per key, was a tenth of the time of an answer of thousands of distinct keys
+  // (bench/parsers).
+  const simple = normaliseSimpleKey(key);
+  if (simple !== undefined) return [simple];
+  return key.includes(' / ')
+    ? key.split(/ +\/ +/).map(normaliseKey)
+    : [normaliseMarkedKey(key.toLowerCase())];
 }
 
 /**
@@ -812,7 +886,8 @@ function collect(lines: Lines, c: Collector): void {
     if (kv) {
       const keys = keysOf(c, kv.key);
       const key = keys[0] as string;
-      if (OBJECT_KEYS.has(key) && c.inObject > 0) {
+      const role = KEY_ROLES.get(key);
+      if (role === OBJECT && c.inObject > 0) {
         // "contact:" right after the domain object's last line: a new object starts here.
         c.object++;
         c.inObject = 0;
@@ -823,7 +898,7 @@ function collect(lines: Lines, c: Collector): void {
         section = block.key;
       } else {
         // "Registrar: MARK-0292" followed by "Name: …" (.sk): the key opens a section too.
-        if (SECTION_KEYS.has(key)) section = key;
+        if (role === SECTION) section = key;
         pushAll(c, keys, kv.value, section, false);
         continuedKeys = keys;
         continuedIndent = indent;

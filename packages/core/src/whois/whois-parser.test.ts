@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { toRdapStatus } from './status.js';
-import { parseWhoisText, serverName } from './whois-parser.js';
+import { NOT_FOUND, parseWhoisText, serverName, WHOIS_MAX_LINES } from './whois-parser.js';
 
 describe('layouts', () => {
   test('IANA referral answer', () => {
@@ -204,6 +204,26 @@ describe('layouts of registries outside the shared corpus (issue 20 item 10)', (
   });
 });
 
+describe('the lines read', () => {
+  // Filler lines that are neither data nor "not found": a disclaimer's.
+  const filler = (count: number) => 'Terms of use apply.\n'.repeat(count);
+
+  test(`the first ${WHOIS_MAX_LINES} lines are read, the rest is not`, () => {
+    const data = 'Domain Name: example.com\nRegistrar: Example\n';
+    expect(parseWhoisText(filler(WHOIS_MAX_LINES - 2) + data)).toMatchObject({
+      outcome: 'found',
+      registrar: 'Example',
+    });
+    // One line further and the registrar is past the end (CR LF counts as one line break).
+    const late = parseWhoisText(filler(WHOIS_MAX_LINES - 1) + data);
+    expect(late).toMatchObject({ domain: 'example.com', registrar: '' });
+    expect(parseWhoisText((filler(WHOIS_MAX_LINES - 1) + data).replaceAll('\n', '\r\n'))).toEqual(
+      late,
+    );
+    expect(parseWhoisText(filler(WHOIS_MAX_LINES) + data).outcome).toBe('not_found');
+  });
+});
+
 describe('outcomes', () => {
   test.each([
     'No match for "EXAMPLE.COM".\r\n>>> Last update of whois database: 2025-01-01T00:00:00Z <<<',
@@ -213,6 +233,70 @@ describe('outcomes', () => {
     '% This query returned 0 objects.',
   ])('%j → not_found', (text) => {
     expect(parseWhoisText(text).outcome).toBe('not_found');
+  });
+
+  /** A line each NOT_FOUND pattern matches (the first test holds the list to the patterns). */
+  const NOT_FOUND_LINES = [
+    'No match for "EXAMPLE.COM".',
+    'No matching record.',
+    'Not found: example.com',
+    'No Data Found',
+    'No found',
+    'No entries found for the selected source(s).',
+    'No Object Found',
+    'Domain not found.',
+    'Object does not exist',
+    'The queried object does not exist: example.com',
+    'The domain name is not registered.',
+    'This domain name has not been registered.',
+    'Domain Status: No Object Found',
+    'Status: AVAILABLE',
+    'query_status: 220 Available',
+    '%ERROR:101: no entries found',
+    'No information available about domain name example.hu',
+    'Nincs talalat',
+    'Domain "example.com" not found',
+    'Invalid query or domain name not known in Domain Names Database',
+    '>>> Domain example.com is available for registration',
+    'Reserved domain name',
+    'This premium domain is available for purchase',
+    'This query returned 0 objects.',
+    '상기 도메인이름은 등록되어 있지 않습니다.',
+  ];
+
+  test('every not-found pattern has a line here', () => {
+    for (const re of NOT_FOUND) expect(NOT_FOUND_LINES.some((line) => re.test(line))).toBe(true);
+  });
+
+  test('a not-found line is found whatever its case and comment marks (the per-line filters)', () => {
+    // The reference: the patterns themselves on the line without its marks. Data lines before
+    // it, so that only the line can make the answer "not found".
+    const data = 'Domain Name: example.com\nRegistrar: Example\n';
+    const reference = (line: string) => {
+      const text = line.replace(/^[\s%#>*]+/, '');
+      return NOT_FOUND.some((re) => re.test(text));
+    };
+    const marks = fc.stringMatching(/^[ \t%#>*]{0,3}$/);
+    const casing = (line: string, flips: boolean[]) =>
+      [...line]
+        .map((ch, i) => (flips[i % flips.length] ? ch.toUpperCase() : ch.toLowerCase()))
+        .join('');
+    const line = fc.oneof(
+      fc
+        .tuple(marks, fc.constantFrom(...NOT_FOUND_LINES), fc.array(fc.boolean(), { minLength: 1 }))
+        .map(([m, l, flips]) => m + casing(l, flips)),
+      // Lines that start like one and go elsewhere, and random text.
+      fc
+        .tuple(marks, fc.constantFrom(...NOT_FOUND_LINES), fc.nat(12), fc.string({ maxLength: 8 }))
+        .map(([m, l, cut, rest]) => m + l.slice(0, cut) + rest),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(line, (l) => {
+        expect(parseWhoisText(data + l).outcome).toBe(reference(l) ? 'not_found' : 'found');
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   test('limit exceeded → limit_exceeded, but not when the answer holds data', () => {

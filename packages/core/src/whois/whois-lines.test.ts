@@ -26,7 +26,8 @@ describe('plainKeyValue', () => {
   // line to them: lines built from the characters that matter to either.
   const unit = fc.constantFrom(
     ...['a', 'Z', '7', ' ', ' ', '\t', ':', ':', '/', '.', '.', '#', '[', ']', '(', '-', '\u2028'],
-    ...['*', '_', '\u00a0', 'é', 'ns1.example.com ', 'a. ', '\v'],
+    ...['*', '_', '\u00a0', 'é', 'ns1.example.com ', 'a. ', '\v', 'Ключ', '\u3000', '\ufeff'],
+    ...['\u0085', '\u2029', '\u007f', '\ud83d', '\ude00', '\u00c0'],
     ...['http', 'HTTPS', 'ftp', '12', '345678', 'x'.repeat(40)],
   );
   test('agrees with the patterns wherever it answers', () => {
@@ -52,6 +53,46 @@ describe('plainKeyValue', () => {
       expect(plainKeyValue(line)).toBeUndefined();
     }
     expect(plainKeyValue(hostThenAddresses)).toBeUndefined();
+  });
+});
+
+describe('patternKeyValue', () => {
+  /** The layouts' patterns tried in turn on every line, as before the tests in front of them. */
+  const layouts = (content: string) => {
+    const kv = (m: RegExpExecArray | null) =>
+      m ? { key: m[1] as string, value: (m[2] as string).trim() } : undefined;
+    const bracketed = kv(/^(?:[a-z](?:\.\s*|\s+))?\[([^\]]{1,60})\]\s*(.*)$/i.exec(content));
+    if (bracketed) return bracketed;
+    const dots = kv(/^([^:]{1,60}?)\s*\.{2,}\s*:\s*(.*)$/.exec(content));
+    if (dots) return dots;
+    const hash = kv(/^([^#:]{1,60}?)\s*#[ .]{2,}(.*)$/.exec(content));
+    if (hash) return hash;
+    const colon = /^([^:\t]{1,80}?)\s*:(?!\/\/)\s*(.*)$/.exec(content);
+    const key = colon?.[1] as string;
+    if (
+      colon &&
+      !/^(?:\d+|https?|ftp)$/i.test(key) &&
+      !(key.includes('.') && /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?\s/i.test(key))
+    ) {
+      return kv(colon);
+    }
+    const tabbed = /^([^\t]{1,40}?)\t+(.+)$/.exec(content);
+    return tabbed && !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(tabbed[1] as string)
+      ? kv(tabbed)
+      : undefined;
+  };
+  const unit = fc.constantFrom(
+    ...['a', 'Z', 'é', '7', ' ', '\t', '\u00a0', ':', '[', ']', '#', '.', '..', '. ', '//'],
+    ...['a. [', 'b [', '[K', 'x'.repeat(30), '\u2028'],
+  );
+  test('is the layouts tried in turn', () => {
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 12 }), (raw) => {
+        const content = raw.trim();
+        expect(patternKeyValue(content)).toEqual(layouts(content));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
 

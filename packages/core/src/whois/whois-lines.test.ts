@@ -35,7 +35,18 @@ describe('plainKeyValue', () => {
       fc.property(fc.string({ unit, maxLength: 12 }), (raw) => {
         const content = raw.trim();
         const plain = plainKeyValue(content);
-        if (plain !== undefined) expect(plain ?? undefined).toEqual(patternKeyValue(content));
+        if (plain === undefined) return;
+        const pattern = patternKeyValue(content);
+        const pair = (kv: typeof pattern | null) =>
+          kv ? { key: kv.key, value: kv.value } : undefined;
+        expect(pair(plain)).toEqual(pair(pattern));
+        // What it saw of the key: words of ASCII letters and digits, lower case or not (or 0,
+        // "not known", which it may answer only when the line holds non-ASCII whitespace).
+        if (plain) {
+          const words = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/.test(plain.key);
+          const form = words ? (/[A-Z]/.test(plain.key) ? 2 : 1) : 0;
+          if (plain.form !== 0 || /^[\x00-\x7f]*$/.test(content)) expect(plain.form).toBe(form);
+        }
       }),
       { numRuns: 20_000 },
     );
@@ -45,9 +56,14 @@ describe('plainKeyValue', () => {
     expect(plainKeyValue('Domain Name: EXAMPLE.COM')).toEqual({
       key: 'Domain Name',
       value: 'EXAMPLE.COM',
+      form: 2,
     });
-    expect(plainKeyValue('Key  words   :  v ')).toEqual({ key: 'Key  words', value: 'v' });
-    expect(plainKeyValue('** Key_x-(y).: v')).toEqual({ key: '** Key_x-(y).', value: 'v' });
+    expect(plainKeyValue('Key  words   :  v ')).toEqual({ key: 'Key  words', value: 'v', form: 0 });
+    expect(plainKeyValue('** Key_x-(y).: v')).toEqual({
+      key: '** Key_x-(y).',
+      value: 'v',
+      form: 0,
+    });
     const hostThenAddresses = 'ns1.example.com 192.0.2.1 2001:db8::1';
     for (const line of ['https://x', '12:30', `${'k'.repeat(81)}: v`, 'a..b: c', 'a: b\u2028c']) {
       expect(plainKeyValue(line)).toBeUndefined();
@@ -60,7 +76,7 @@ describe('patternKeyValue', () => {
   /** The layouts' patterns tried in turn on every line, as before the tests in front of them. */
   const layouts = (content: string) => {
     const kv = (m: RegExpExecArray | null) =>
-      m ? { key: m[1] as string, value: (m[2] as string).trim() } : undefined;
+      m ? { key: m[1] as string, value: (m[2] as string).trim(), form: 0 } : undefined;
     const bracketed = kv(/^(?:[a-z](?:\.\s*|\s+))?\[([^\]]{1,60})\]\s*(.*)$/i.exec(content));
     if (bracketed) return bracketed;
     const dots = kv(/^([^:]{1,60}?)\s*\.{2,}\s*:\s*(.*)$/.exec(content));

@@ -161,27 +161,38 @@ const DOMAIN_TITLE = /^domain\s+([a-z0-9-]+(?:\.[a-z0-9-]+)+)\.?(?:\s+\([^)]*\))
  * `Expires at`) dropped, so `Expires on` and `Expires` are one key.
  */
 export function normaliseKey(key: string): string {
-  return normaliseSimpleKey(key) ?? normaliseMarkedKey(key.toLowerCase());
+  const form = keyForm(key);
+  return form === OTHER_KEY ? normaliseMarkedKey(key.toLowerCase()) : simpleKey(key, form);
 }
 
-/**
- * `normaliseKey` of a key of words and single spaces ("Domain Name"), most keys: only the case
- * and a final "on"/"at" change. Undefined for any other key.
- * (SIMPLE_KEY, `^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$`, by character codes: no pattern and no
- * lower-case copy of a key that is lower case already.)
- */
-function normaliseSimpleKey(key: string): string | undefined {
+/** How a key is written, as far as `normaliseKey` cares (see KeyValue). */
+type KeyForm = 0 | 1 | 2;
+/** Anything but words of ASCII letters and digits separated by single spaces. */
+const OTHER_KEY = 0;
+/** Such words, all lower case. */
+const LOWER_WORDS = 1;
+/** Such words, some letters upper case. */
+const WORDS = 2;
+
+/** The KeyForm of `key`, by character codes. */
+function keyForm(key: string): KeyForm {
   const length = key.length;
   let upper = false;
-  let simple = length > 0;
-  for (let i = 0; i < length && simple; i++) {
+  for (let i = 0; i < length; i++) {
     const ch = key.charCodeAt(i);
     if ((ch >= 0x61 && ch <= 0x7a) || (ch >= 0x30 && ch <= 0x39)) continue;
     if (ch >= 0x41 && ch <= 0x5a) upper = true;
-    else simple = ch === 0x20 && i > 0 && i < length - 1 && key.charCodeAt(i - 1) !== 0x20;
+    else if (ch !== 0x20 || i === 0 || i === length - 1 || key.charCodeAt(i - 1) === 0x20) {
+      return OTHER_KEY;
+    }
   }
-  if (!simple) return undefined;
-  const lower = upper ? key.toLowerCase() : key;
+  return length === 0 ? OTHER_KEY : upper ? WORDS : LOWER_WORDS;
+}
+
+/** `normaliseKey` of a key of words (LOWER_WORDS or WORDS). */
+function simpleKey(key: string, form: KeyForm): string {
+  const length = key.length;
+  const lower = form === WORDS ? key.toLowerCase() : key;
   if (length >= 3 && lower.charCodeAt(length - 3) === 0x20) {
     const a = lower.charCodeAt(length - 2);
     const b = lower.charCodeAt(length - 1);
@@ -337,12 +348,12 @@ let units = new Uint16Array(128);
 const UTF16 = new TextDecoder('utf-16le');
 
 /** `Nome de domínio / Domain Name` (.pt): every language's label names the same field. */
-function keyAlternatives(key: string): string[] {
+function keyAlternatives(key: string, known: KeyForm): string[] {
   // A key of words and single spaces holds no " / ": the search for it, a call into the
   // runtime per key, was a tenth of the time of an answer of thousands of distinct keys
-  // (bench/parsers).
-  const simple = normaliseSimpleKey(key);
-  if (simple !== undefined) return [simple];
+  // (bench/parsers). `plainKeyValue` tells the form as it reads the key.
+  const form = known === OTHER_KEY ? keyForm(key) : known;
+  if (form !== OTHER_KEY) return [simpleKey(key, form)];
   return key.includes(' / ')
     ? key.split(/ +\/ +/).map(normaliseKey)
     : [normaliseMarkedKey(key.toLowerCase())];
@@ -417,8 +428,16 @@ const HASH_LEADERS = /^([^#:]{1,60}?)\s*#[ .]{2,}(.*)$/;
 /** ":" (Key: value, dot leaders), "[" (JPRS), "#" (hash leaders), tab (tabbed). */
 const KEY_MARKS = /[:[#\t]/;
 
+/** A `key: value` line's two parts. */
+export interface KeyValue {
+  key: string;
+  value: string;
+  /** The key's KeyForm when the reader saw it (it reads every character), else OTHER_KEY. */
+  form: KeyForm;
+}
+
 /** `key: value` in one of the supported layouts, or undefined. */
-export function splitKeyValue(content: string): { key: string; value: string } | undefined {
+export function splitKeyValue(content: string): KeyValue | undefined {
   const plain = plainKeyValue(content);
   return plain === undefined ? patternKeyValue(content) : (plain ?? undefined);
 }
@@ -433,11 +452,14 @@ export function splitKeyValue(content: string): { key: string; value: string } |
  * terminator in the value (COLON's `.`); null for a line that holds none of the marks any
  * layout needs. The patterns took ~40 % of the time of an answer of thousands of distinct lines.
  */
-export function plainKeyValue(content: string): { key: string; value: string } | null | undefined {
+export function plainKeyValue(content: string): KeyValue | null | undefined {
   let keyEnd = 0;
   let colon = 0;
   let digits = true;
   let dot = false;
+  /** Words of ASCII letters and digits, single spaces between them (KeyForm), so far. */
+  let words = true;
+  let upper = false;
   for (; colon < content.length; colon++) {
     const ch = content.charCodeAt(colon);
     if (ch === 0x3a) break; // ":"
@@ -446,6 +468,7 @@ export function plainKeyValue(content: string): { key: string; value: string } |
       // Any other character is part of the key, and non-ASCII whitespace is as a space (COLON's
       // `[^:\t]` and `\s*`). These keys went to the patterns, 8 times as slow per MiB as V8's
       // `JSON.parse` on keys of Cyrillic words with marks (bench/parsers).
+      words = false;
       if (isSpaceCode(ch)) continue;
       digits = false;
       keyEnd = colon + 1;
@@ -460,6 +483,9 @@ export function plainKeyValue(content: string): { key: string; value: string } |
     }
     // (keyEnd < colon: a space since the last character of the key)
     if (ch < 0x30 || ch > 0x39 || keyEnd < colon) digits = false;
+    if (ch >= 0x41 && ch <= 0x5a) upper = true;
+    else if (!((ch >= 0x61 && ch <= 0x7a) || (ch >= 0x30 && ch <= 0x39))) words = false;
+    if (colon - keyEnd > 1) words = false; // two spaces
     keyEnd = colon + 1;
   }
   // No colon, tab, "[" or "#" at all: no layout can read a key (KEY_MARKS), as for most bare
@@ -484,11 +510,12 @@ export function plainKeyValue(content: string): { key: string; value: string } |
   }
   while (start < end && isSpaceCode(content.charCodeAt(start))) start++;
   while (end > start && isSpaceCode(content.charCodeAt(end - 1))) end--;
-  return { key, value: content.slice(start, end) };
+  const form = words ? (upper ? WORDS : LOWER_WORDS) : OTHER_KEY;
+  return { key, value: content.slice(start, end), form };
 }
 
 /** `splitKeyValue` for the lines `plainKeyValue` leaves. */
-export function patternKeyValue(content: string): { key: string; value: string } | undefined {
+export function patternKeyValue(content: string): KeyValue | undefined {
   // Every layout below needs one of these marks: most bare lines (headings, name servers under
   // a heading, banners) have none and leave after one scan.
   if (!KEY_MARKS.test(content)) return undefined;
@@ -499,13 +526,13 @@ export function patternKeyValue(content: string): { key: string; value: string }
   if (RARE_MARKS.test(content)) {
     // JPRS: "[Domain Name]   EXAMPLE.JP", "a. [Domain Name]   EXAMPLE.JP"; MYNIC "a [Domain Name]"
     m = bracketCanStart(content) ? BRACKETED.exec(content) : null;
-    if (m) return { key: m[1] as string, value: (m[2] as string).trim() };
+    if (m) return { key: m[1] as string, value: (m[2] as string).trim(), form: OTHER_KEY };
     // .fi / .kz: "created............: 15.12.2015"
     m = dotLeadersFit(content) ? DOT_LEADERS.exec(content) : null;
-    if (m) return { key: m[1] as string, value: (m[2] as string).trim() };
+    if (m) return { key: m[1] as string, value: (m[2] as string).trim(), form: OTHER_KEY };
     // Before "Key: value": the value may hold a time ("…#. . . .10/01/2007 12:00:00").
     m = content.includes('#') ? HASH_LEADERS.exec(content) : null;
-    if (m) return { key: m[1] as string, value: (m[2] as string).trim() };
+    if (m) return { key: m[1] as string, value: (m[2] as string).trim(), form: OTHER_KEY };
   }
   // "Key: value" (the key must not be the start of a URL or a time, nor a host name followed
   // by addresses whose IPv6 colons would make it look like a key)
@@ -515,13 +542,13 @@ export function patternKeyValue(content: string): { key: string; value: string }
     !NOT_A_KEY.test(m[1] as string) &&
     !((m[1] as string).includes('.') && HOST_THEN_TEXT.test(m[1] as string))
   ) {
-    return { key: m[1] as string, value: (m[2] as string).trim() };
+    return { key: m[1] as string, value: (m[2] as string).trim(), form: OTHER_KEY };
   }
   // .ch: "Registrar<TAB>MarkMonitor"
   m = content.includes('\t') ? TABBED.exec(content) : null;
   // …but "ns2.example.ch<TAB>192.0.2.1" under a heading is a value, not a key.
   if (m && !HOST_NAME.test(m[1] as string))
-    return { key: m[1] as string, value: (m[2] as string).trim() };
+    return { key: m[1] as string, value: (m[2] as string).trim(), form: OTHER_KEY };
   return undefined;
 }
 
@@ -591,7 +618,7 @@ interface LineFacts {
   content: string;
   comment: boolean;
   indent: number;
-  kv: { key: string; value: string } | undefined;
+  kv: KeyValue | undefined;
   /** `SENTENCE` matched on the line. */
   sentence: RegExpExecArray | null;
   /** `DOMAIN_TITLE` matched on a line that is not `key: value`. */
@@ -674,10 +701,10 @@ function push(c: Collector, key: string, value: string, section: string, fromBlo
  * quicker to look up in the sets and maps of whois-parser.ts. This halved the time of an
  * answer of thousands of lines once optimised (bench/parsers).
  */
-function keysOf(c: Collector, key: string): string[] {
+function keysOf(c: Collector, key: string, form: KeyForm): string[] {
   let keys = c.keys?.get(key);
   if (keys === undefined) {
-    keys = keyAlternatives(key);
+    keys = keyAlternatives(key, form);
     if (c.keys) c.keys = remember(c.keys, key, keys, c.keyHits);
   } else {
     c.keyHits++;
@@ -876,13 +903,13 @@ function collect(lines: Lines, c: Collector): void {
       }
       if (deeper && kv && kv.value === '') {
         // A nested heading (.tw "   Domain servers in listed order:").
-        block = { key: headingKey(c, kv.key), indent, count: 0 };
+        block = { key: headingKey(c, kv), indent, count: 0 };
         section = block.key;
         continue;
       }
       if (deeper && kv) {
         // "Registrar:\n    Name: X" — a sub-entry of the heading.
-        pushAll(c, keysOf(c, kv.key), kv.value, block.key, false);
+        pushAll(c, keysOf(c, kv.key, kv.form), kv.value, block.key, false);
         block.count++;
         continue;
       }
@@ -906,7 +933,7 @@ function collect(lines: Lines, c: Collector): void {
       continue;
     }
     if (kv) {
-      const keys = keysOf(c, kv.key);
+      const keys = keysOf(c, kv.key, kv.form);
       const key = keys[0] as string;
       const role = KEY_ROLES.get(key);
       if (role === OBJECT && c.inObject > 0) {
@@ -916,7 +943,7 @@ function collect(lines: Lines, c: Collector): void {
         section = '';
       }
       if (kv.value === '') {
-        block = { key: headingKey(c, kv.key), indent, count: 0 };
+        block = { key: headingKey(c, kv), indent, count: 0 };
         section = block.key;
       } else {
         // "Registrar: MARK-0292" followed by "Name: …" (.sk): the key opens a section too.
@@ -938,7 +965,7 @@ function collect(lines: Lines, c: Collector): void {
 }
 
 /** A bilingual heading (`Titular / Registrant`) is known by its last, usually English, label. */
-function headingKey(c: Collector, key: string): string {
-  const keys = keysOf(c, key);
+function headingKey(c: Collector, kv: KeyValue): string {
+  const keys = keysOf(c, kv.key, kv.form);
   return keys[keys.length - 1] as string;
 }

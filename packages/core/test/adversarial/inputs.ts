@@ -269,6 +269,35 @@ export const WORST_CASES: readonly WorstCase[] = [
   {
     parser: 'WHOIS (parseWhoisText)',
     limit: 256 * KIB,
+    shape: 'distinct keys of forty one-letter words',
+    make: (bytes) =>
+      distinct((i) => `* ${word(i, LOWER)}_${'a_b_c_d_e_f_g_h_i_j_'.repeat(4)}.: v\n`, bytes).join(
+        '',
+      ),
+  },
+  {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape: 'distinct long keys of Cyrillic words with marks',
+    make: (bytes) =>
+      distinct((i) => `Ключ_${word(i, LOWER).padStart(50, 'щ')}-ы_э: v\n`, bytes).join(''),
+  },
+  {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape: 'distinct long keys with a "[" (left to the patterns)',
+    make: (bytes) =>
+      distinct((i) => `Key ${word(i, LOWER).padStart(50, 'q')}[x: v\n`, bytes).join(''),
+  },
+  {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape: 'distinct short headings, each over an indented value',
+    make: (bytes) => distinct((i) => `h${word(i, LOWER)}\n  v\n`, bytes).join(''),
+  },
+  {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
     shape: 'distinct bare short lines (each a possible heading)',
     make: (bytes) => distinct((i) => `${word(i, LOWER)}\n`, bytes).join(''),
   },

@@ -30,10 +30,10 @@ function sortWords(words: readonly string[], separator = ' '): string[] {
   const text = words.join(separator);
   const sorted = sortSourceWords(text);
   const { starts, marks } = sorted;
-  const all = Array.from(starts, (start) => {
+  const all = Array.from(starts, (start, i) => {
     const end = wordEnd(text, start);
-    // The shortcut for texts of spaces only ends every word where the scan does.
-    if (endOfWord(sorted, start) !== end) throw new Error(`endOfWord at ${start} of ${text}`);
+    // The shortcuts (keys, texts of spaces only) end every word where the scan does.
+    if (endOfWord(sorted, i) !== end) throw new Error(`endOfWord at ${start} of ${text}`);
     return text.slice(start, end);
   });
   all.forEach((word, i) => {
@@ -79,9 +79,9 @@ describe('sortSourceWords', () => {
         const text = pairs.map(([word, gap]) => word + gap).join('');
         const sorted = sortSourceWords(text);
         expect(sorted.spacesOnly).toBe(!/[^\S ]/.test(sorted.text));
-        for (const start of sorted.starts) {
-          expect(endOfWord(sorted, start)).toBe(wordEnd(sorted.text, start));
-        }
+        sorted.starts.forEach((start, i) => {
+          expect(endOfWord(sorted, i)).toBe(wordEnd(sorted.text, start));
+        });
         expect(sorted.starts.length).toBe(words.length);
       }),
       { numRuns: 300 },
@@ -122,6 +122,25 @@ describe('sortSourceWords', () => {
         },
       ),
       { numRuns: 10 },
+    );
+  });
+
+  test('endOfWord from the keys: words of any length, with 8- and 16-bit keys', () => {
+    // Over 133 distinct code units outside ASCII make the keys 16-bit (two digits each).
+    const wide = Array.from({ length: 300 }, (_, i) => String.fromCharCode(0x4e00 + i));
+    const unit = fc.oneof(fc.constantFrom(...plainChars), fc.constantFrom(...wide));
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit, minLength: 1, maxLength: 30 }), { maxLength: 400 }),
+        fc.boolean(),
+        fc.constantFrom(' ', '  ', '\t'),
+        (words, withWide, separator) => {
+          const all = withWide ? [...words, ...wide] : words;
+          // sortWords checks endOfWord against wordEnd for every word.
+          expect(sortWords(all, separator)).toEqual([...new Set(all)].sort(compareSources));
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

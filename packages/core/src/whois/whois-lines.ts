@@ -166,13 +166,15 @@ export function normaliseKey(key: string): string {
 }
 
 /** How a key is written, as far as `normaliseKey` cares (see KeyValue). */
-type KeyForm = 0 | 1 | 2;
+type KeyForm = 0 | 1 | 2 | 3;
 /** Anything but words of ASCII letters and digits separated by single spaces. */
 const OTHER_KEY = 0;
 /** Such words, all lower case. */
 const LOWER_WORDS = 1;
 /** Such words, some letters upper case. */
 const WORDS = 2;
+/** Not known: `keyForm` tells. */
+const UNKNOWN_FORM = 3;
 
 /** The KeyForm of `key`, by character codes. */
 function keyForm(key: string): KeyForm {
@@ -352,7 +354,7 @@ function keyAlternatives(key: string, known: KeyForm): string[] {
   // A key of words and single spaces holds no " / ": the search for it, a call into the
   // runtime per key, was a tenth of the time of an answer of thousands of distinct keys
   // (bench/parsers). `plainKeyValue` tells the form as it reads the key.
-  const form = known === OTHER_KEY ? keyForm(key) : known;
+  const form = known === UNKNOWN_FORM ? keyForm(key) : known;
   if (form !== OTHER_KEY) return [simpleKey(key, form)];
   return key.includes(' / ')
     ? key.split(/ +\/ +/).map(normaliseKey)
@@ -432,7 +434,7 @@ const KEY_MARKS = /[:[#\t]/;
 export interface KeyValue {
   key: string;
   value: string;
-  /** The key's KeyForm when the reader saw it (it reads every character), else OTHER_KEY. */
+  /** The key's KeyForm when the reader saw it (it reads every character), else UNKNOWN_FORM. */
   form: KeyForm;
 }
 
@@ -444,7 +446,8 @@ export function splitKeyValue(content: string): KeyValue | undefined {
 
 /**
  * The usual line, `Key words: value`, in one pass over the key: what `splitKeyValue` finds for
- * a line whose text before its first colon holds no control character (a tab), `[`, `#` or `..`,
+ * a line whose text before its first colon holds no control character (a tab) or `..`, nor a
+ * `[` or `#` where the bracketed or hash-leader layout could read it,
  * or undefined to leave the line to the patterns. Such a key holds none of the marks of the
  * bracketed, dot-leader and hash-leader layouts, so COLON's answer is the answer: the key up
  * to the colon without the spaces before it, when it is 1–80 characters, not a time or URL
@@ -459,6 +462,8 @@ export function plainKeyValue(content: string): KeyValue | null | undefined {
   let dot = false;
   /** Words of ASCII letters and digits, single spaces between them (KeyForm), so far. */
   let words = true;
+  /** A "#" was seen. */
+  let hash = false;
   let upper = false;
   for (; colon < content.length; colon++) {
     const ch = content.charCodeAt(colon);
@@ -474,8 +479,20 @@ export function plainKeyValue(content: string): KeyValue | null | undefined {
       keyEnd = colon + 1;
       continue;
     }
-    // Other whitespace, controls, "[" and "#" (the rare layouts' marks): patterns.
-    if (ch < 0x21 || ch === 0x5b || ch === 0x23) return undefined;
+    // Other whitespace and controls (a tab: TABBED): patterns.
+    if (ch < 0x21) return undefined;
+    // "[" and "#", the marks of the bracketed and hash-leader layouts: patterns where these
+    // can match, else part of the key (a key with a "[" inside went through every pattern,
+    // 6 times as slow per MiB as V8's `JSON.parse`, bench/parsers). BRACKETED needs the "["
+    // at the start (`bracketCanStart`); HASH_LEADERS needs its first "#" followed by two of
+    // " " and ".".
+    if (ch === 0x5b && bracketCanStart(content)) return undefined;
+    if (ch === 0x23 && !hash) {
+      hash = true;
+      if (isLeader(content.charCodeAt(colon + 1)) && isLeader(content.charCodeAt(colon + 2))) {
+        return undefined;
+      }
+    }
     if (ch === 0x2e) {
       // ".." may be dot leaders
       if (colon > 0 && content.charCodeAt(colon - 1) === 0x2e) return undefined;
@@ -526,13 +543,13 @@ export function patternKeyValue(content: string): KeyValue | undefined {
   if (RARE_MARKS.test(content)) {
     // JPRS: "[Domain Name]   EXAMPLE.JP", "a. [Domain Name]   EXAMPLE.JP"; MYNIC "a [Domain Name]"
     m = bracketCanStart(content) ? BRACKETED.exec(content) : null;
-    if (m) return { key: m[1] as string, value: (m[2] as string).trim(), form: OTHER_KEY };
+    if (m) return { key: m[1] as string, value: (m[2] as string).trim(), form: UNKNOWN_FORM };
     // .fi / .kz: "created............: 15.12.2015"
     m = dotLeadersFit(content) ? DOT_LEADERS.exec(content) : null;
-    if (m) return { key: m[1] as string, value: (m[2] as string).trim(), form: OTHER_KEY };
+    if (m) return { key: m[1] as string, value: (m[2] as string).trim(), form: UNKNOWN_FORM };
     // Before "Key: value": the value may hold a time ("…#. . . .10/01/2007 12:00:00").
     m = content.includes('#') ? HASH_LEADERS.exec(content) : null;
-    if (m) return { key: m[1] as string, value: (m[2] as string).trim(), form: OTHER_KEY };
+    if (m) return { key: m[1] as string, value: (m[2] as string).trim(), form: UNKNOWN_FORM };
   }
   // "Key: value" (the key must not be the start of a URL or a time, nor a host name followed
   // by addresses whose IPv6 colons would make it look like a key)
@@ -542,15 +559,18 @@ export function patternKeyValue(content: string): KeyValue | undefined {
     !NOT_A_KEY.test(m[1] as string) &&
     !((m[1] as string).includes('.') && HOST_THEN_TEXT.test(m[1] as string))
   ) {
-    return { key: m[1] as string, value: (m[2] as string).trim(), form: OTHER_KEY };
+    return { key: m[1] as string, value: (m[2] as string).trim(), form: UNKNOWN_FORM };
   }
   // .ch: "Registrar<TAB>MarkMonitor"
   m = content.includes('\t') ? TABBED.exec(content) : null;
   // …but "ns2.example.ch<TAB>192.0.2.1" under a heading is a value, not a key.
   if (m && !HOST_NAME.test(m[1] as string))
-    return { key: m[1] as string, value: (m[2] as string).trim(), form: OTHER_KEY };
+    return { key: m[1] as string, value: (m[2] as string).trim(), form: UNKNOWN_FORM };
   return undefined;
 }
+
+/** `[ .]`, what HASH_LEADERS's leaders are made of. */
+const isLeader = (ch: number) => ch === 0x20 || ch === 0x2e;
 
 /**
  * Whether BRACKETED can match at the start of `content`: a `[`, or a letter then `.` or

@@ -120,6 +120,18 @@ export const WORST_CASES: readonly WorstCase[] = [
   {
     parser: 'HTML (scanHtml)',
     limit: MIB,
+    shape: "elements never closed (htmlparser2's Parser: 80 s)",
+    make: (bytes) => fill('<b>', bytes),
+  },
+  {
+    parser: 'HTML (scanHtml)',
+    limit: MIB,
+    shape: 'elements never closed, then closing tags of another (the Parser: 62 s)',
+    make: (bytes) => `${fill('<b>', bytes / 2)}${fill('</i>', bytes / 2)}`,
+  },
+  {
+    parser: 'HTML (scanHtml)',
+    limit: MIB,
     shape: 'one tag with thousands of attributes',
     make: (bytes) => `<meta ${fill('a=b ', bytes)}content=x http-equiv=refresh>`,
   },

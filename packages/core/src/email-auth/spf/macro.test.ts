@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   checkDomainSpec,
@@ -5,6 +6,7 @@ import {
   expandTokens,
   isQueryableName,
   type MacroContext,
+  macroStringError,
   parseMacroString,
   toTargetName,
 } from './macro.js';
@@ -161,5 +163,52 @@ describe('domain-spec and target names', () => {
     [`${'a'.repeat(63)}.example.com`, true],
   ])('isQueryableName(%j) = %s', (name, expected) => {
     expect(isQueryableName(name)).toBe(expected);
+  });
+});
+
+describe('macro-strings and domain-specs read by character codes, held to the grammar', () => {
+  const unit = fc.constantFrom(
+    ...'aZ09-._%{}/ xé\t'.split(''),
+    '%%',
+    '%_',
+    '%-',
+    '%{d}',
+    '%{c}',
+    '%{d0}',
+    '%{i2r-}',
+    'example',
+    '.com',
+    '.com.',
+    '.x-1',
+    '.123',
+  );
+
+  test('macroStringError is the error of parseMacroString, or none (§7.1)', () => {
+    const options = fc.constantFrom(
+      {},
+      { allowSpace: true },
+      { letters: EXPLAIN_MACRO_LETTERS },
+      { letters: EXPLAIN_MACRO_LETTERS, allowSpace: true },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 10 }), options, (text, option) => {
+        const parsed = parseMacroString(text, option);
+        expect(macroStringError(text, option)).toBe(parsed.ok ? undefined : parsed.error);
+      }),
+      { numRuns: 30_000 },
+    );
+  });
+
+  test('a domain-spec without macros is valid exactly when it ends in "." toplabel ["."] (§7.1)', () => {
+    // The pattern the character-code check stands in for (without "%": no macros).
+    const LITERAL_DOMAIN =
+      /^[!-$&-~]*\.(?=[a-z0-9-]+\.?$)(?:[a-z0-9]*[a-z][a-z0-9]*|[a-z0-9]+-[a-z0-9-]*[a-z0-9])\.?$/i;
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 8 }), (text) => {
+        const spec = text.replaceAll('%', '');
+        expect(checkDomainSpec(spec) === undefined).toBe(LITERAL_DOMAIN.test(spec));
+      }),
+      { numRuns: 30_000 },
+    );
   });
 });

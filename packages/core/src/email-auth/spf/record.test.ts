@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { isIpv6Text } from '../../ip/address.js';
+import { checkDomainSpec } from './macro.js';
 import { causesLookup, parseSpfRecord, parseTerm, selectSpfRecords } from './record.js';
 
 describe('selectSpfRecords (RFC 7208 §4.5)', () => {
@@ -317,6 +318,76 @@ describe('parseTerm read by character codes, held to the grammar patterns', () =
         });
       }),
       { numRuns: 30_000 },
+    );
+  });
+});
+
+describe('a and mx arguments read by character codes, held to the pattern they replaced', () => {
+  test('the same domain-spec, prefixes or error as `^(?::(.+?))?(?:/c4)?(?://c6)?$` (§5.3, §5.4)', () => {
+    const DUAL = /^(?::(.+?))?(?:\/(0|[1-9][0-9]?))?(?:\/\/(0|[1-9][0-9]{0,2}))?$/;
+    const unit = fc.constantFrom(
+      ...':/0129x.%'.split(''),
+      '//',
+      ':x.example',
+      '/24',
+      '/32',
+      '/33',
+      '//64',
+      '//128',
+      '//129',
+      '/01',
+      '//012',
+      '/1234',
+      '%{d}',
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom('a', 'mx', '-A', '~mX'),
+        fc.string({ unit, maxLength: 8 }),
+        (name, argument) => {
+          const token = name + argument;
+          const parsed = parseTerm(token, false);
+          const match = DUAL.exec(argument);
+          if (!match) {
+            // ("a0…" is another name: an unknown mechanism.)
+            expect(parsed).toHaveProperty('message');
+            if (/^[:/]/.test(argument))
+              expect(parsed).toHaveProperty('message', expect.stringContaining('expected'));
+            return;
+          }
+          const [, spec, c4, c6] = match;
+          const cidr4 = c4 === undefined ? undefined : Number(c4);
+          const cidr6 = c6 === undefined ? undefined : Number(c6);
+          if (cidr4 !== undefined && cidr4 > 32) {
+            expect(parsed).toMatchObject({
+              message: expect.stringContaining(`/${cidr4} is over 32`),
+            });
+            return;
+          }
+          if (cidr6 !== undefined && cidr6 > 128) {
+            expect(parsed).toMatchObject({
+              message: expect.stringContaining(`//${cidr6} is over 128`),
+            });
+            return;
+          }
+          const error = spec === undefined ? undefined : checkDomainSpec(spec);
+          if (error !== undefined) {
+            expect(parsed).toEqual({ term: token, message: `"${token}": ${error}` });
+            return;
+          }
+          const qualifier = /^[-~]/.test(name) ? name[0] : '+';
+          expect(parsed).toStrictEqual({
+            kind: 'mechanism',
+            text: token,
+            qualifier,
+            name: name.replace(/^[-~]/, '').toLowerCase(),
+            ...(spec === undefined ? {} : { domainSpec: spec }),
+            ...(cidr4 === undefined ? {} : { cidr4 }),
+            ...(cidr6 === undefined ? {} : { cidr6 }),
+          });
+        },
+      ),
+      { numRuns: 50_000 },
     );
   });
 });

@@ -181,25 +181,49 @@ const MODIFIER = /^([a-zA-Z][a-zA-Z0-9\-_.]*)=(.*)$/;
  * `breaks`: false when the term is known to hold no line terminator (the record was checked).
  */
 export function parseTerm(token: string, breaks = true): SpfTerm | SpfSyntaxError {
+  if (!breaks) return readTerm(token);
   // Without '=' it cannot be a modifier: most terms skip the pattern (and its match array).
   if (token.includes('=')) {
-    if (breaks) {
-      const modifier = MODIFIER.exec(token);
-      if (modifier) return parseModifier(token, modifier[1] as string, modifier[2] as string);
-    } else {
-      // MODIFIER by character codes: a letter, name characters, "=" (the value's `.*` matches
-      // all the rest, which holds no line terminator).
-      if (isLetter(token.charCodeAt(0))) {
-        let i = 1;
-        while (isModifierNameChar(token.charCodeAt(i))) i++;
-        if (token.charCodeAt(i) === 0x3d) {
-          return parseModifier(token, token.slice(0, i), token.slice(i + 1));
-        }
-      }
-    }
+    const modifier = MODIFIER.exec(token);
+    if (modifier) return parseModifier(token, modifier[1] as string, modifier[2] as string);
   }
-  return parseDirective(token, breaks);
+  return parseDirective(token, true);
 }
+
+/**
+ * parseTerm of a term that holds no line terminator, in one pass over its name: a modifier
+ * name (MODIFIER's `[a-zA-Z][a-zA-Z0-9\-_.]*=`) starts with a mechanism name
+ * (`[a-zA-Z][a-zA-Z0-9]*`), so the letters and digits read for one serve the other. A search
+ * for "=" before them, then the names read one after the other, was a tenth of the parse of
+ * thousands of short terms (bench/parsers).
+ */
+function readTerm(token: string): SpfTerm | SpfSyntaxError {
+  const first = token.charCodeAt(0);
+  if (!isLetter(first)) return directive(token, false, qualified(first) ? 1 : 0);
+  let end = 1;
+  let upper = isUpper(first);
+  for (; end < token.length; end++) {
+    const code = token.charCodeAt(end);
+    if (!isAlphanumeric(code)) break;
+    if (isUpper(code)) upper = true;
+  }
+  let i = end;
+  for (; i < token.length; i++) {
+    const code = token.charCodeAt(i);
+    if (!isModifierNameChar(code)) break;
+    if (isUpper(code)) upper = true;
+  }
+  if (token.charCodeAt(i) === 0x3d) {
+    // A name without capitals is its own lower case: no copy.
+    const name = token.slice(0, i);
+    return parseModifier(token, name, token.slice(i + 1), upper ? name.toLowerCase() : name);
+  }
+  return directive(token, false, 0, end);
+}
+
+const isUpper = (code: number) => code >= 0x41 && code <= 0x5a;
+/** A qualifier: + - ~ ? (RFC 7208 §4.6.2), compared by code (no string per term). */
+const qualified = (code: number) => code === 43 || code === 45 || code === 126 || code === 63;
 
 /** `[a-zA-Z0-9\-_.]` by character code. */
 const isModifierNameChar = (code: number) =>
@@ -208,8 +232,12 @@ const isModifierNameChar = (code: number) =>
 /** §6, §7.1: an unknown modifier's value may use the macro letters of `exp=` too. */
 const UNKNOWN_MODIFIER = { letters: 'slodiphvcrt' } as const;
 
-function parseModifier(token: string, rawName: string, value: string): SpfTerm | SpfSyntaxError {
-  const name = rawName.toLowerCase();
+function parseModifier(
+  token: string,
+  rawName: string,
+  value: string,
+  name = rawName.toLowerCase(),
+): SpfTerm | SpfSyntaxError {
   if (name === 'redirect' || name === 'exp') {
     // §6.1, §6.2: the value is a domain-spec; an empty one is a syntax error (RFC 7208
     // erratum 5227 for exp=).
@@ -224,36 +252,105 @@ function parseModifier(token: string, rawName: string, value: string): SpfTerm |
 }
 
 const CIDR4 = '(0|[1-9][0-9]?)';
-const CIDR6 = '(0|[1-9][0-9]{0,2})';
-const DUAL = new RegExp(`^(?::(.+?))?(?:/${CIDR4})?(?://${CIDR6})?$`);
 /** qnum: 0–255 without leading zeros (RFC 7208 §5.6, §12). */
 const QNUM = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 /** ip4-network: exactly four qnums (one pattern rather than a split and a test per part). */
 const IP4 = new RegExp(`^:((?:${QNUM}\\.){3}${QNUM})(?:/${CIDR4})?$`);
 
 /**
- * Where the address of an `ip6` argument ends, as `^:([0-9a-fA-F:.]+)(?:/${CIDR6})?$` matches
- * it: the index after the address (the end, or its "/"), or -1 when the pattern does not
+ * Where the address of an `ip6` argument from `from` ends, as
+ * `^:([0-9a-fA-F:.]+)(?:/(0|[1-9][0-9]{0,2}))?$` matches it: the index after the address (the
+ * end of the token, or its "/"), or -1 when the pattern does not
  * match. By character codes: the pattern's match array was a fifth of the parse of a record
  * of thousands of short terms (bench/parsers).
  */
-function ip6NetworkEnd(rest: string): number {
-  if (rest.charCodeAt(0) !== 0x3a) return -1; // ":"
-  let end = 1;
-  while (end < rest.length && isIp6Char(rest.charCodeAt(end))) end++;
-  if (end === 1) return -1;
-  if (end === rest.length) return end;
-  if (rest.charCodeAt(end) !== 0x2f) return -1; // "/"
+function ip6NetworkEnd(token: string, from: number): number {
+  if (token.charCodeAt(from) !== 0x3a) return -1; // ":"
+  const n = token.length;
+  let end = from + 1;
+  while (end < n && isIp6Char(token.charCodeAt(end))) end++;
+  if (end === from + 1) return -1;
+  if (end === n) return end;
+  if (token.charCodeAt(end) !== 0x2f) return -1; // "/"
   // CIDR6, `0|[1-9][0-9]{0,2}`, to the end.
-  const digits = rest.length - end - 1;
-  const first = rest.charCodeAt(end + 1);
-  if (digits === 0 || digits > 3 || (first === 0x30 && digits > 1)) return -1;
-  for (let i = end + 1; i < rest.length; i++) {
-    const ch = rest.charCodeAt(i);
-    if (ch < 0x30 || ch > 0x39) return -1;
-  }
-  return end;
+  return cidrValue(token, end + 1, n, 3) < 0 ? -1 : end;
 }
+
+/** What `readDual` read: the end of the domain-spec (`from` when there is none) and the prefixes (-1: none). */
+let dualSpecEnd = 0;
+let dualCidr4 = -1;
+let dualCidr6 = -1;
+
+/**
+ * Whether `token` from `from` (just after "a" or "mx") matches the dual-cidr pattern
+ * `^(?::(.+?))?(?:/(0|[1-9][0-9]?))?(?://(0|[1-9][0-9]{0,2}))?$`, with what it read in `dualSpecEnd`,
+ * `dualCidr4` and `dualCidr6`. By character codes, from the end: the match array of DUAL was
+ * over half the parse of a record of thousands of "a/24" (bench/parsers). The lazy `.+?` takes
+ * the longest suffix of prefixes that leaves it one character or more; the suffixes that can
+ * match are few: "/c4//c6", "//c6", "/c4" (each a whole run of trailing digits) and "".
+ * The term holds no line terminator here (parseDirective rejected those), so `.` is any code.
+ */
+function readDual(token: string, from: number): boolean {
+  const n = token.length;
+  const spec = token.charCodeAt(from) === 0x3a; // ":"
+  // Without a domain-spec the prefixes must start at `from`; with one, after a character of it.
+  const least = spec ? from + 2 : from;
+  const digits = digitRunStart(token, from, n);
+  if (digits < n && digits > from && token.charCodeAt(digits - 1) === 0x2f) {
+    const c6 =
+      digits - 2 >= from && token.charCodeAt(digits - 2) === 0x2f
+        ? cidrValue(token, digits, n, 3)
+        : -1;
+    if (c6 >= 0) {
+      // "//c6", and "/c4" before it.
+      const slashes = digits - 2;
+      const digits4 = digitRunStart(token, from, slashes);
+      const c4 =
+        digits4 < slashes && digits4 > from && token.charCodeAt(digits4 - 1) === 0x2f
+          ? cidrValue(token, digits4, slashes, 2)
+          : -1;
+      if (c4 >= 0 && accepts(spec, least, from, digits4 - 1)) return dual(digits4 - 1, c4, c6);
+      if (accepts(spec, least, from, slashes)) return dual(slashes, -1, c6);
+    }
+    const c4 = cidrValue(token, digits, n, 2);
+    if (c4 >= 0 && accepts(spec, least, from, digits - 1)) return dual(digits - 1, c4, -1);
+  }
+  return accepts(spec, least, from, n) ? dual(n, -1, -1) : false;
+}
+
+/** Whether prefixes starting at `at` leave what the pattern needs before them. */
+const accepts = (spec: boolean, least: number, from: number, at: number) =>
+  spec ? at >= least : at === from;
+
+function dual(specEnd: number, cidr4: number, cidr6: number): true {
+  dualSpecEnd = specEnd;
+  dualCidr4 = cidr4;
+  dualCidr6 = cidr6;
+  return true;
+}
+
+/** Where the run of ASCII digits that ends at `end` starts (not before `from`). */
+function digitRunStart(token: string, from: number, end: number): number {
+  let i = end;
+  while (i > from && isDigit(token.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+/** The text from `start` to `end` as a number when it reads `0|[1-9][0-9]{0,max-1}`, else -1. */
+function cidrValue(token: string, start: number, end: number, max: number): number {
+  const length = end - start;
+  if (length === 0 || length > max) return -1;
+  if (length > 1 && token.charCodeAt(start) === 0x30) return -1;
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const code = token.charCodeAt(i);
+    if (!isDigit(code)) return -1;
+    value = value * 10 + code - 0x30;
+  }
+  return value;
+}
+
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 
 /** `[0-9a-fA-F:.]` by character code. */
 const isIp6Char = (ch: number) =>
@@ -267,22 +364,37 @@ const syntaxError = (token: string, why: string): SpfSyntaxError => ({
   message: `"${token}": ${why}`,
 });
 
-// The mechanism is built by assignment, in the key order the optional fields always had, not
-// with `{ ...base, ...(x ? { x } : {}) }`: the spreads were most of the 1.3–3.7 µs a term took
-// (0.2–0.6 µs now), and a record of thousands of mechanisms ~270 ms/MiB (bench/parsers).
-function parseDirective(token: string, breaks: boolean): SpfTerm | SpfSyntaxError {
-  // `^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$` by hand, without a match array per term: a
-  // qualifier, a name, and the rest, which may not hold a line terminator (`.` matches none).
-  const first = token.charCodeAt(0);
-  // A qualifier: + - ~ ? (RFC 7208 §4.6.2), compared by code (no string per term).
-  const start = first === 43 || first === 45 || first === 126 || first === 63 ? 1 : 0;
+/** Where a mechanism name, `[a-zA-Z][a-zA-Z0-9]*`, from `start` ends (`start` when none). */
+function nameEnd(token: string, start: number): number {
   let end = start;
   if (isLetter(token.charCodeAt(end))) {
     end++;
     while (end < token.length && isAlphanumeric(token.charCodeAt(end))) end++;
   }
-  const rest = end === token.length ? '' : token.slice(end);
-  const matched = end > start && (rest === '' || !breaks || !LINE_TERMINATOR.test(rest));
+  return end;
+}
+
+// The mechanism is built by assignment, in the key order the optional fields always had, not
+// with `{ ...base, ...(x ? { x } : {}) }`: the spreads were most of the 1.3–3.7 µs a term took
+// (0.2–0.6 µs now), and a record of thousands of mechanisms ~270 ms/MiB (bench/parsers).
+function parseDirective(token: string, breaks: boolean): SpfTerm | SpfSyntaxError {
+  return directive(token, breaks, qualified(token.charCodeAt(0)) ? 1 : 0);
+}
+
+/**
+ * `^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$` by hand, without a match array per term: a
+ * qualifier (`start` is 1 after one), a name (to `end`, when the caller has read it), and the
+ * rest, which may not hold a line terminator (`.` matches none).
+ */
+function directive(
+  token: string,
+  breaks: boolean,
+  start: number,
+  end = nameEnd(token, start),
+): SpfTerm | SpfSyntaxError {
+  // Indices into the token rather than a slice of its rest: one string fewer per term.
+  const bare = end === token.length;
+  const matched = end > start && (bare || !breaks || !LINE_TERMINATOR.test(token.slice(end)));
   const name = matched ? mechanismName(token, start, end) : undefined;
   if (name === undefined) {
     return unknownMechanism(token, matched ? token.slice(start, end).toLowerCase() : '');
@@ -292,26 +404,27 @@ function parseDirective(token: string, breaks: boolean): SpfTerm | SpfSyntaxErro
 
   switch (name) {
     case 'all':
-      // Not `rest === ''`: "-all" usually ends a record, after the optimiser has compiled this
-      // function, and a comparison it has never seen run made it start over (bench/parsers).
-      return rest ? syntaxError(token, '"all" takes no argument (RFC 7208 §5.1)') : term;
+      // Not `rest === ''` (a comparison of its own): "-all" usually ends a record, after the
+      // optimiser has compiled this function, and a comparison it has never seen run made it
+      // start over (bench/parsers).
+      return bare ? term : syntaxError(token, '"all" takes no argument (RFC 7208 §5.1)');
     case 'include':
     case 'exists': {
-      if (!rest.startsWith(':')) {
+      if (token.charCodeAt(end) !== 0x3a) {
         return syntaxError(token, `"${name}" needs ":domain" (RFC 7208 §5.2, §5.7)`);
       }
-      const spec = rest.slice(1);
+      const spec = token.slice(end + 1);
       const error = checkDomainSpec(spec);
       if (error) return syntaxError(token, error);
       term.domainSpec = spec;
       return term;
     }
     case 'ptr': {
-      if (rest === '') return term;
-      if (!rest.startsWith(':')) {
+      if (bare) return term;
+      if (token.charCodeAt(end) !== 0x3a) {
         return syntaxError(token, '"ptr" takes only ":domain" (RFC 7208 §5.5)');
       }
-      const spec = rest.slice(1);
+      const spec = token.slice(end + 1);
       const error = checkDomainSpec(spec);
       if (error) return syntaxError(token, error);
       term.domainSpec = spec;
@@ -319,37 +432,31 @@ function parseDirective(token: string, breaks: boolean): SpfTerm | SpfSyntaxErro
     }
     case 'a':
     case 'mx': {
-      // Bare "a" or "mx" (most of them): nothing to match, and no match array to make.
-      if (rest === '') return term;
-      const dual = DUAL.exec(rest);
-      if (!dual) {
+      // Bare "a" or "mx" (most of them): nothing to match.
+      if (bare) return term;
+      if (!readDual(token, end)) {
         return syntaxError(
           token,
           `expected ${name}[:domain][/ip4-prefix][//ip6-prefix] without leading zeros (RFC 7208 §5.3, §5.4)`,
         );
       }
-      const spec = dual[1];
-      const c4 = dual[2];
-      const c6 = dual[3];
-      const cidr4 = c4 === undefined ? undefined : Number(c4);
-      const cidr6 = c6 === undefined ? undefined : Number(c6);
-      if (cidr4 !== undefined && cidr4 > 32) {
-        return syntaxError(token, `IPv4 prefix /${cidr4} is over 32`);
-      }
-      if (cidr6 !== undefined && cidr6 > 128) {
-        return syntaxError(token, `IPv6 prefix //${cidr6} is over 128`);
-      }
-      if (spec !== undefined) {
+      const specEnd = dualSpecEnd;
+      const cidr4 = dualCidr4;
+      const cidr6 = dualCidr6;
+      if (cidr4 > 32) return syntaxError(token, `IPv4 prefix /${cidr4} is over 32`);
+      if (cidr6 > 128) return syntaxError(token, `IPv6 prefix //${cidr6} is over 128`);
+      if (specEnd > end) {
+        const spec = token.slice(end + 1, specEnd);
         const error = checkDomainSpec(spec);
         if (error) return syntaxError(token, error);
         term.domainSpec = spec;
       }
-      if (cidr4 !== undefined) term.cidr4 = cidr4;
-      if (cidr6 !== undefined) term.cidr6 = cidr6;
+      if (cidr4 >= 0) term.cidr4 = cidr4;
+      if (cidr6 >= 0) term.cidr6 = cidr6;
       return term;
     }
     case 'ip4': {
-      const ip = IP4.exec(rest);
+      const ip = IP4.exec(token.slice(end));
       if (!ip) {
         return syntaxError(
           token,
@@ -365,12 +472,13 @@ function parseDirective(token: string, breaks: boolean): SpfTerm | SpfSyntaxErro
       return term;
     }
     case 'ip6': {
-      const networkEnd = ip6NetworkEnd(rest);
-      const network = networkEnd === -1 ? '' : rest.slice(1, networkEnd);
+      const networkEnd = ip6NetworkEnd(token, end);
+      const network = networkEnd === -1 ? '' : token.slice(end + 1, networkEnd);
       if (networkEnd === -1 || !isIpv6Text(network)) {
         return syntaxError(token, 'expected ip6:<IPv6 address>[/0-128] (RFC 7208 §5.6)');
       }
-      const cidr6 = networkEnd === rest.length ? undefined : Number(rest.slice(networkEnd + 1));
+      const cidr6 =
+        networkEnd === token.length ? undefined : cidrValue(token, networkEnd + 1, token.length, 3);
       if (cidr6 !== undefined && cidr6 > 128) {
         return syntaxError(token, `IPv6 prefix /${cidr6} is over 128`);
       }

@@ -309,7 +309,9 @@ function joinRuns(
     }
   }
   if (runs === 0) return '';
-  if (runs > 4) {
+  // The decoder costs more than the slices up to about ten runs (same process, with the
+  // lookup that follows: 5 runs 990 against 885 ns, 12 runs 947 against 1,430).
+  if (runs > 10) {
     const joined = joinedRuns(lower, starts, ends, runs);
     if (joined !== undefined) return joined;
   }

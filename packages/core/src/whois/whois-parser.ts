@@ -328,12 +328,14 @@ const inObject = (entry: WhoisEntry, object: number | undefined) =>
 
 /**
  * The lines of an answer that are read; the rest is not. Real answers hold 10–150 lines (the
- * longest of the shared and external corpora: 152), so this is 27 times that, and a bound on
- * the work a hostile server can ask for, as Node's `maxHeadersCount` is for HTTP headers: the
- * cost of a WHOIS answer is per line, and 256 KiB of distinct lines of a few characters (up to
- * 60,000 of them) took 7–8 times V8's `JSON.parse` of as many bytes (bench/parsers).
+ * longest of the shared and external corpora: 152), so this is 13 times that, and a bound on
+ * the work a hostile server can ask for, as Node's `maxHeadersCount` is for HTTP headers. The
+ * cost of a WHOIS answer is per line: 256 KiB of distinct lines of a few characters (up to
+ * 60,000 of them) took 7–8 times V8's `JSON.parse` of as many bytes, and a line of a long key
+ * of many words or marks up to ~3 µs, 4,096 of them 5–6 times (bench/parsers, its random
+ * search). Past 2,048 lines a line has 128 bytes on average, of which the key is 80 at most.
  */
-export const WHOIS_MAX_LINES = 4096;
+export const WHOIS_MAX_LINES = 2048;
 
 /** `text` up to the end of its `max`-th line. */
 function firstLines(text: string, max: number): string {

@@ -371,7 +371,12 @@ function pathPartMatch(pathA: string, pathB: string, percent = true): boolean {
   // `pathB` starts with it. Splitting and decoding every pair of neighbours of a merged list
   // took ~60 ms/MiB.
   if (!percent || (!pathA.includes('%') && !pathB.includes('%'))) {
-    return exact ? pathA === pathB : pathB.startsWith(pathA);
+    // Of the same length, `pathB` starts with `pathA` when they are equal, which the engine
+    // tells at once when they are one string (as `sourceOrder` leaves a source that both
+    // policies have), where `startsWith` reads them through: same-process A/B beside the
+    // yardstick, 0.79-0.84x of the time of the intersection of two policies of distinct path
+    // sources.
+    return exact || pathA.length === pathB.length ? pathA === pathB : pathB.startsWith(pathA);
   }
   const partsA = pathA.split('/');
   const partsB = pathB.split('/');

@@ -38,7 +38,16 @@ describe('parseTagList', () => {
         (text, keep) => {
           const expected = bySplit(text);
           const all = parseTagList(text);
-          expect(all).toEqual({ ...expected, malformedCount: expected.malformed.length });
+          expect(all).toEqual({
+            ...expected,
+            malformedCount: expected.malformed.length,
+            truncated: false,
+          });
+          // The first `keep` segments, and whether there were more.
+          const count = expected.entries.length + expected.malformed.length;
+          const first = parseTagList(text, Number.POSITIVE_INFINITY, keep);
+          expect(first.entries.length + first.malformedCount).toBe(Math.min(keep, count));
+          expect(first.truncated).toBe(count > keep);
           const some = parseTagList(text, keep);
           expect(some.entries).toEqual(expected.entries);
           expect(some.malformed).toEqual(expected.malformed.slice(0, keep));

@@ -18,12 +18,15 @@ export interface TagList {
   malformed: string[];
   /** How many segments are not `name=value`, kept in `malformed` or not. */
   malformedCount: number;
+  /** Whether segments past `maxSegments` were left unread. */
+  truncated: boolean;
 }
 
 /**
  * Splits on `;`, then on the first `=`; whitespace around names, values and separators is
  * allowed (RFC 6376 §3.2 `*WSP`/FWS); empty segments, such as after a trailing `;`, are skipped.
- * Past `keepMalformed` malformed segments the rest are only counted. Read in place, segment by
+ * Past `keepMalformed` malformed segments the rest are only counted; past `maxSegments`
+ * segments the rest is not read (`truncated`). Read in place, segment by
  * segment: a split and a trimmed copy of each of 32,000 `x;` segments of a 64 KiB record were
  * most of its parse (bench/parsers). Each segment is read once, its first "=" and its end found
  * in the same pass, its name checked by character codes (`^[A-Za-z][A-Za-z0-9_]*$`) and
@@ -31,12 +34,26 @@ export interface TagList {
  * segment made a record of thousands of `fo=` tags 6.8 times as slow per MiB as V8's
  * `JSON.parse` (found by bench/parsers/search.bench.ts).
  */
-export function parseTagList(text: string, keepMalformed = Number.POSITIVE_INFINITY): TagList {
+export function parseTagList(
+  text: string,
+  keepMalformed = Number.POSITIVE_INFINITY,
+  maxSegments = Number.POSITIVE_INFINITY,
+): TagList {
   const entries: TagListEntry[] = [];
   const malformed: string[] = [];
   let malformedCount = 0;
   const length = text.length;
   for (let from = 0; from <= length; ) {
+    if (entries.length + malformedCount === maxSegments) {
+      // Only whitespace and ";" may follow for the list to be whole.
+      for (let i = from; i < length; i++) {
+        const ch = text.charCodeAt(i);
+        if (ch !== 0x3b && !isWhitespaceCode(ch)) {
+          return { entries, malformed, malformedCount, truncated: true };
+        }
+      }
+      break;
+    }
     // The segment's end (";" or the end) and its first "=", in one pass.
     let end = from;
     let eq = -1;
@@ -61,7 +78,7 @@ export function parseTagList(text: string, keepMalformed = Number.POSITIVE_INFIN
     while (valueStart < end && isWhitespaceCode(text.charCodeAt(valueStart))) valueStart++;
     entries.push({ name: text.slice(start, nameEnd), value: text.slice(valueStart, end) });
   }
-  return { entries, malformed, malformedCount };
+  return { entries, malformed, malformedCount, truncated: false };
 }
 
 /** Whether `text[start, end)` is `[A-Za-z][A-Za-z0-9_]*`. */

@@ -310,6 +310,21 @@ describe('a record with thousands of problems', () => {
   });
 });
 
+describe('a record of more than 1,024 segments', () => {
+  test('the first 1,024 are read, and the answer says the rest was not', () => {
+    const read = parseDmarcRecord(`v=DMARC1; ${'fo=1; '.repeat(1022)}p=reject;;`);
+    expect(read.tags.p).toBe('reject');
+    expect(read.errors.at(-1)?.message).not.toContain('not read');
+    const unread = parseDmarcRecord(`v=DMARC1; ${'fo=1; '.repeat(1023)}p=reject`);
+    expect(unread.valid).toBe(true);
+    expect(unread.tags.p).toBeUndefined();
+    expect(unread.tags.fo).toEqual(['1']);
+    expect(unread.errors.at(-1)?.message).toBe(
+      'the rest of the record was not read: it has more than 1024 tags and segments, where RFC 7489 defines a dozen tags',
+    );
+  });
+});
+
 describe('report URIs by index', () => {
   /** The size suffix as the pattern read it, before the index-based reading replaced it. */
   const bySuffixPattern = (text: string) => {

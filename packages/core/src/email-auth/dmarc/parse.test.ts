@@ -354,6 +354,30 @@ describe('report URIs by index', () => {
     );
   });
 
+  test('a rua list keeps the URIs the pattern accepts', () => {
+    // The list's own check makes no error object per URI; it must accept the same ones.
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.string({
+            unit: fc.constantFrom(...['mailto:', 'a@b.example', 'x', '!', '1', 'k', 'z', ':', '@']),
+            maxLength: 8,
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        (items) => {
+          const accepted = items
+            .map((i) => i.trim())
+            .filter((i) => !('error' in bySuffixPattern(i)));
+          const parsed = parseDmarcRecord(`v=DMARC1; p=none; rua=${items.join(',')}`);
+          if (items.join(',').trim() === '') return;
+          expect(parsed.tags.rua ?? []).toEqual(accepted);
+        },
+      ),
+      { numRuns: 10_000 },
+    );
+  });
+
   test('a record of thousands of invalid URIs names ten and counts the rest', () => {
     const parsed = parseDmarcRecord(
       `v=DMARC1; p=none; rua=${Array.from({ length: 5000 }, (_, i) => `bad${i}`).join(',')},mailto:r@example.com`,

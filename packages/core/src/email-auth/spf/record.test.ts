@@ -391,3 +391,76 @@ describe('a and mx arguments read by character codes, held to the pattern they r
     );
   });
 });
+
+describe('parseSpfRecord held to a reading of each term alone', () => {
+  // The record's loop learns what a term was from a side channel (not from the term's
+  // fields), and each mechanism is built as one literal of its fields: held here to the loop
+  // it replaced, field by field and in key order (JSON text), absent fields absent.
+  const reference = (record: string) => {
+    const result: Record<string, unknown> & { terms: unknown[]; errors: unknown[] } = {
+      terms: [],
+      errors: [],
+      redirect: undefined,
+      exp: undefined,
+      hasAll: false,
+    };
+    for (const token of record.slice('v=spf1'.length).split(' ')) {
+      if (token === '') continue;
+      const parsed = parseTerm(token);
+      if ('message' in parsed) {
+        result.errors.push(parsed);
+        continue;
+      }
+      result.terms.push(parsed);
+      if (parsed.kind === 'mechanism') {
+        if (parsed.name === 'all') result.hasAll = true;
+      } else if (parsed.name === 'redirect' || parsed.name === 'exp') {
+        if (result[parsed.name]) {
+          result.errors.push({
+            term: token,
+            message: `"${parsed.name}" appears more than once; it may appear at most once (RFC 7208 §6)`,
+          });
+        } else result[parsed.name] = parsed;
+      }
+    }
+    return result;
+  };
+  /** Each term's own keys in the order the fields are declared. */
+  const ORDER = ['kind', 'text', 'qualifier', 'name', 'domainSpec', 'network', 'cidr4', 'cidr6'];
+
+  test('the same terms, errors, modifiers and all flag, each field in its order', () => {
+    const term = fc.oneof(
+      fc.constantFrom(...['a', 'mx', 'ptr', 'all', 'A', 'Mx', 'PTR', 'ALL'], 'x=y', 'X.a=b'),
+      fc.constantFrom('-all', '~all', '+all', '?all', '-a', '~mx', '?ptr', 'all:x', 'allx'),
+      fc.constantFrom('redirect=a.example', 'REDIRECT=b.example', 'exp=e.example', 'Exp=f.x'),
+      fc.constantFrom('redirect=', 'exp=%', 'include:c.example', 'exists:%{i}.x', 'include'),
+      fc.constantFrom('ptr:p.example', 'ptr:', 'ip4:192.0.2.1', 'ip4:192.0.2.0/24', 'ip4:1'),
+      fc.constantFrom('ip6:::1', 'ip6:2001:db8::/32', 'ip6:::1/129', 'ip6:1::2::3', 'bad%'),
+      fc
+        .tuple(
+          fc.constantFrom('a', 'mx', '-a', '~MX'),
+          fc.constantFrom('', ':d.example', ':%{d}', ':x'),
+          fc.constantFrom('', '/0', '/24', '/32', '/33', '/024'),
+          fc.constantFrom('', '//0', '//64', '//128', '//129'),
+        )
+        .map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(fc.array(term, { maxLength: 20 }), (terms) => {
+        const record = `v=spf1 ${terms.join(' ')}`;
+        const parsed = parseSpfRecord(record);
+        const expected = reference(record);
+        expect(parsed).toStrictEqual(expected);
+        expect(JSON.stringify(parsed)).toBe(JSON.stringify(expected));
+        for (const t of parsed.terms) {
+          const keys = Object.keys(t);
+          if (t.kind === 'mechanism') {
+            expect(keys).toEqual(ORDER.filter((k) => k in t));
+            expect(Object.values(t)).not.toContain(undefined);
+          } else expect(keys).toEqual(['kind', 'text', 'name', 'value']);
+        }
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});

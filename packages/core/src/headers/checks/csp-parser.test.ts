@@ -127,6 +127,61 @@ describe('parseCsp: the same output as before on plain sources', () => {
     );
   });
 
+  test('several policies of one directive from a few shared sources (old and new equal)', () => {
+    // The merge in `intersect` skips the comparison of an old source with a new one already
+    // found equal to an old one before it, and tells `SourceList` when no source can repeat
+    // the one before it: policies that repeat each other's sources, short and long (radix sort).
+    const pool = fc.array(source, { minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(
+        pool,
+        fc.array(fc.array(fc.nat(), { maxLength: 200 }), { minLength: 2, maxLength: 5 }),
+        space,
+        (sources, picks, gap) => {
+          const list = picks.map(
+            (pick) => `img-src ${pick.map((k) => sources[k % sources.length]).join(gap)}`,
+          );
+          expect(outcome(() => parseCsp(list))).toEqual(outcome(() => oldParseCsp(list)));
+          const same = [list[0] as string, list[0] as string, list[0] as string];
+          expect(outcome(() => parseCsp(same))).toEqual(outcome(() => oldParseCsp(same)));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  test('hundreds of sources that share a long start (sorted again by keys past it)', () => {
+    // More than 256 words that share their first four characters: source-order.ts sorts such
+    // a group by keys of the characters after what they share, repeats and prefixes included.
+    const tail = fc.oneof(
+      plainWord,
+      fc.constantFrom('', '/', 'a', 'ab', 'abc', 'abcd', 'abcde', 'abcd/', 'a/b', '%41'),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom('https://a.example/', 'https://', 'http', 'aaaaaaaa'),
+        fc.array(fc.tuple(tail, space), { minLength: 257, maxLength: 400 }),
+        fc.array(fc.tuple(source, space), { maxLength: 30 }),
+        (start, tails, others) => {
+          const words = [...tails.map(([t, w]) => start + t + w), ...others.map(([s, w]) => s + w)];
+          const one = `img-src ${words.join('')}`;
+          const two = `img-src ${words.reverse().join(' ')}`;
+          for (const list of [[one], [one, two]]) {
+            expect(outcome(() => parseCsp(list))).toEqual(outcome(() => oldParseCsp(list)));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  test('line breaks are removed, CR alone and LF alone too', () => {
+    for (const list of [['img-src a\rb'], ['img-src a\nb'], ['img-src a\r\nb; x-src\r c']]) {
+      expect(outcome(() => parseCsp(list))).toEqual(outcome(() => oldParseCsp(list)));
+    }
+    expect([...(parseCsp(['img-src a\rb']).directives.get('img-src') ?? [])]).toEqual(['ab']);
+  });
+
   test('parseCspMeta drops the header-only directives', () => {
     const { directives } = parseCspMeta([
       "default-src 'self'; report-uri /r; sandbox; frame-ancestors 'none'",

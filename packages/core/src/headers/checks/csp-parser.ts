@@ -60,11 +60,18 @@ interface Sources {
   keep: boolean;
   /** Whether any of `sources` may have a "%" (false: none has; `pathPartMatch`). */
   percent: boolean;
+  /** Whether a source of `sources` may equal the one before it (false: none does). */
+  repeats: boolean;
 }
 
 /** Parses a list of policies; throws `InvalidInputError` for an invalid one. */
 export function parseCsp(policies: readonly string[]): ParsedCsp {
-  const clean = policies.map((p) => p.replace(/[\r\n]/g, '').trim());
+  // Most policies have no line break: `includes` (a memchr) finds that in a fraction of the
+  // time that the regular expression takes to scan 1 MiB for nothing (~3 % of the parse of
+  // every 1 MiB worst case, profile).
+  const clean = policies.map((p) =>
+    (p.includes('\n') || p.includes('\r') ? p.replace(LINE_BREAKS, '') : p).trim(),
+  );
   const duplicateWarnings = new Set<string>();
   if (clean.length === 0) return { directives: new Map(), duplicateWarnings };
   for (const policy of clean) {
@@ -94,6 +101,7 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
           policies: sources.map(() => 0),
           keep: false,
           percent: text.includes('%'),
+          repeats: false,
         });
       } else {
         csp.set(directive, intersect(csp.get(directive), text, policyIndex));
@@ -101,8 +109,8 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
     });
   });
   const directives = new Map<string, SourceList>();
-  for (const [directive, { sources }] of csp) {
-    directives.set(directive, new SourceList(sources.length ? sources : ["'none'"]));
+  for (const [directive, { sources, repeats }] of csp) {
+    directives.set(directive, new SourceList(sources.length ? sources : ["'none'"], !repeats));
   }
   return { directives, duplicateWarnings };
 }
@@ -125,9 +133,9 @@ function intersect(previous: Sources | undefined, text: string, index: number): 
   } else {
     const sorted = sortSourceWords(words);
     const { text: spaced, starts, marks } = sorted;
-    starts.forEach((start, i) => {
-      if (marks[i] !== REPEAT) fresh.push(spaced.slice(start, endOfWord(sorted, i)));
-    });
+    for (let i = 0; i < starts.length; i++) {
+      if (marks[i] !== REPEAT) fresh.push(spaced.slice(starts[i] as number, endOfWord(sorted, i)));
+    }
   }
   const old = previous?.sources ?? [];
   const oldPolicies = previous?.policies ?? [];
@@ -138,20 +146,37 @@ function intersect(previous: Sources | undefined, text: string, index: number): 
   const policies: number[] = [];
   let before: string | undefined;
   let beforePolicy = -1;
+  let beforeKept = false;
+  // The fresh source that the old ones just taken equal (`sourceOrder` 0), or -1. The old list
+  // is in order, so the next old source is not before it: equal (`===`), or after it, with no
+  // comparison that reads both. Every fresh source of a policy that repeats the one before
+  // (the worst case of two policies) was compared so with the old source after its equal.
+  // With `repeats` (for `SourceList`), same-process A/B beside the yardstick (15 pairs): 0.93x
+  // of the time on two policies of the same distinct path sources.
+  let matched = -1;
+  let repeats = previous?.repeats ?? false;
   for (let i = 0, j = 0; i < old.length || j < fresh.length; ) {
     let source: string;
     let policy: number;
     let keep: boolean;
-    const order = j >= fresh.length ? -1 : i >= old.length ? 1 : sourceOrder(old, i, fresh, j);
+    let order: number;
+    if (j >= fresh.length) order = -1;
+    else if (i >= old.length) order = 1;
+    else if (matched === j) order = old[i] === fresh[j] ? 0 : 1;
+    else order = sourceOrder(old, i, fresh, j);
+    // An old source equal to the fresh one before it: an old one is taken first.
+    let equal = false;
     if (order <= 0) {
       source = old[i] as string;
       policy = oldPolicies[i] as number;
       keep = oldKeep;
+      if (order === 0) matched = j;
       i++;
     } else {
       source = fresh[j] as string;
       policy = index;
       keep = false;
+      equal = matched === j;
       j++;
     }
     if (before !== undefined) {
@@ -160,13 +185,18 @@ function intersect(previous: Sources | undefined, text: string, index: number): 
       if (policy !== beforePolicy && pathPartMatch(before, source, percent)) keep = true;
     }
     if (keep) {
+      // A fresh source after its equal old one, both kept: the only way that the result gets
+      // a repeat that the old list did not have (fresh sources are distinct; one after a
+      // different source sorts after it).
+      if (equal && beforeKept) repeats = true;
       sources.push(source);
       policies.push(policy);
     }
     before = source;
     beforePolicy = policy;
+    beforeKept = keep;
   }
-  return { sources, policies, keep: true, percent };
+  return { sources, policies, keep: true, percent, repeats };
 }
 
 /**
@@ -244,12 +274,17 @@ function parseOnePolicy(policy: string, duplicateWarnings: Set<string>): ParsedC
   return { directives, duplicateWarnings };
 }
 
-/** The result's set for a directive of the only policy: its kept sources, or 'none'. */
+/**
+ * The result's set for a directive of the only policy: its kept sources, or 'none'. The text
+ * is trimmed and tested for whitespace once here, not again in `keptSources`, and the kept
+ * sources are distinct, which `SourceList` need not check (a policy of the most directives
+ * paid both for each of them).
+ */
 function sourceSet(text: string): SourceList {
   const only = text.trim();
   if (WHITESPACE.test(only)) {
-    const kept = keptSources(only);
-    if (kept.length > 0) return new SourceList(kept);
+    const kept = keptWords(only);
+    if (kept.length > 0) return new SourceList(kept, true);
   }
   // One source (most directives) or none.
   return new SourceList(only === '' ? "'none'" : only.toLocaleLowerCase());
@@ -258,13 +293,21 @@ function sourceSet(text: string): SourceList {
 /**
  * The sources of one directive of the first (or only) policy as upstream leaves them: sorted
  * (source-order.ts), each once, less each source that starts with the one before it in that
- * order. The words are sorted as offsets into the lower-cased text, and only those kept become
- * strings: sets and arrays of 200,000 words were most of the time on 1 MiB of them.
+ * order.
  */
 function keptSources(text: string): string[] {
   const only = text.trim();
   // One source, or none: most directives.
   if (!WHITESPACE.test(only)) return only === '' ? [] : [only.toLocaleLowerCase()];
+  return keptWords(only);
+}
+
+/**
+ * `keptSources` of a text with whitespace. The words are sorted as offsets into the
+ * lower-cased text, and only those kept become strings: sets and arrays of 200,000 words were
+ * most of the time on 1 MiB of them.
+ */
+function keptWords(text: string): string[] {
   const words = sourceText(text);
   if (words.length <= SHORT_TEXT) {
     const sorted = shortSorted(words);
@@ -322,6 +365,8 @@ function shortSorted(sources: string): string[] {
   return words;
 }
 
+/** CR and LF, which upstream removes from a policy. */
+const LINE_BREAKS = /[\r\n]/g;
 /** Two or more `;` with only whitespace between them. */
 const EMPTY_DIRECTIVES = /;[\s;]*;/g;
 const WHITESPACE = /\s/;

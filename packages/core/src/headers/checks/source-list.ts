@@ -21,16 +21,19 @@ export class SourceList implements Iterable<string> {
 
   /**
    * `sorted`: in `compareSources` order; repeats (always next to each other) are dropped. A
-   * string: the only source.
+   * string: the only source. `distinct`: the caller knows there are no repeats. Looking for
+   * them compares every pair of neighbours, which were mostly slices of one policy of the same
+   * length that share a long prefix: ~5 % of the intersection of two policies of distinct path
+   * sources (profile).
    */
-  constructor(sorted: readonly string[] | string) {
+  constructor(sorted: readonly string[] | string, distinct = false) {
     if (typeof sorted === 'string') {
       this.#sources = sorted;
       this.#size = 1;
       return;
     }
     let unique = sorted;
-    for (let i = 1; i < sorted.length; i++) {
+    for (let i = 1; i < sorted.length && !distinct; i++) {
       if (sorted[i] === sorted[i - 1]) {
         unique = sorted.filter((source, k) => k === 0 || source !== sorted[k - 1]);
         break;

@@ -69,6 +69,12 @@ const SOURCES = (() => {
  */
 const WIDE_DIGITS = new Uint16Array(0x10000);
 
+/**
+ * Groups of more than this many words (of a text whose digits fit a byte) are sorted by keys
+ * again (`radixSorter`'s `byKeys`).
+ */
+const REKEY = 256;
+
 /** Groups of at most this many words are sorted by insertion. */
 const SMALL = 16;
 
@@ -514,10 +520,51 @@ function radixSorter(
   // group can go on for as many rounds as its words have characters. `low`: 1 when the group
   // shares the high byte of the digit at `pos` and is sorted by its low byte.
   const stack: number[] = [];
+  let groupKeys: Uint32Array | undefined;
   return (first, last, shared) => {
     stack.push(first, last, shared, 0);
     sortStack();
   };
+
+  /**
+   * Sorts the group `a[from, to)`, whose words share their first `pos` characters, by keys of
+   * their next four characters as `sortWords` sorts the whole text, and pushes the groups of
+   * equal keys that go on past them. A large group of words that share a long start (the
+   * paths of one host, "https://" hosts) took a counting round per character, each a pass of
+   * five over the group, reading its words' characters at random: one pass to make the keys
+   * and up to four of a radix sort. Same-process A/B beside the yardstick (15 pairs): 0.91x of
+   * the time on two policies of the same distinct path sources, 0.73x on distinct host sources.
+   */
+  function byKeys(from: number, to: number, pos: number): void {
+    const size = to - from;
+    groupKeys ??= new Uint32Array(n);
+    const keys = groupKeys.subarray(from, to);
+    for (let k = 0; k < size; k++) {
+      const start = (a[from + k] as number) + pos;
+      let key = 0;
+      let c = 0;
+      for (; c < 4; c++) {
+        const digit = digitOf(text[start + c] as number, ascii);
+        if (digit === 0) break;
+        key = (key << 8) | digit;
+      }
+      keys[k] = c === 0 ? 0 : key << (8 * (4 - c));
+    }
+    sortByKey(keys, a.subarray(from, to), bound);
+    for (let g = 0, i = 1; i <= size; i++) {
+      if (i < size && keys[i] === keys[g]) continue;
+      if (g > 0) {
+        // Key 0: words that end at `pos`, which every other word of the group starts with.
+        const before = keys[g - 1] as number;
+        marks[from + g] = before === 0 ? EXTENDS : keyRelation(before, keys[g] as number, 8);
+      }
+      if (i - g > 1) {
+        if (((keys[g] as number) & 255) === 0) marks.fill(REPEAT, from + g + 1, from + i);
+        else stack.push(from + g, from + i, pos + 4, 0);
+      }
+      g = i;
+    }
+  }
 
   function sortStack(): void {
     while (stack.length > 0) {
@@ -526,6 +573,10 @@ function radixSorter(
       const to = stack.pop() as number;
       const from = stack.pop() as number;
       const size = to - from;
+      if (low === 0 && size > REKEY && bound <= 256) {
+        byKeys(from, to, sharedUntil(text, a, from, to, pos));
+        continue;
+      }
       if (size <= SMALL) {
         // Past what the group shares first: compares among words with a long common prefix
         // would read it again and again.

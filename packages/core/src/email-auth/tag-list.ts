@@ -3,6 +3,7 @@
  * (RFC 6376 §3.2), MTA-STS (RFC 8461 §3.1), TLS-RPT (RFC 8460 §3) and BIMI records.
  * @module
  */
+import { isAsciiLetter } from '../ascii.js';
 import { isWhitespaceCode } from '../whitespace.js';
 
 export interface TagListEntry {
@@ -83,12 +84,10 @@ export function parseTagList(
 
 /** Whether `text[start, end)` is `[A-Za-z][A-Za-z0-9_]*`. */
 function isName(text: string, start: number, end: number): boolean {
-  if (end === start || !isLetter(text.charCodeAt(start))) return false;
+  if (end === start || !isAsciiLetter(text.charCodeAt(start))) return false;
   for (let i = start + 1; i < end; i++) {
     const ch = text.charCodeAt(i);
-    if (!isLetter(ch) && !(ch >= 0x30 && ch <= 0x39) && ch !== 0x5f) return false;
+    if (!isAsciiLetter(ch) && !(ch >= 0x30 && ch <= 0x39) && ch !== 0x5f) return false;
   }
   return true;
 }
-
-const isLetter = (ch: number) => (ch | 0x20) >= 0x61 && (ch | 0x20) <= 0x7a;

@@ -4,6 +4,7 @@
  * analyser can report them all while the evaluator treats any of them as "permerror" (§4.6).
  * @module
  */
+import { isAsciiLetter } from '../../ascii.js';
 import { isIpv6Text } from '../../ip/address.js';
 import { checkDomainSpec, macroStringError } from './macro.js';
 
@@ -224,7 +225,7 @@ export function parseTerm(token: string, breaks = true): SpfTerm | SpfSyntaxErro
  */
 function readTerm(token: string): SpfTerm | SpfSyntaxError {
   const first = token.charCodeAt(0);
-  if (!isLetter(first)) return directive(token, false, qualified(first) ? 1 : 0);
+  if (!isAsciiLetter(first)) return directive(token, false, qualified(first) ? 1 : 0);
   let end = 1;
   let upper = isUpper(first);
   for (; end < token.length; end++) {
@@ -386,8 +387,7 @@ const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 const isIp6Char = (ch: number) =>
   (ch >= 0x30 && ch <= 0x3a) || ((ch | 0x20) >= 0x61 && (ch | 0x20) <= 0x66) || ch === 0x2e;
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
-const isLetter = (code: number) => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
-const isAlphanumeric = (code: number) => isLetter(code) || (code >= 0x30 && code <= 0x39);
+const isAlphanumeric = (code: number) => isAsciiLetter(code) || (code >= 0x30 && code <= 0x39);
 
 const syntaxError = (token: string, why: string): SpfSyntaxError =>
   failure(token, `"${token}": ${why}`);
@@ -395,7 +395,7 @@ const syntaxError = (token: string, why: string): SpfSyntaxError =>
 /** Where a mechanism name, `[a-zA-Z][a-zA-Z0-9]*`, from `start` ends (`start` when none). */
 function nameEnd(token: string, start: number): number {
   let end = start;
-  if (isLetter(token.charCodeAt(end))) {
+  if (isAsciiLetter(token.charCodeAt(end))) {
     end++;
     while (end < token.length && isAlphanumeric(token.charCodeAt(end))) end++;
   }

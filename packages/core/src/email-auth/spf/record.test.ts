@@ -436,6 +436,15 @@ describe('parseSpfRecord held to a reading of each term alone', () => {
       fc.constantFrom('redirect=', 'exp=%', 'include:c.example', 'exists:%{i}.x', 'include'),
       fc.constantFrom('ptr:p.example', 'ptr:', 'ip4:192.0.2.1', 'ip4:192.0.2.0/24', 'ip4:1'),
       fc.constantFrom('ip6:::1', 'ip6:2001:db8::/32', 'ip6:::1/129', 'ip6:1::2::3', 'bad%'),
+      // Line terminators, which the grammar's `.` does not match (noted per term by the loop).
+      fc
+        .tuple(
+          fc.constantFrom('a:', 'x=', 'include:', 'exp=', 'ptr:', 'mx', 'all', 'ip4:'),
+          fc.constantFrom('', 'd', '1.2.3.4'),
+          fc.constantFrom('\n', '\r', '\u2028', '\u2029', '\u2027', '\u202a', '\t'),
+          fc.constantFrom('', 'e', '/24'),
+        )
+        .map((parts) => parts.join('')),
       fc
         .tuple(
           fc.constantFrom('a', 'mx', '-a', '~MX'),

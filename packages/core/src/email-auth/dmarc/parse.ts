@@ -5,6 +5,8 @@
  * dropped, the rest of the record still counts (trailofbits/dmarc "ignores syntax errors").
  * @module
  */
+import { isAsciiLetter } from '../../ascii.js';
+import { isWhitespaceCode } from '../../whitespace.js';
 import { parseTagList } from '../tag-list.js';
 
 export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
@@ -174,6 +176,9 @@ export function parseDmarcRecord(record: string): DmarcRecordParse {
 
 /** Sets one tag; returns an error message, `'unknown'`, or undefined when it was applied. */
 function applyTag(tags: DmarcTags, name: string, raw: string): string | undefined {
+  // Report URIs keep their case, so they are read before the keywords are lower-cased: a `rua`
+  // of 64 KiB was copied for nothing.
+  if (name === 'rua' || name === 'ruf') return applyReportUris(tags, name, raw);
   const value = raw.toLowerCase();
   const empty = raw === '' ? `tag "${name}" has no value` : undefined;
   switch (name) {
@@ -224,22 +229,6 @@ function applyTag(tags: DmarcTags, name: string, raw: string): string | undefine
       tags.rf = formats.join(':');
       return undefined;
     }
-    case 'rua':
-    case 'ruf': {
-      if (empty) return empty;
-      const uris: string[] = [];
-      const bad: string[] = [];
-      let badCount = 0;
-      for (const item of raw.split(',')) {
-        const text = item.trim();
-        if (isDmarcUri(text)) uris.push(text);
-        else if (badCount++ < LISTED_BAD_URIS) bad.push(`"${text}"`);
-      }
-      if (uris.length > 0) tags[name] = uris;
-      if (badCount === 0) return undefined;
-      const more = badCount > bad.length ? ` and ${badCount - bad.length} more` : '';
-      return `${name} has invalid report URI(s) ${bad.join(', ')}${more}: expected mailto:address[!size] (RFC 7489 §6.2)`;
-    }
     case 'psd':
       if (value !== 'y' && value !== 'n' && value !== 'u') {
         return `psd=${raw} must be y, n or u (DMARCbis, RFC 9989)`;
@@ -253,6 +242,33 @@ function applyTag(tags: DmarcTags, name: string, raw: string): string | undefine
     default:
       return 'unknown';
   }
+}
+
+/**
+ * Sets `rua` or `ruf` to the valid URIs of a comma-separated list (RFC 7489 §6.3), each item
+ * trimmed; returns an error naming the first invalid ones. Items are read in place, and copied
+ * only when kept or quoted: a split, a trimmed copy and a slice per item were most of a list of
+ * thousands of invalid URIs (measured: 3.4–4.2 times the yardstick, bench/parsers).
+ */
+function applyReportUris(tags: DmarcTags, name: 'rua' | 'ruf', raw: string): string | undefined {
+  if (raw === '') return `tag "${name}" has no value`;
+  const uris: string[] = [];
+  const bad: string[] = [];
+  let badCount = 0;
+  for (let from = 0; from <= raw.length; ) {
+    let end = raw.indexOf(',', from);
+    if (end === -1) end = raw.length;
+    let start = from;
+    from = end + 1;
+    while (start < end && isWhitespaceCode(raw.charCodeAt(start))) start++;
+    while (end > start && isWhitespaceCode(raw.charCodeAt(end - 1))) end--;
+    if (isDmarcUri(raw, start, end)) uris.push(raw.slice(start, end));
+    else if (badCount++ < LISTED_BAD_URIS) bad.push(`"${raw.slice(start, end)}"`);
+  }
+  if (uris.length > 0) tags[name] = uris;
+  if (badCount === 0) return undefined;
+  const more = badCount > bad.length ? ` and ${badCount - bad.length} more` : '';
+  return `${name} has invalid report URI(s) ${bad.join(', ')}${more}: expected mailto:address[!size] (RFC 7489 §6.2)`;
 }
 
 /**
@@ -279,37 +295,99 @@ const MAILTO = /^mailto:/i;
 const MAILTO_ADDRESS = /^mailto:[^@]+@[^@]+$/i;
 
 /**
- * Whether `parseDmarcUri(text)` reads a URI, without the error object and its message: a `rua`
- * or `ruf` of thousands of invalid URIs made one of each per URI (4.3 times the yardstick per
- * MiB, found by bench/parsers/search.bench.ts), where only the first ten are quoted.
+ * Whether `parseDmarcUri` reads a URI in `text[start, end)`, without the error object and its
+ * message, and without a copy of the item: `URI` and the `mailto:` patterns by character codes.
+ * A `rua` or `ruf` of thousands of invalid URIs made an error object per URI (4.3 times the
+ * yardstick per MiB, found by bench/parsers/search.bench.ts), then a copy and three pattern
+ * tests per URI (3.4–4.2 times), where only the first ten are quoted.
  */
-function isDmarcUri(text: string): boolean {
-  const bang = text.lastIndexOf('!');
-  const uri = bang === -1 || sizeSuffix(text) === undefined ? text : text.slice(0, bang);
-  return URI.test(uri) && !(MAILTO.test(uri) && !MAILTO_ADDRESS.test(uri));
+function isDmarcUri(text: string, start: number, end: number): boolean {
+  const bang = sizeBang(text, start, end);
+  const uriEnd = bang === -1 ? end : bang;
+  const rest = uriScheme(text, start, uriEnd);
+  if (rest === -1) return false;
+  return !isMailto(text, start, rest) || isMailtoAddress(text, rest, uriEnd);
 }
 
 /**
- * The `!digits[kmgt]` at the end of `text`, after its last "!", as `^(.*)!(\d+)([kmgtKMGT])?$`
- * finds it (the suffix holds no "!", so only the last one can start it; a line terminator before
- * it, which `.` does not match, leaves a URI the next test refuses either way). By index: the
- * pattern's greedy `.*` went to the end of each item and back (a record of thousands of invalid
- * items, bench/parsers).
+ * Where `URI` (`^[A-Za-z][A-Za-z0-9+.-]*:[^\s,!]+$`) finds the end of the scheme's ":" in
+ * `text[start, end)`, or -1 when the pattern fails there.
  */
-function sizeSuffix(text: string): { bang: number; digits: string; unit: string } | undefined {
-  const bang = text.lastIndexOf('!');
-  if (bang === -1) return undefined;
-  let end = text.length;
-  const last = text.charCodeAt(end - 1) | 0x20;
-  // k, m, g, t
-  const unit = last === 0x6b || last === 0x6d || last === 0x67 || last === 0x74 ? 1 : 0;
-  end -= unit;
-  if (end === bang + 1) return undefined;
-  for (let i = bang + 1; i < end; i++) {
+function uriScheme(text: string, start: number, end: number): number {
+  if (start === end || !isAsciiLetter(text.charCodeAt(start))) return -1;
+  let i = start + 1;
+  for (; i < end; i++) {
     const ch = text.charCodeAt(i);
-    if (ch < 0x30 || ch > 0x39) return undefined;
+    if (ch === 0x3a) break; // ":"
+    // [A-Za-z0-9+.-]
+    if (!isAsciiLetter(ch) && !isDigit(ch) && ch !== 0x2b && ch !== 0x2e && ch !== 0x2d) return -1;
   }
-  return { bang, digits: text.slice(bang + 1, end), unit: unit ? text.slice(end) : '' };
+  const rest = i + 1;
+  if (rest >= end) return -1;
+  for (let j = rest; j < end; j++) {
+    const ch = text.charCodeAt(j);
+    if (ch === 0x2c || ch === 0x21 || isWhitespaceCode(ch)) return -1; // "," "!" \s
+  }
+  return rest;
+}
+
+/** Whether the scheme `text[start, rest - 1)` is `mailto` in any case (`MAILTO`). */
+function isMailto(text: string, start: number, rest: number): boolean {
+  if (rest - start !== 7) return false;
+  for (let i = 0; i < 6; i++) {
+    if ((text.charCodeAt(start + i) | 0x20) !== 'mailto'.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/** `[^@]+@[^@]+$` on `text[from, end)`, the address of `MAILTO_ADDRESS`: exactly one "@" inside. */
+function isMailtoAddress(text: string, from: number, end: number): boolean {
+  const at = lastIndexIn(text, 0x40, from, end);
+  return at > from && at < end - 1 && lastIndexIn(text, 0x40, from, at) === -1;
+}
+
+/**
+ * The last index of the code `ch` in `text[start, end)`, or -1. Not `lastIndexOf`: it would go on
+ * searching before `start`, through every item before, for an item without one.
+ */
+function lastIndexIn(text: string, ch: number, start: number, end: number): number {
+  for (let i = end - 1; i >= start; i--) if (text.charCodeAt(i) === ch) return i;
+  return -1;
+}
+
+/** `[0-9]` (`\d`). */
+function isDigit(ch: number): boolean {
+  return ch >= 0x30 && ch <= 0x39;
+}
+
+/**
+ * The index of the "!" that starts the `!digits[kmgt]` at the end of `text[start, end)`, as
+ * `^(.*)!(\d+)([kmgtKMGT])?$` finds it, or -1 (the suffix holds no "!", so only the last one can
+ * start it; a line terminator before it, which `.` does not match, leaves a URI the next test
+ * refuses either way). By index: the pattern's greedy `.*` went to the end of each item and back
+ * (a record of thousands of invalid items, bench/parsers).
+ */
+function sizeBang(text: string, start: number, end: number): number {
+  const bang = lastIndexIn(text, 0x21, start, end);
+  if (bang === -1) return -1;
+  if (isUnit(text.charCodeAt(end - 1))) end--;
+  if (end === bang + 1) return -1;
+  for (let i = bang + 1; i < end; i++) if (!isDigit(text.charCodeAt(i))) return -1;
+  return bang;
+}
+
+/** k, m, g, t in either case. */
+function isUnit(ch: number): boolean {
+  const lower = ch | 0x20;
+  return lower === 0x6b || lower === 0x6d || lower === 0x67 || lower === 0x74;
+}
+
+/** The size suffix of `text` (see `sizeBang`): its digits and unit. */
+function sizeSuffix(text: string): { bang: number; digits: string; unit: string } | undefined {
+  const bang = sizeBang(text, 0, text.length);
+  if (bang === -1) return undefined;
+  const end = isUnit(text.charCodeAt(text.length - 1)) ? text.length - 1 : text.length;
+  return { bang, digits: text.slice(bang + 1, end), unit: text.slice(end) };
 }
 
 /** The tags RFC 7489 §6.3 gives defaults for, applied (DMARCbis: missing p means none). */

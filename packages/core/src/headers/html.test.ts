@@ -57,7 +57,48 @@ const token = fc.constantFrom(
   ...['<![CDATA[', ']]>', '<?', '<!', '</', '<', '\u212a', 'İ', '\u00a0', '<scr', 'ipt>'],
 );
 
+/**
+ * Attribute names at or near the six read (html.ts picks the one of the same length, then
+ * compares): each as it is, in any ASCII case, with a character changed, dropped or added.
+ */
+const SIX = ['content', 'http-equiv', 'name', 'src', 'integrity', 'crossorigin'];
+const nearName = fc
+  .tuple(
+    fc.constantFrom(...SIX),
+    fc.nat(),
+    fc.constantFrom('same', 'same', 'same', 'upper', 'change', 'drop', 'add'),
+    fc.constantFrom('a', 'N', '-', 'x', '\u212a', 'é'),
+  )
+  .map(([name, at, edit, ch]) => {
+    const i = at % name.length;
+    if (edit === 'upper') return name.slice(0, i) + name.slice(i).toUpperCase();
+    if (edit === 'change') return name.slice(0, i) + ch + name.slice(i + 1);
+    if (edit === 'drop') return name.slice(0, i) + name.slice(i + 1);
+    if (edit === 'add') return name.slice(0, i) + ch + name.slice(i);
+    return name;
+  });
+const attribute = fc
+  .tuple(nearName, fc.constantFrom('', '=', '=x', '="a b"', "='c'", '=&amp;', '= y'))
+  .map(([name, value]) => ` ${name}${value}`);
+const tag = fc
+  .tuple(
+    fc.constantFrom('<meta', '<META', '<script', '<Script', '<p'),
+    fc.array(attribute, { maxLength: 8 }),
+    fc.constantFrom('>', '/>', ' >', ''),
+  )
+  .map(([open, attributes, end]) => open + attributes.join('') + end);
+
 describe('scanHtml', () => {
+  test('reports what the parser reported, on attribute names near the six read', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(tag, token), { maxLength: 6 }), (parts) => {
+        const html = parts.join('');
+        expect(scanHtml(html)).toEqual(parserFacts(html));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   test('reports what the parser reported', () => {
     fc.assert(
       fc.property(fc.array(token, { maxLength: 40 }), (tokens) => {

@@ -1,7 +1,8 @@
 /**
- * `parseDictionaryKeys` finds the keys of a valid dictionary by splitting at commas when it holds
- * no string; it must give what the member pattern gives, on dictionaries made from the whole
- * RFC 8941 §3.2 grammar (strings with commas and escapes, inner lists, parameters, whitespace).
+ * `parseDictionaryKeys` finds the keys of a valid dictionary in one pass over its commas when it
+ * holds no string; it must give what the member pattern gives, on dictionaries made from the
+ * whole RFC 8941 §3.2 grammar (strings with commas and escapes, inner lists, parameters,
+ * whitespace).
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -51,7 +52,59 @@ const anything = fc.string({
   maxLength: 16,
 });
 
+/**
+ * Dictionaries without a string, read by the one pass over commas: keys of one character and
+ * longer ones, members from a bare key to inner lists with parameters, runs of spaces and tabs.
+ */
+const noString = fc.oneof(
+  fc.stringMatching(/^[A-Za-z*][a-z:/.]{0,3}$/),
+  fc.integer({ min: -999, max: 999 }).map(String),
+  fc.constantFrom('?1', '?0', '1.5', '*', 'a'),
+);
+const noStringParams = fc
+  .array(fc.tuple(key, fc.option(noString, { nil: undefined })), { maxLength: 2 })
+  .map((ps) =>
+    ps
+      .map(([k, v]) => `;${' '.repeat(k.length % 2)}${k}${v === undefined ? '' : `=${v}`}`)
+      .join(''),
+  );
+const noStringMember = fc
+  .tuple(
+    fc.oneof(key, fc.constantFrom('a', '*', 'z')),
+    fc.oneof(
+      fc.constant(''),
+      noStringParams,
+      fc.tuple(noString, noStringParams).map(([b, p]) => `=${b}${p}`),
+      fc
+        .tuple(fc.array(noString, { maxLength: 3 }), noStringParams, fc.constantFrom('', ' ', '  '))
+        .map(([items, p, sp]) => `=(${sp}${items.join(' ')}${sp})${p}`),
+    ),
+  )
+  .map(([k, v]) => k + v);
+const noStringGap = fc
+  .tuple(fc.stringMatching(/^[ \t]{0,3}$/), fc.stringMatching(/^[ \t]{0,3}$/))
+  .map(([before, after]) => `${before},${after}`);
+const noStringDictionary = fc
+  .tuple(
+    fc.array(fc.tuple(noStringMember, noStringGap), { maxLength: 12 }),
+    noStringMember,
+    fc.stringMatching(/^[ \t]{0,2}$/),
+  )
+  .map(([pairs, last, pad]) => pad + pairs.map(([m, g]) => m + g).join('') + last + pad);
+
 describe('parseDictionaryKeys', () => {
+  test('the keys the member pattern finds, on dictionaries without a string', () => {
+    fc.assert(
+      fc.property(noStringDictionary, (text) => {
+        expect(text).not.toContain('"');
+        const keys = keysByPattern(text);
+        expect(keys).not.toBeNull();
+        expect(parseDictionaryKeys(text)).toEqual(keys);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   test('the keys the member pattern finds, on valid dictionaries and near misses', () => {
     fc.assert(
       fc.property(fc.oneof(dictionary, anything), (text) => {
@@ -81,5 +134,11 @@ describe('parseDictionaryKeys', () => {
     expect(parseDictionaryKeys(' a, b;x=1 ,c=?0 ')).toEqual(['a', 'b', 'c']);
     expect(parseDictionaryKeys('')).toEqual([]);
     expect(parseDictionaryKeys('a,,b')).toBeNull();
+    expect(parseDictionaryKeys('a,b,c')).toEqual(['a', 'b', 'c']);
+    expect(parseDictionaryKeys('ab;c=d,\t*e.f_g-h=(i j);k , l=?1')).toEqual([
+      'ab',
+      '*e.f_g-h',
+      'l',
+    ]);
   });
 });

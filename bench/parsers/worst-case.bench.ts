@@ -18,7 +18,22 @@
  * BENCH_ONLY=<text> keeps the cases whose parser or shape contains the text (e.g. BENCH_ONLY=CSP).
  */
 import { cpus, loadavg } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { bundled } from '../bundle.js';
+
+/**
+ * A full collection before each case, so that a case starts from the same heap whatever the
+ * cases before it left (V8's `gc`, exposed at run time). Without it, in a third to a half of the
+ * runs one case read twice its time: SPF's "thousands of short valid terms" (15,000 terms kept
+ * per parse) read 5.1–5.7x the yardstick when it began just after a full collection had shrunk
+ * the heap the cases before had left, with a scavenge of 12–29 ms every 60 ms that moved 8–12 MB
+ * to the old generation each time (`--trace-gc`), and 2.6–3.0x otherwise; with a collection
+ * first, 8 runs of 8 read 2.5–3.0x. The other cases read the same either way (two full runs of
+ * each, 2026-11-29).
+ */
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 // Bundled from the sources and loaded as built (../bundle.ts): the parsers are internal.
 const { modules, dispose } = await bundled({
@@ -113,6 +128,7 @@ const only = process.env.BENCH_ONLY;
 for (const c of WORST_CASES) {
   if (only && !`${c.parser} ${c.shape}`.includes(only)) continue;
   const input = c.make(c.limit);
+  collectGarbage();
   const parse = PARSERS[c.parser] as (input: unknown) => unknown;
   const bytes = sizeOf(input);
   const repeat = Math.max(1, Math.floor(MIB / bytes));

@@ -19,11 +19,12 @@ import { isWhitespaceCode } from '../../whitespace.js';
 import { SourceList } from './source-list.js';
 import {
   compareSources,
-  endOfWord,
+  EXTENDS,
   OTHER_WHITESPACE,
   REPEAT,
   sortSourceWords,
   wordEnd,
+  wordStrings,
 } from './source-order.js';
 
 /** Shortest policy accepted: one letter less than `img-src` (Observatory). */
@@ -83,6 +84,7 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
   const csp = new Map<string, Sources>();
   clean.forEach((policy, policyIndex) => {
     const seen = new Set<string>();
+    const lowerCase = lowerCaseTest(policy);
     forEachDirective(policy, (directive, text) => {
       if (seen.has(directive)) {
         if (!DUPLICATES_ALLOWED.has(directive)) {
@@ -95,7 +97,7 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
       if (policyIndex === 0) {
         // Upstream: the sources in order, less those that start with the one before; then
         // every flag cleared, so that a later policy has to allow a source again.
-        const sources = keptSources(text);
+        const sources = keptSources(text, lowerCase);
         csp.set(directive, {
           sources,
           policies: sources.map(() => 0),
@@ -104,7 +106,7 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
           repeats: false,
         });
       } else {
-        csp.set(directive, intersect(csp.get(directive), text, policyIndex));
+        csp.set(directive, intersect(csp.get(directive), text, policyIndex, lowerCase));
       }
     });
   });
@@ -124,18 +126,19 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
  * (for the new ones: cleared). Both lists are sorted already, so they merge: linear, where a
  * sort of both with an object per source took ~120 ms/MiB.
  */
-function intersect(previous: Sources | undefined, text: string, index: number): Sources {
-  const words = sourceText(text);
+function intersect(
+  previous: Sources | undefined,
+  text: string,
+  index: number,
+  lowerCase: () => boolean,
+): Sources {
+  const words = sourceText(text, lowerCase);
   let fresh: string[] = [];
   if (words.length <= SHORT_TEXT) {
     const sorted = shortSorted(words);
     fresh = sorted.filter((source, i) => i === 0 || source !== sorted[i - 1]);
   } else {
-    const sorted = sortSourceWords(words);
-    const { text: spaced, starts, marks } = sorted;
-    for (let i = 0; i < starts.length; i++) {
-      if (marks[i] !== REPEAT) fresh.push(spaced.slice(starts[i] as number, endOfWord(sorted, i)));
-    }
+    fresh = wordStrings(sortSourceWords(words), 1 << REPEAT);
   }
   const old = previous?.sources ?? [];
   const oldPolicies = previous?.policies ?? [];
@@ -261,9 +264,10 @@ function forEachDirective(policy: string, each: (directive: string, sources: str
  */
 function parseOnePolicy(policy: string, duplicateWarnings: Set<string>): ParsedCsp {
   const directives = new Map<string, SourceList>();
+  const lowerCase = lowerCaseTest(policy);
   forEachDirective(policy, (directive, sources) => {
     const size = directives.size;
-    directives.set(directive, sourceSet(sources));
+    directives.set(directive, sourceSet(sources, lowerCase));
     if (directives.size === size) {
       if (!DUPLICATES_ALLOWED.has(directive)) {
         throw new InvalidInputError(`Duplicate directive ${directive} in policy 0`);
@@ -280,10 +284,10 @@ function parseOnePolicy(policy: string, duplicateWarnings: Set<string>): ParsedC
  * sources are distinct, which `SourceList` need not check (a policy of the most directives
  * paid both for each of them).
  */
-function sourceSet(text: string): SourceList {
+function sourceSet(text: string, lowerCase: () => boolean): SourceList {
   const only = text.trim();
   if (WHITESPACE.test(only)) {
-    const kept = keptWords(only);
+    const kept = keptWords(only, lowerCase);
     if (kept.length > 0) return new SourceList(kept, true);
   }
   // One source (most directives) or none.
@@ -295,11 +299,11 @@ function sourceSet(text: string): SourceList {
  * (source-order.ts), each once, less each source that starts with the one before it in that
  * order.
  */
-function keptSources(text: string): string[] {
+function keptSources(text: string, lowerCase: () => boolean): string[] {
   const only = text.trim();
   // One source, or none: most directives.
   if (!WHITESPACE.test(only)) return only === '' ? [] : [only.toLocaleLowerCase()];
-  return keptWords(only);
+  return keptWords(only, lowerCase);
 }
 
 /**
@@ -307,28 +311,16 @@ function keptSources(text: string): string[] {
  * lower-cased text, and only those kept become strings: sets and arrays of 200,000 words were
  * most of the time on 1 MiB of them.
  */
-function keptWords(text: string): string[] {
-  const words = sourceText(text);
+function keptWords(text: string, lowerCase: () => boolean): string[] {
+  const words = sourceText(text, lowerCase);
   if (words.length <= SHORT_TEXT) {
     const sorted = shortSorted(words);
     // A repeat starts with the word before it too.
     return sorted.filter((source, i) => i === 0 || !source.startsWith(sorted[i - 1] as string));
   }
-  const sorted = sortSourceWords(words);
-  const { text: spaced, starts, marks } = sorted;
-  // Made at full length, then cut: `new Set` of it took ~15 ms less on 200,000 words than of
-  // one grown by push.
-  const kept: string[] = new Array(starts.length);
-  let count = 0;
   // A repeat is gone from upstream's set; a source that starts with the one before it in the
   // order (a repeat counts as itself) is dropped by the prefix rule.
-  for (let i = 0; i < starts.length; i++) {
-    if (marks[i] !== 0) continue;
-    const start = starts[i] as number;
-    kept[count++] = spaced.slice(start, endOfWord(sorted, i));
-  }
-  kept.length = count;
-  return kept;
+  return wordStrings(sortSourceWords(words), (1 << REPEAT) | (1 << EXTENDS));
 }
 
 /**
@@ -386,12 +378,42 @@ const ASCII = /^[\0-\x7f]*$/;
  * lower-cased word by word. Lower-casing makes no whitespace and removes none; the whitespace
  * outside ASCII stays, for the word scanners (`shortSorted`, `sortSourceWords`) to split at.
  */
-function sourceText(text: string): string {
-  if (!text.includes('\ufeff')) return text.toLocaleLowerCase();
+function sourceText(text: string, lowerCase: () => boolean): string {
+  if (!text.includes('\ufeff')) {
+    return text.length > SHORT_TEXT && lowerCase() ? text : text.toLocaleLowerCase();
+  }
   return text
     .split(WORD_BREAK)
     .map((word) => word.toLocaleLowerCase())
     .join(' ');
+}
+
+/**
+ * Whether lower-casing leaves `policy` as it is, found on the first call (one lower-casing of
+ * the whole policy) and remembered: then each of its sources texts is lower case already. The
+ * lower-casing of a text is that of its code points but for the conditional mappings of
+ * SpecialCasing.txt, and each of those lower-cases a letter that every mapping changes (Σ, I,
+ * J, Į, Ì, Í, Ĩ, İ; the "dot above" that tr and az remove follows an I): a policy that
+ * lower-casing leaves alone has none, and no part of it changes either. Lower-casing each
+ * sources text, a slice of the policy, took the engine's slow path (~2 µs a call) and a new
+ * string as long as the text, which it then dropped: on a policy of the most directives, each
+ * of distinct sources, the collections they brought on paused the parse ~20 ms per MiB, ~4 ms
+ * without them (PerformanceObserver, 60 parses). Asked only for long texts (`sourceText`): a
+ * policy of a thousand directives of one short source each would pay the one lower-casing of
+ * the whole policy for nothing; and only from the second on.
+ */
+function lowerCaseTest(policy: string): () => boolean {
+  let lower: boolean | undefined;
+  let asked = 0;
+  return () => {
+    // The first long text is lower-cased as it is: a policy of one (the most usual long
+    // policy) gains nothing from the test, and one of sources outside Latin-1 lost by it (the
+    // worst case of distinct non-ASCII sources, all the CSP cases in one process: 3.1 against
+    // 2.3 times the yardstick).
+    if (++asked === 1) return false;
+    lower ??= policy.toLocaleLowerCase() === policy;
+    return lower;
+  };
 }
 
 /** Like `parseCsp`, for `<meta http-equiv>` policies: header-only directives are dropped. */

@@ -125,6 +125,73 @@ describe('sortSourceWords', () => {
     );
   });
 
+  test('more words than the scratch arrays take (ASCII keys sorted by 14-bit halves)', () => {
+    // Over 8,192 words of ASCII text, or of text with at most five code units outside ASCII
+    // (every key byte below 128), are sorted by two 7-bit digits at a time; a half that all
+    // keys share (words of one or two characters, or with the same first two) moves nothing.
+    const few = fc.constantFrom('é', 'ä', '中', '\u0001', '\u007f');
+    const word = fc.oneof(
+      { weight: 4, arbitrary: plainWord },
+      { weight: 2, arbitrary: narrowWord },
+      fc.string({
+        unit: fc.oneof(fc.constantFrom(...plainChars), few),
+        minLength: 1,
+        maxLength: 6,
+      }),
+      fc.string({ unit: fc.constantFrom('a', 'b', 'é'), minLength: 1, maxLength: 2 }),
+    );
+    const start = fc.constantFrom('', '', 'ab', 'https://', 'x');
+    fc.assert(
+      fc.property(
+        start,
+        fc.array(word, { minLength: 8193, maxLength: 9500 }),
+        fc.array(word, { maxLength: 40 }),
+        fc.constantFrom(' ', '\t', '  '),
+        (shared, many, others, separator) => {
+          const words = [...many.map((w) => shared + w), ...others];
+          expect(sortWords(words, separator)).toEqual([...new Set(words)].sort(compareSources));
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  test('more words than the scratch arrays take: plain ones in collator order', () => {
+    const short = fc.string({ unit: fc.constantFrom(...plainChars), minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(short, plainWord), { minLength: 8193, maxLength: 10_000 }),
+        (words) => {
+          expect(sortWords(words)).toEqual([...new Set(words)].sort(collator));
+        },
+      ),
+      { numRuns: 15 },
+    );
+    // Every key the same in its low half (words of two characters at most), then in its high
+    // half (words that share their first two characters).
+    const pairs = plainChars.flatMap((a) => plainChars.map((b) => a + b));
+    expect(sortWords([...pairs, ...plainChars].reverse())).toEqual(
+      [...pairs, ...plainChars].sort(collator),
+    );
+    const tails = pairs.map((pair) => `ab${pair}`);
+    expect(sortWords([...tails, 'ab'].reverse())).toEqual([...tails, 'ab'].sort(collator));
+  });
+
+  test('thousands of words of more than five code units outside ASCII (sorted by bytes)', () => {
+    const wide = fc.constantFrom('é', 'ä', '中', 'ö', 'ü', 'ñ', 'ç', '\u0001');
+    const word = fc.string({
+      unit: fc.oneof(fc.constantFrom(...plainChars), wide),
+      minLength: 1,
+      maxLength: 5,
+    });
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 8193, maxLength: 9000 }), (words) => {
+        expect(sortWords(words)).toEqual([...new Set(words)].sort(compareSources));
+      }),
+      { numRuns: 10 },
+    );
+  });
+
   test('endOfWord from the keys: words of any length, with 8- and 16-bit keys', () => {
     // Over 133 distinct code units outside ASCII make the keys 16-bit (two digits each).
     const wide = Array.from({ length: 300 }, (_, i) => String.fromCharCode(0x4e00 + i));

@@ -232,6 +232,67 @@ describe('parseCsp: long source lists (the radix sort) split at any whitespace',
   });
 });
 
+describe('parseCsp: directives found in one scan (empty ones skipped, long lists)', () => {
+  // `forEachDirective` skips the whitespace and ";" before each directive as it goes, and
+  // collapses the runs of empty directives from the first one on; the long sources texts
+  // (over 512 characters) are sorted by the radix sort, whose scan reads four code units at a
+  // time and whose word ends come from the code units of short texts.
+  const gap = fc.constantFrom(';', '; ', ' ;', ';;', '; ;\t', ';\u00a0;', ' ;\u3000; ;', ';\n;');
+  const short = fc.string({ unit: fc.constantFrom(...'abz09-./:*'), minLength: 1, maxLength: 6 });
+  const longList = fc
+    .array(fc.tuple(fc.oneof(source, short), fc.constantFrom(' ', '  ', '\t', ' \u00a0')), {
+      minLength: 0,
+      maxLength: 200,
+    })
+    .map((pairs) => pairs.map(([w, s]) => w + s).join(''));
+  const named = fc.tuple(
+    fc.oneof(
+      name,
+      fc.nat(40).map((i) => `x${i}-src`),
+    ),
+    fc.constantFrom(' ', '\t', '\u2003'),
+    longList,
+  );
+  const scanned = fc
+    .tuple(
+      fc.constantFrom('', ';', ' ; ', ';;'),
+      fc.array(fc.tuple(named, gap), { minLength: 1, maxLength: 12 }),
+    )
+    .map(
+      ([head, directives]) =>
+        head + directives.map(([[n, space, sources], g]) => n + space + sources + g).join(''),
+    );
+
+  test('the same output as before, one policy and several', () => {
+    fc.assert(
+      fc.property(scanned, scanned, (one, two) => {
+        expect(outcome(() => parseCsp([one]))).toEqual(outcome(() => oldParseCsp([one])));
+        expect(outcome(() => parseCsp([one, two]))).toEqual(outcome(() => oldParseCsp([one, two])));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('empty directives anywhere: around the limit, the same count as before', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(MAX_DIRECTIVES + 1), gap), { maxLength: 6 }),
+        fc.integer({ min: MAX_DIRECTIVES - 1, max: MAX_DIRECTIVES + 1 }),
+        (inserts, count) => {
+          const parts = Array.from({ length: count }, (_, i) => `x${i.toString(36)}-src a`);
+          for (const [at, g] of inserts) parts.splice(at % (parts.length + 1), 0, g);
+          const policy = parts.join('; ');
+          // Upstream has no limit (a deliberate difference): past it, invalid.
+          if (count > MAX_DIRECTIVES) expect(() => parseCsp([policy])).toThrow(InvalidInputError);
+          else
+            expect(outcome(() => parseCsp([policy]))).toEqual(outcome(() => oldParseCsp([policy])));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('parseCsp: policies that lower-casing leaves alone (sources not lower-cased again)', () => {
   // A policy whose lower-casing is itself has its long sources texts (over 512 characters)
   // taken as they are; any other policy has each of them lower-cased. Policies of both kinds,

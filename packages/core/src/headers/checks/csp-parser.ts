@@ -226,33 +226,50 @@ function sourceOrder(old: string[], i: number, fresh: string[], j: number): numb
  * split at the first whitespace give them. Scanned in place: the strings of those steps (four
  * per directive) were most of the garbage on a policy of thousands of directives.
  */
-function forEachDirective(policy: string, each: (directive: string, sources: string) => void) {
-  // Runs of empty directives ("a; ; ; b") go in one pass first: ~5 ms/MiB less than finding
-  // each of them empty.
-  const text = policy.replace(EMPTY_DIRECTIVES, ';');
+function forEachDirective(whole: string, each: (directive: string, sources: string) => void) {
+  let policy = whole;
   let count = 0;
-  for (let next = 0; next < text.length; ) {
-    let end = text.indexOf(';', next);
-    if (end === -1) end = text.length;
+  let length = policy.length;
+  let collapsed = false;
+  for (let next = 0; next < length; ) {
+    // Past the whitespace and the ";" of empty directives, which count for nothing, in the
+    // same pass as the trim: a `replace` of runs of them first took a pass of its own over
+    // every policy (~1 ms per MiB; same-process A/B beside the yardstick without it: 0.95-0.98x
+    // of the time of the parse of a policy of the most directives, ~0.3x of that of thousands of
+    // distinct directives of one source).
     let start = next;
+    for (let u = policy.charCodeAt(start); u === 0x3b || isWhitespaceCode(u); ) {
+      if (u === 0x3b && !collapsed) {
+        // An empty directive: the runs of them from here on go in one pass, which took less
+        // than half the time of skipping them here one code unit at a time (the worst case of
+        // thousands of them: 0.2 against 0.55 times the yardstick). Runs of them are gone
+        // either way, so where the pass starts does not matter.
+        collapsed = true;
+        policy = policy.slice(0, start) + policy.slice(start).replace(EMPTY_DIRECTIVES, ';');
+        length = policy.length;
+      }
+      u = policy.charCodeAt(++start);
+    }
+    if (start >= length) return;
+    let end = policy.indexOf(';', start);
+    if (end === -1) end = length;
     next = end + 1;
-    while (start < end && isWhitespaceCode(text.charCodeAt(start))) start++;
-    while (end > start && isWhitespaceCode(text.charCodeAt(end - 1))) end--;
-    if (start === end) continue;
+    // `start` is neither whitespace nor ";": the directive is not empty.
+    while (isWhitespaceCode(policy.charCodeAt(end - 1))) end--;
     if (++count > MAX_DIRECTIVES) {
       throw new InvalidInputError(`Invalid policy: more than ${MAX_DIRECTIVES} directives`);
     }
     let nameEnd = start + 1;
-    while (nameEnd < end && !isWhitespaceCode(text.charCodeAt(nameEnd))) nameEnd++;
-    const directive = text.slice(start, nameEnd).toLowerCase();
+    while (nameEnd < end && !isWhitespaceCode(policy.charCodeAt(nameEnd))) nameEnd++;
+    const directive = policy.slice(start, nameEnd).toLowerCase();
     if (nameEnd === end) {
       each(directive, directive.endsWith('-src') ? "'none'" : '');
       continue;
     }
     // `end` is not whitespace: the sources start before it.
     let from = nameEnd + 1;
-    while (isWhitespaceCode(text.charCodeAt(from))) from++;
-    each(directive, text.slice(from, end));
+    while (isWhitespaceCode(policy.charCodeAt(from))) from++;
+    each(directive, policy.slice(from, end));
   }
 }
 

@@ -109,6 +109,36 @@ describe('sortSourceWords', () => {
     expect(compareSources('é', '中')).toBeLessThan(0);
   });
 
+  test('words of one to six code units, ASCII or not at any place (the scan by fours)', () => {
+    // The scan takes four code units at once when all are ASCII, whatever follows the word
+    // (whitespace of any kind, the next word, the end of the text); otherwise one at a time.
+    const unit = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom('a', 'b', 'z', '0', '-', '/', ':', 'A', '\u0001') },
+      fc.constantFrom('é', 'ä', '中', '\u007f', '\u0080', '\uffff'),
+    );
+    const word = fc.string({ unit, minLength: 1, maxLength: 6 });
+    const separator = fc.constantFrom(' ', ' ', '  ', '\t', '\n', '\u00a0', '\u3000', ' \u2028');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(word, separator), { maxLength: 300 }),
+        fc.constantFrom('', ' ', '\t'),
+        (pairs, tail) => {
+          const words = pairs.map(([w]) => w);
+          const text = pairs.map(([w, gap], i) => w + (i < pairs.length - 1 ? gap : tail)).join('');
+          // The words as the scan splits them: at whitespace outside ASCII too.
+          const split = text.split(/\s+/).filter((w) => w !== '');
+          expect(split).toEqual(words);
+          const sorted = sortSourceWords(text);
+          sorted.starts.forEach((start, i) => {
+            expect(endOfWord(sorted, i)).toBe(wordEnd(sorted.text, start));
+          });
+          expect(sortWords(words, ' ')).toEqual([...new Set(words)].sort(compareSources));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   test('thousands of words over many code units (sorted by high byte, then low)', () => {
     fc.assert(
       fc.property(

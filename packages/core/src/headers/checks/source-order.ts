@@ -609,34 +609,43 @@ function sortBy14Bits(
   let fromKeys = keys;
   let fromStarts = starts;
   if (lowMoves) {
-    for (let i = 0; i < n; i++) {
-      const key = keys[i] as number;
-      const slot = lowHalf(key);
-      const at = counts[slot] as number;
-      counts[slot] = at + 1;
-      toKeys[at] = key;
-      toStarts[at] = starts[i] as number;
-    }
+    scatterByHalf(keys, starts, toKeys, toStarts, counts, 0, 0);
     fromKeys = toKeys;
     fromStarts = toStarts;
     toKeys = keys;
     toStarts = starts;
   }
   if (highMoves) {
-    for (let i = 0; i < n; i++) {
-      const key = fromKeys[i] as number;
-      const slot = HALF + highHalf(key);
-      const at = counts[slot] as number;
-      counts[slot] = at + 1;
-      toKeys[at] = key;
-      toStarts[at] = fromStarts[i] as number;
-    }
+    scatterByHalf(fromKeys, fromStarts, toKeys, toStarts, counts, HALF, 16);
     fromKeys = toKeys;
     fromStarts = toStarts;
   }
   if (fromKeys !== keys) {
     keys.set(fromKeys);
     starts.set(fromStarts);
+  }
+}
+
+/**
+ * One pass of `sortBy14Bits`: each key and start from `from…` to its place in `to…`, by the
+ * half of the key at `shift` (0: low, 16: high) and the running positions at `base` of `counts`.
+ */
+function scatterByHalf(
+  fromKeys: Uint32Array,
+  fromStarts: Int32Array,
+  toKeys: Uint32Array,
+  toStarts: Int32Array,
+  counts: Int32Array,
+  base: number,
+  shift: number,
+): void {
+  for (let i = 0; i < fromKeys.length; i++) {
+    const key = fromKeys[i] as number;
+    const slot = base + lowHalf(key >>> shift);
+    const at = counts[slot] as number;
+    counts[slot] = at + 1;
+    toKeys[at] = key;
+    toStarts[at] = fromStarts[i] as number;
   }
 }
 
@@ -647,7 +656,7 @@ function lowHalf(key: number): number {
 
 /** The two high 7-bit digits of a key of `sortBy14Bits`, as one 14-bit number. */
 function highHalf(key: number): number {
-  return ((key >>> 17) & 0x3f80) | ((key >>> 16) & 0x7f);
+  return lowHalf(key >>> 16);
 }
 
 const HALF = 1 << 14;

@@ -2,7 +2,14 @@ import { isIPv6 } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseIp } from '../net/ip.js';
-import { createAddressParts, formatV4, formatV6, isIpv6Text, parseAddressInto } from './address.js';
+import {
+  createAddressParts,
+  formatV4,
+  formatV6,
+  ipv6RunEnd,
+  isIpv6Text,
+  parseAddressInto,
+} from './address.js';
 
 const parts = createAddressParts();
 const fast = (input: string) =>
@@ -36,6 +43,67 @@ describe('isIpv6Text agrees with net.isIPv6', () => {
         },
       ),
       { numRuns: 5_000 },
+    );
+  });
+});
+
+describe('ipv6RunEnd: where a run of address characters ends, when it is an address', () => {
+  // Found in the pass that reads the address (an SPF `ip6:` argument was read once for its
+  // end and again for the address): held to the two passes, the run by a pattern and the
+  // address by net.isIPv6, from any start and with anything after the run.
+  const RUN = /[0-9a-fA-F:.]*/y;
+  const reference = (text: string, start: number, end: number) => {
+    RUN.lastIndex = start;
+    const run = RUN.exec(text.slice(0, end))?.[0] ?? '';
+    return run !== '' && isIPv6(run) ? start + run.length : -1;
+  };
+  const unit = fc.constantFrom(
+    ...'0123456789abcdefABCDEFgG:./% x'.split(''),
+    ':',
+    '::',
+    ':::',
+    '0',
+    'ffff',
+    '12345',
+    '1.2.3.4',
+    '255.255.255.255',
+    '01.2.3.4',
+    '1.2.3',
+    '\u00e9',
+  );
+  const text = fc.oneof(
+    fc.string({ unit, maxLength: 50 }),
+    fc
+      .tuple(fc.string({ unit, maxLength: 4 }), fc.ipV6(), fc.string({ unit, maxLength: 4 }))
+      .map((parts) => parts.join('')),
+  );
+
+  test('the same end as the run the pattern finds and net.isIPv6 accepts', () => {
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (value, a, b) => {
+        const start = a % (value.length + 1);
+        const end = start + (b % (value.length - start + 1));
+        expect(ipv6RunEnd(value, start, end)).toBe(reference(value, start, end));
+        expect(isIpv6Text(value, start, end)).toBe(reference(value, start, end) === end);
+        // (net.isIPv6 also takes a zone, "%eth0", which isIpv6Text does not.)
+        const slice = value.slice(start, end);
+        if (!slice.includes('%')) expect(isIpv6Text(value, start, end)).toBe(isIPv6(slice));
+      }),
+      { numRuns: 50_000 },
+    );
+  });
+
+  test('an address from where it starts, with anything after it', () => {
+    const after = fc.string({ unit, maxLength: 4 });
+    const address = fc.oneof(fc.ipV6(), fc.string({ unit, maxLength: 12 }));
+    fc.assert(
+      fc.property(after, address, after, (head, value, tail) => {
+        const whole = head + value + tail;
+        expect(ipv6RunEnd(whole, head.length, whole.length)).toBe(
+          reference(whole, head.length, whole.length),
+        );
+      }),
+      { numRuns: 50_000 },
     );
   });
 });

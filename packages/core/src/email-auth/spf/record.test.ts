@@ -1,5 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import {
+  parseSpfRecord as parseSpfRecordBefore,
+  parseTerm as parseTermBefore,
+} from '../../../test/fixtures/spf-record-before.js';
 import { isIpv6Text } from '../../ip/address.js';
 import { checkDomainSpec } from './macro.js';
 import { causesLookup, parseSpfRecord, parseTerm, selectSpfRecords } from './record.js';
@@ -470,6 +474,111 @@ describe('parseSpfRecord held to a reading of each term alone', () => {
         }
       }),
       { numRuns: 5000 },
+    );
+  });
+});
+
+describe('parseSpfRecord held to the reader before (test/fixtures/spf-record-before.ts)', () => {
+  // Mechanisms told apart by number, `a`/`mx` prefixes read forward, `ip6` addresses read in
+  // the pass that finds their end: the same terms, errors and messages, each field in its
+  // order, as the reader these replaced.
+  const name = fc
+    .tuple(
+      fc.constantFrom('', '', '', '+', '-', '~', '?'),
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom('a', 'mx', 'ip6', 'a', 'mx', 'ip6', 'ptr', 'all') },
+        fc.constantFrom('ip4', 'include', 'exists', 'redirect', 'exp'),
+        fc.constantFrom('x', 'ip', 'ip66', 'mxx', 'a1', 'x.y-z_', 'all6', '1a', ''),
+      ),
+      fc.boolean(),
+    )
+    .map(([q, n, upper]) => q + (upper ? n.toUpperCase() : n));
+  const unit = fc.constantFrom(
+    ...':/=.%-_x1209aFg'.split(''),
+    '//',
+    '::',
+    '::1',
+    '24',
+    '32',
+    '33',
+    '64',
+    '128',
+    '129',
+    '024',
+    '2001:db8',
+    '1.2.3.4',
+    'ffff',
+    '12345',
+    '%{d}',
+    '%%',
+    '.example',
+    '\n',
+    '\u2028',
+    '\t',
+    'é',
+  );
+  const units = (maxLength: number) => fc.array(unit, { maxLength }).map((u) => u.join(''));
+  /** IPv6 text and near misses: groups, gaps, a dotted quad, too many digits or groups. */
+  const address = fc
+    .array(fc.constantFrom('0', '1', 'a', 'F', 'ffff', '12345', ':', '::', '.', '1.2.3.4', 'g'), {
+      maxLength: 10,
+    })
+    .map((parts) => parts.join(''));
+  const prefix4 = fc.constantFrom('', '', '/0', '/24', '/32', '/33', '/024', '/', '/x');
+  const prefix6 = fc.constantFrom('', '', '//0', '//64', '//128', '//129', '//01', '//', '/64');
+  const argument = fc.oneof(
+    fc.constant(''),
+    units(6),
+    units(4).map((u) => `:${u}`),
+    units(4).map((u) => `=${u}`),
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom('', '', ':d.example', ':%{d}', ':x', ':'),
+          prefix4,
+          prefix6,
+          units(1),
+        )
+        .map((parts) => parts.join('')),
+    },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(
+          fc.oneof(address, fc.ipV6()),
+          fc.constantFrom('', '', '/0', '/64', '/128', '/129', '/01', '/', '//64'),
+        )
+        .map(([a, p]) => `:${a}${p}`),
+    },
+  );
+  const term = fc.tuple(name, argument).map(([n, rest]) => n + rest);
+  const gap = fc.constantFrom(' ', ' ', '  ', '   ');
+
+  test('the same result for records of short terms, valid and not', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(term, gap), { maxLength: 25 }), (pairs) => {
+        const record = `v=spf1 ${pairs.map(([t, g]) => t + g).join('')}`;
+        const parsed = parseSpfRecord(record);
+        const expected = parseSpfRecordBefore(record);
+        expect(parsed).toStrictEqual(expected);
+        expect(JSON.stringify(parsed)).toBe(JSON.stringify(expected));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  test('the same term or error for each term alone, with and without the line-terminator test', () => {
+    fc.assert(
+      fc.property(term, (token) => {
+        for (const breaks of [true, false]) {
+          const parsed = parseTerm(token, breaks);
+          const expected = parseTermBefore(token, breaks);
+          expect(parsed).toStrictEqual(expected);
+          expect(JSON.stringify(parsed)).toBe(JSON.stringify(expected));
+        }
+      }),
+      { numRuns: 30_000 },
     );
   });
 });

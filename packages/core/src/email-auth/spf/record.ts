@@ -5,7 +5,7 @@
  * @module
  */
 import { isAsciiLetter } from '../../ascii.js';
-import { isIpv6Text } from '../../ip/address.js';
+import { ipv6RunEnd } from '../../ip/address.js';
 import { checkDomainSpec, macroStringError } from './macro.js';
 
 export type SpfQualifier = '+' | '-' | '~' | '?';
@@ -55,36 +55,58 @@ export interface ParsedSpfRecord {
 
 /**
  * The mechanism named by `token` from `start` to `end`, in any case (RFC 7208 §4.6.1: names
- * are case-insensitive), as one of the constant names; undefined for any other name. Told
- * apart by length and then character codes: a slice, a lower-cased copy and a hash per term
- * were a sixth of the parse of a record of thousands of short terms, and a loop over the eight
- * names comparing each was still a third of it (bench/parsers).
+ * are case-insensitive), as a number (M_ALL…M_EXISTS, an index into MECHANISM_NAMES), or -1 for
+ * any other name. Told apart by length and then character codes: a slice, a lower-cased copy
+ * and a hash per term were a sixth of the parse of a record of thousands of short terms, and a
+ * loop over the eight names comparing each was still a third of it (bench/parsers). A number,
+ * not the name: `directive` then switches on numbers, not on strings compared one by one.
  */
-function mechanismName(token: string, start: number, end: number): SpfMechanismName | undefined {
+function mechanismName(token: string, start: number, end: number): number {
   const at = (i: number) => token.charCodeAt(start + i) | 0x20;
   switch (end - start) {
     case 1:
-      return at(0) === 0x61 ? 'a' : undefined;
+      return at(0) === 0x61 ? M_A : -1;
     case 2:
-      return at(0) === 0x6d && at(1) === 0x78 ? 'mx' : undefined;
+      return at(0) === 0x6d && at(1) === 0x78 ? M_MX : -1;
     case 3: {
       const a = at(0);
       const b = at(1);
       const c = at(2);
-      if (a === 0x61) return b === 0x6c && c === 0x6c ? 'all' : undefined;
-      if (a === 0x70) return b === 0x74 && c === 0x72 ? 'ptr' : undefined;
-      if (a !== 0x69 || b !== 0x70) return undefined;
+      if (a === 0x61) return b === 0x6c && c === 0x6c ? M_ALL : -1;
+      if (a === 0x70) return b === 0x74 && c === 0x72 ? M_PTR : -1;
+      if (a !== 0x69 || b !== 0x70) return -1;
       // "4" and "6" are digits: `| 0x20` leaves them as they are.
-      return c === 0x34 ? 'ip4' : c === 0x36 ? 'ip6' : undefined;
+      return c === 0x34 ? M_IP4 : c === 0x36 ? M_IP6 : -1;
     }
     case 6:
-      return sameLetters(token, start, 'exists') ? 'exists' : undefined;
+      return sameLetters(token, start, 'exists') ? M_EXISTS : -1;
     case 7:
-      return sameLetters(token, start, 'include') ? 'include' : undefined;
+      return sameLetters(token, start, 'include') ? M_INCLUDE : -1;
     default:
-      return undefined;
+      return -1;
   }
 }
+
+/** The mechanisms by number (see mechanismName). */
+const M_ALL = 0;
+const M_INCLUDE = 1;
+const M_A = 2;
+const M_MX = 3;
+const M_PTR = 4;
+const M_IP4 = 5;
+const M_IP6 = 6;
+const M_EXISTS = 7;
+/** The names of M_ALL…M_EXISTS, in that order. */
+const MECHANISM_NAMES: readonly SpfMechanismName[] = [
+  'all',
+  'include',
+  'a',
+  'mx',
+  'ptr',
+  'ip4',
+  'ip6',
+  'exists',
+];
 
 /** Whether `token` holds the lower-case letters `name` at `start`, in any case. */
 function sameLetters(token: string, start: number, name: string): boolean {
@@ -297,18 +319,16 @@ const IP4 = new RegExp(`^:((?:${QNUM}\\.){3}${QNUM})(?:/${CIDR4})?$`);
 
 /**
  * Where the address of an `ip6` argument from `from` ends, as
- * `^:([0-9a-fA-F:.]+)(?:/(0|[1-9][0-9]{0,2}))?$` matches it: the index after the address (the
- * end of the token, or its "/"), or -1 when the pattern does not
- * match. By character codes: the pattern's match array was a fifth of the parse of a record
- * of thousands of short terms (bench/parsers).
+ * `^:([0-9a-fA-F:.]+)(?:/(0|[1-9][0-9]{0,2}))?$` matches it and when the address is IPv6 text
+ * (isIpv6Text): the index after the address (the end of the token, or its "/"), or -1. By
+ * character codes: the pattern's match array was a fifth of the parse of a record of
+ * thousands of short terms (bench/parsers).
  */
 function ip6NetworkEnd(token: string, from: number): number {
   if (token.charCodeAt(from) !== 0x3a) return -1; // ":"
   const n = token.length;
-  let end = from + 1;
-  while (end < n && isIp6Char(token.charCodeAt(end))) end++;
-  if (end === from + 1) return -1;
-  if (end === n) return end;
+  const end = ipv6RunEnd(token, from + 1, n);
+  if (end === -1 || end === n) return end;
   if (token.charCodeAt(end) !== 0x2f) return -1; // "/"
   // CIDR6, `0|[1-9][0-9]{0,2}`, to the end.
   return cidrValue(token, end + 1, n, 3) < 0 ? -1 : end;
@@ -330,6 +350,7 @@ let dualCidr6 = -1;
  */
 function readDual(token: string, from: number): boolean {
   const n = token.length;
+  if (token.charCodeAt(from) === 0x2f) return readPrefixes(token, from, n);
   const spec = token.charCodeAt(from) === 0x3a; // ":"
   // Without a domain-spec the prefixes must start at `from`; with one, after a character of it.
   const least = spec ? from + 2 : from;
@@ -354,6 +375,29 @@ function readDual(token: string, from: number): boolean {
     if (c4 >= 0 && accepts(spec, least, from, digits - 1)) return dual(digits - 1, c4, -1);
   }
   return accepts(spec, least, from, n) ? dual(n, -1, -1) : false;
+}
+
+/**
+ * readDual of prefixes without a domain-spec (`from` is at a "/"): `/c4`, `//c6` or `/c4//c6`
+ * to the end, read forward. The usual case ("mx/24", "a//64"): read from the end, as a
+ * domain-spec needs, it took three runs of digits looked for and a prefix read twice, each in
+ * a call of its own, and "a x=y mx//64" took 1.33x the time it takes read forward (alternating
+ * batches in one process; bench/parsers' input).
+ */
+function readPrefixes(token: string, from: number, n: number): boolean {
+  let at = from;
+  let c4 = -1;
+  if (token.charCodeAt(at + 1) !== 0x2f) {
+    let end = at + 1;
+    while (end < n && isDigit(token.charCodeAt(end))) end++;
+    c4 = cidrValue(token, at + 1, end, 2);
+    if (c4 < 0) return false;
+    if (end === n) return dual(from, c4, -1);
+    if (token.charCodeAt(end + 1) !== 0x2f || token.charCodeAt(end) !== 0x2f) return false;
+    at = end;
+  }
+  const c6 = cidrValue(token, at + 2, n, 3);
+  return c6 >= 0 && dual(from, c4, c6);
 }
 
 /** Whether prefixes starting at `at` leave what the pattern needs before them. */
@@ -390,9 +434,6 @@ function cidrValue(token: string, start: number, end: number, max: number): numb
 
 const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 
-/** `[0-9a-fA-F:.]` by character code. */
-const isIp6Char = (ch: number) =>
-  (ch >= 0x30 && ch <= 0x3a) || ((ch | 0x20) >= 0x61 && (ch | 0x20) <= 0x66) || ch === 0x2e;
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 const isAlphanumeric = (code: number) => isAsciiLetter(code) || (code >= 0x30 && code <= 0x39);
 
@@ -427,25 +468,31 @@ function directive(
   start: number,
   end = nameEnd(token, start),
 ): SpfTerm | SpfSyntaxError {
+  // One function for every mechanism, not one per mechanism: split, it was small enough to be
+  // compiled into the record's loop, and in most processes that had run the other worst cases
+  // first V8 pretenured the term objects (its allocation-site statistics: every object made at
+  // the site survived) and "thousands of short valid terms" read 3.7–6x the yardstick against
+  // 2.6x (2.4x with `--no-allocation-site-pretenuring`; bench/parsers' cases, test/adversarial).
   // Indices into the token rather than a slice of its rest: one string fewer per term.
   const bare = end === token.length;
   const matched = end > start && (bare || !breaks || !LINE_TERMINATOR.test(token.slice(end)));
-  const name = matched ? mechanismName(token, start, end) : undefined;
-  if (name === undefined) {
+  const mechanism = matched ? mechanismName(token, start, end) : -1;
+  if (mechanism < 0) {
     return unknownMechanism(token, matched ? token.slice(start, end).toLowerCase() : '');
   }
+  const name = MECHANISM_NAMES[mechanism] as SpfMechanismName;
   const qualifier = (start === 1 ? token[0] : '+') as SpfQualifier;
 
-  switch (name) {
-    case 'all':
+  switch (mechanism) {
+    case M_ALL:
       // Not `rest === ''` (a comparison of its own): "-all" usually ends a record, after the
       // optimiser has compiled this function, and a comparison it has never seen run made it
       // start over (bench/parsers).
       if (!bare) return syntaxError(token, '"all" takes no argument (RFC 7208 §5.1)');
       outcome = ALL;
       return { kind: 'mechanism', text: token, qualifier, name };
-    case 'include':
-    case 'exists': {
+    case M_INCLUDE:
+    case M_EXISTS: {
       if (token.charCodeAt(end) !== 0x3a) {
         return syntaxError(token, `"${name}" needs ":domain" (RFC 7208 §5.2, §5.7)`);
       }
@@ -454,7 +501,7 @@ function directive(
       if (error) return syntaxError(token, error);
       return { kind: 'mechanism', text: token, qualifier, name, domainSpec };
     }
-    case 'ptr': {
+    case M_PTR: {
       if (bare) return { kind: 'mechanism', text: token, qualifier, name };
       if (token.charCodeAt(end) !== 0x3a) {
         return syntaxError(token, '"ptr" takes only ":domain" (RFC 7208 §5.5)');
@@ -464,8 +511,8 @@ function directive(
       if (error) return syntaxError(token, error);
       return { kind: 'mechanism', text: token, qualifier, name, domainSpec };
     }
-    case 'a':
-    case 'mx': {
+    case M_A:
+    case M_MX: {
       // Bare "a" or "mx" (most of them): nothing to match.
       if (bare) return { kind: 'mechanism', text: token, qualifier, name };
       if (!readDual(token, end)) {
@@ -491,7 +538,7 @@ function directive(
       if (error) return syntaxError(token, error);
       return dualSpecTerm(token, qualifier, name, domainSpec, cidr4, cidr6);
     }
-    case 'ip4': {
+    case M_IP4: {
       const ip = IP4.exec(token.slice(end));
       if (!ip) {
         return syntaxError(
@@ -505,12 +552,13 @@ function directive(
       if (cidr4 > 32) return syntaxError(token, `IPv4 prefix /${cidr4} is over 32`);
       return { kind: 'mechanism', text: token, qualifier, name, network, cidr4 };
     }
-    case 'ip6': {
+    default: {
+      // M_IP6, the last of the eight.
       const networkEnd = ip6NetworkEnd(token, end);
-      const network = networkEnd === -1 ? '' : token.slice(end + 1, networkEnd);
-      if (networkEnd === -1 || !isIpv6Text(network)) {
+      if (networkEnd === -1) {
         return syntaxError(token, 'expected ip6:<IPv6 address>[/0-128] (RFC 7208 §5.6)');
       }
+      const network = token.slice(end + 1, networkEnd);
       if (networkEnd === token.length) {
         return { kind: 'mechanism', text: token, qualifier, name, network };
       }

@@ -33,6 +33,7 @@ describe('SourceList behaves as a Set of its sources', () => {
             expect(list.size).toBe(set.size);
           }
           expect([...list]).toEqual([...set]);
+          expect(list.toArray()).toEqual([...set]);
         },
       ),
       { numRuns: 5_000 },

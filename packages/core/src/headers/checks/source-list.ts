@@ -78,10 +78,21 @@ export class SourceList implements Iterable<string> {
   }
 
   [Symbol.iterator](): Iterator<string> {
+    return this.toArray()[Symbol.iterator]();
+  }
+
+  /**
+   * The sources left, in order, as a new array: what `[...list]` gives, without a call of the
+   * iterator and a result object per source (a spread of each directive of a policy of the
+   * most directives was most of what the CSP check did past the parse, with the collections of
+   * those objects).
+   */
+  toArray(): string[] {
     const gone = this.#gone;
-    const sources = typeof this.#sources === 'string' ? [this.#sources] : this.#sources;
-    if (gone === undefined) return sources[Symbol.iterator]();
-    return sources.filter((_, i) => gone[i] !== 1)[Symbol.iterator]();
+    const sources = this.#sources;
+    if (typeof sources === 'string') return gone?.[0] === 1 ? [] : [sources];
+    if (gone === undefined) return sources.slice();
+    return sources.filter((_, i) => gone[i] !== 1);
   }
 
   #indexOf(source: string): number {

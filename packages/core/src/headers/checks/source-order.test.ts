@@ -9,6 +9,7 @@ import {
   compareSources,
   EXTENDS,
   endOfWord,
+  inCodeUnitOrder,
   isOtherWhitespace,
   REPEAT,
   sortCodeUnits,
@@ -259,6 +260,36 @@ describe('isOtherWhitespace', () => {
     for (let u = 0x80; u <= 0xffff; u++) {
       expect(isOtherWhitespace(u), `U+${u.toString(16)}`).toBe(/\s/.test(String.fromCharCode(u)));
     }
+  });
+});
+
+describe('inCodeUnitOrder', () => {
+  test('lists in source order come out as the default sort orders them', () => {
+    // Alphabets on which the two orders agree (letters and digits) and on which they do not
+    // (":", "/", "'", capitals, controls), with code units outside ASCII.
+    const unit = fc.constantFrom(..."ab09z-.:/*'A~", '\u0001', '\u007f', 'é', '中');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 16 }).chain((k) =>
+          fc.uniqueArray(
+            fc.string({
+              unit: fc.constantFrom(..."ab09z-.:/*'A~".slice(0, k), 'é'),
+              minLength: 1,
+              maxLength: 6,
+            }),
+            { maxLength: 300 },
+          ),
+        ),
+        fc.uniqueArray(fc.string({ unit, minLength: 1, maxLength: 6 }), { maxLength: 300 }),
+        (some, any) => {
+          for (const strings of [some, any]) {
+            const expected = [...strings].sort();
+            expect(inCodeUnitOrder([...strings].sort(compareSources))).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   });
 });
 

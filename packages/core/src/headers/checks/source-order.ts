@@ -159,6 +159,37 @@ export function sortCodeUnits(strings: readonly string[]): string[] {
 }
 
 /**
+ * `sortCodeUnits` of distinct strings that are in source order already (a `SourceList`'s):
+ * `sorted` itself when the two orders agree on every code unit they hold, which
+ * one pass over their code units tells. Both orders compare strings code unit by code unit, a
+ * shorter string first, and both put every code unit outside ASCII after the ASCII ones and in
+ * code-unit order among themselves; so they agree when the source digits of the ASCII code
+ * units present rise with the code units, as they do for lower-case letters and digits (not
+ * for ":" or "/", which the collator puts before the digits). Sorting 210,000 distinct short
+ * sources again for the CSP check's reported policy was a quarter of the check (profile).
+ */
+export function inCodeUnitOrder(sorted: string[]): string[] {
+  const present = PRESENT.fill(0);
+  for (const source of sorted) {
+    for (let i = 0; i < source.length; i++) {
+      const u = source.charCodeAt(i);
+      if (u < 128) present[u] = 1;
+    }
+  }
+  let last = 0;
+  for (let u = 0; u < 128; u++) {
+    if (present[u] === 0) continue;
+    const digit = SOURCES[u] as number;
+    if (digit < last) return sortCodeUnits(sorted);
+    last = digit;
+  }
+  return sorted;
+}
+
+/** The ASCII code units present (`inCodeUnitOrder`). */
+const PRESENT = new Uint8Array(128);
+
+/**
  * The first character position from `pos` on where the words at `a[from, to)` do not all
  * agree (or the end of the shortest). Each character is read once.
  */

@@ -17,7 +17,11 @@ const { modules, dispose } = await bundled({
   check: 'packages/core/src/headers/checks/csp.ts',
   parser: 'packages/core/src/headers/checks/csp-parser.ts',
   inputs: 'packages/core/test/adversarial/inputs.ts',
+  scan: 'packages/core/test/fixtures/scan-input.ts',
 });
+const { pageScanInput } = modules.scan as {
+  pageScanInput(page: { httpEquiv: Record<string, string[]> }): unknown;
+};
 const { checkCsp } = modules.check as { checkCsp(input: unknown): { result: string } };
 const { parseCsp } = modules.parser as { parseCsp(policies: string[]): unknown };
 const { WORST_CASES } = modules.inputs as {
@@ -48,23 +52,7 @@ console.log('|---|---:|---:|---:|---|');
 for (const c of WORST_CASES.filter((c) => c.parser.startsWith('CSP'))) {
   const policies = c.make(c.limit) as string[];
   const mib = Buffer.byteLength(policies.join('')) / MIB;
-  const response = {
-    status: 200,
-    headers: {},
-    httpEquiv: { 'content-security-policy': policies },
-    verified: true,
-  };
-  const input = {
-    hostname: 'site.example',
-    url: new URL('https://site.example/'),
-    auto: response,
-    https: response,
-    http: null,
-    cors: null,
-    httpRedirects: [],
-    cookies: [],
-    body: null,
-  };
+  const input = pageScanInput({ httpEquiv: { 'content-security-policy': policies } });
   const parse = () => {
     try {
       parseCsp(policies);

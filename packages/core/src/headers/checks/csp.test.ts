@@ -1,27 +1,10 @@
 import { describe, expect, test } from 'vitest';
+import { pageScanInput } from '../../../test/fixtures/scan-input.js';
 import { checkCsp } from './csp.js';
-import type { ScanInput } from './types.js';
 
-/** The check of `policy` as the only `Content-Security-Policy` header of an https page. */
+/** The check of `policy` as the only `Content-Security-Policy` header of a page (https). */
 function check(policy: string, url = 'https://site.example/'): string {
-  const response = {
-    status: 200,
-    headers: { 'content-security-policy': [policy] },
-    httpEquiv: {},
-    verified: true,
-  };
-  const input: ScanInput = {
-    hostname: 'site.example',
-    url: new URL(url),
-    auto: response,
-    https: response,
-    http: null,
-    cors: null,
-    httpRedirects: [],
-    cookies: [],
-    body: null,
-  };
-  return checkCsp(input).result;
+  return checkCsp(pageScanInput({ url, headers: { 'content-security-policy': [policy] } })).result;
 }
 
 /** `count` distinct https host sources. */

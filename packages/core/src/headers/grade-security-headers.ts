@@ -16,9 +16,10 @@ import { type SafeFetchOptions, type SafeFetchResponse, safeFetch } from '../net
 import { negotiateAlpn, type SiteTls, siteTls } from '../tls/site-facts.js';
 import { CHECKS } from './checks/index.js';
 import { cookieJar } from './checks/set-cookie.js';
-import type { CapturedResponse, ScanInput } from './checks/types.js';
+import type { CapturedResponse, CheckOutcome, ScanInput } from './checks/types.js';
 import { gradeScore } from './grade.js';
 import { HTML_TYPES, scanHtml } from './html.js';
+import { runChecks } from './run-checks.js';
 import {
   ALGORITHM_VERSION,
   NETDIAG_TEST_TITLES,
@@ -153,21 +154,22 @@ export async function gradeSecurityHeaders(
     throw main.reason;
   }
 
-  const capture = (response: SafeFetchResponse, html: boolean): CapturedResponse => ({
+  // The page is decoded once: the <meta> policies and SRI both read it.
+  const page = isHtml(auto) ? auto.body.toString('utf8') : null;
+  const capture = (response: SafeFetchResponse, html: string | null): CapturedResponse => ({
     status: response.status,
     headers: response.headers,
-    httpEquiv: html ? scanHtml(response.body.toString('utf8')).httpEquiv : {},
+    httpEquiv: html === null ? {} : scanHtml(html).httpEquiv,
     verified: response.tls ? response.tls.authorized : true,
   });
-  const autoIsHtml = isHtml(auto);
-  const autoCaptured = capture(auto, autoIsHtml);
+  const autoCaptured = capture(auto, page);
   const finalUrl = new URL(auto.url);
   const input: ScanInput = {
     hostname: hostOfUrl(target).host,
     url: finalUrl,
     auto: autoCaptured,
     https: finalUrl.protocol === 'https:' ? autoCaptured : null,
-    http: httpChain ? capture(httpChain, false) : null,
+    http: httpChain ? capture(httpChain, null) : null,
     cors: { ...autoCaptured, requestOrigin: CORS_PROBE_ORIGIN },
     httpRedirects: httpChain
       ? httpChain.hops.map((hop) => ({ url: hop.url, status: hop.status }))
@@ -176,11 +178,12 @@ export async function gradeSecurityHeaders(
       ...(httpChain && httpChain !== auto ? httpChain.setCookies : []),
       ...auto.setCookies,
     ]),
-    body: autoIsHtml ? auto.body.toString('utf8') : null,
+    body: page,
   };
 
-  const headers: HeaderFinding[] = CHECKS.map((check) => {
-    const outcome = check.run(input);
+  const outcomes = await runChecks(input, CHECKS, options.signal);
+  const headers: HeaderFinding[] = CHECKS.map((check, i) => {
+    const outcome = outcomes[i] as CheckOutcome;
     const entry = SCORE_TABLE[outcome.result];
     return {
       test: check.test,

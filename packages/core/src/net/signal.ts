@@ -98,6 +98,17 @@ export function whenAborted(signal: AbortSignal, callback: () => void): () => vo
   };
 }
 
+/**
+ * Lets the event loop run (timers, I/O, other requests), then throws if `signal` aborted
+ * meanwhile. Long synchronous work on what a server sent is cut into steps with this between
+ * them, so that no step holds the process for long (issue 20 item 1: at most 50 ms per MiB of
+ * remote input) and a caller that gives up stops the work at the next step.
+ */
+export async function nextTurn(signal?: AbortSignal): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  throwIfAborted(signal);
+}
+
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw toAbortError(signal.reason);
 }

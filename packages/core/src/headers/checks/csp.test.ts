@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { pageScanInput } from '../../../test/fixtures/scan-input.js';
-import { checkCsp } from './csp.js';
+import { analyseCsp, checkCsp, cspVerdict } from './csp.js';
+import { checkXFrameOptions } from './x-frame-options.js';
 
 /** The check of `policy` as the only `Content-Security-Policy` header of a page (https). */
 function check(policy: string, url = 'https://site.example/'): string {
@@ -50,9 +52,100 @@ describe('checkCsp findings from sources looked up in the sorted lists', () => {
     expect(check(policy)).toBe(result);
   });
 
+  test('a passing policy with report-uri given twice passes, with that finding', () => {
+    const input = pageScanInput({
+      headers: {
+        'content-security-policy': ["default-src 'self'; report-uri /a; report-uri /b"],
+      },
+    });
+    expect(checkCsp(input)).toMatchObject({
+      result: 'csp-implemented-but-duplicate-directives',
+      pass: true,
+    });
+  });
+
   test('insecure schemes on a plain-http page are no finding', () => {
     expect(check("default-src 'self' http://a.example", 'http://site.example/')).toBe(
       'csp-implemented-with-no-unsafe',
     );
+  });
+});
+
+describe('one CSP analysis per scan, shared by the CSP test and X-Frame-Options', () => {
+  /** Policies from a few directives and sources, in headers, `<meta>` tags or both. */
+  const directive = fc
+    .tuple(
+      fc.constantFrom(
+        'default-src',
+        'script-src',
+        'style-src',
+        'img-src',
+        'frame-ancestors',
+        'report-uri',
+        'sandbox',
+        'bogus',
+      ),
+      fc.array(
+        fc.constantFrom(
+          "'self'",
+          "'none'",
+          "'unsafe-inline'",
+          "'unsafe-eval'",
+          "'strict-dynamic'",
+          "'nonce-abc'",
+          'https:',
+          'http://a.example',
+          'data:',
+          '*',
+          'b.example',
+        ),
+        { maxLength: 4 },
+      ),
+    )
+    .map(([name, sources]) => [name, ...sources].join(' '));
+  const policies = fc.array(
+    fc.array(directive, { maxLength: 4 }).map((d) => d.join('; ')),
+    {
+      maxLength: 2,
+    },
+  );
+  const scan = fc
+    .record({ headers: policies, meta: policies, http: fc.boolean() })
+    .map(({ headers, meta, http }) =>
+      pageScanInput({
+        url: http ? 'http://site.example/' : 'https://site.example/',
+        headers: headers.length > 0 ? { 'content-security-policy': headers } : {},
+        httpEquiv: meta.length > 0 ? { 'content-security-policy': meta } : {},
+      }),
+    );
+
+  test('the grade reads the same verdict as checkCsp, which adds the policy', () => {
+    fc.assert(
+      fc.property(scan, (input) => {
+        const { policy, ...verdict } = checkCsp(input);
+        expect(cspVerdict(input)).toEqual(verdict);
+        // A second check of the same scan reads the same, policy included.
+        expect(checkCsp(input)).toEqual({ ...verdict, policy });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('X-Frame-Options counts frame-ancestors exactly when the reported policy has it', () => {
+    fc.assert(
+      fc.property(scan, (input) => {
+        const viaCsp = checkXFrameOptions(input).result === 'x-frame-options-implemented-via-csp';
+        // A fresh copy of the scan: checkCsp's own analysis, not the one X-Frame-Options made.
+        const policy = checkCsp({ ...input }).policy;
+        expect(viaCsp).toBe(policy !== null && 'frame-ancestors' in policy);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('a scan is analysed once', () => {
+    const input = pageScanInput({ headers: { 'content-security-policy': ["default-src 'self'"] } });
+    expect(analyseCsp(input)).toBe(analyseCsp(input));
+    expect(analyseCsp({ ...input })).not.toBe(analyseCsp(input));
   });
 });

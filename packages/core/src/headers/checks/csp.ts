@@ -89,19 +89,64 @@ function hasPrefixIn(lists: readonly Sources[], prefixes: readonly string[]): bo
 
 const hasNonceOrHash = (sources: Sources) => hasPrefixIn([sources], NONCES_HASHES);
 
+/** The check's verdict and the policy it judged (after its edits; null when none applies). */
+interface CspAnalysis {
+  outcome: CheckOutcome;
+  directives: ReadonlyMap<string, SourceList> | null;
+}
+
+/**
+ * Each scan's analysis, made once: the grade asks for it twice (this test, and X-Frame-Options,
+ * which a `frame-ancestors` directive supersedes), and each parse of a 1 MiB `<meta>` policy
+ * is tens of milliseconds. A `ScanInput` is a snapshot of one scan: nothing changes it after it
+ * is made, so an analysis of it stays true.
+ */
+const analyses = new WeakMap<ScanInput, CspAnalysis>();
+
+/** The CSP analysis of a scan (see `analyses`). */
+export function analyseCsp(input: ScanInput): CspAnalysis {
+  let analysis = analyses.get(input);
+  if (analysis === undefined) {
+    analysis = analyse(input);
+    analyses.set(input, analysis);
+  }
+  return analysis;
+}
+
+/**
+ * The CSP test as the grade runs it: the verdict without the reported policy, which the grade
+ * does not show. Writing that policy out (every source as a string, in code-unit order) was
+ * two-fifths of the grade's time on a page of a 1 MiB policy (BENCHMARKS.md, issue 20 item 1).
+ */
+export function cspVerdict(input: ScanInput): CheckOutcome {
+  return analyseCsp(input).outcome;
+}
+
+/** The CSP test (Observatory `contentSecurityPolicyTest`), with the effective policy. */
 export function checkCsp(input: ScanInput): CspOutcome {
+  const { outcome, directives } = analyseCsp(input);
+  if (directives === null) return { ...outcome, policy: null };
+  const policy: Record<string, string[]> = {};
+  // Code-unit order, as `[...sources].sort()`: from the source order the lists are in, by a
+  // radix sort when the two orders differ on their code units (source-order.ts; the default
+  // sort of 200,000 sources took ~65 ms).
+  for (const [directive, sources] of directives) {
+    policy[directive] = inCodeUnitOrder(sources.toArray());
+  }
+  return { ...outcome, policy };
+}
+
+function analyse(input: ScanInput): CspAnalysis {
   const response = input.auto;
   const headerValuesRaw = headerValues(response, 'content-security-policy');
   const present =
     headerValuesRaw.length > 0 || (response?.httpEquiv['content-security-policy']?.length ?? 0) > 0;
   const value = shownValue(headerValuesRaw);
-  const out = (result: string, policy: CspOutcome['policy'] = null): CspOutcome => ({
-    result,
-    pass: PASSING.includes(result),
-    present,
-    value,
-    policy,
-  });
+  const out = (
+    result: string,
+    directives: CspAnalysis['directives'] = null,
+    pass = PASSING.includes(result),
+  ): CspAnalysis => ({ outcome: { result, pass, present, value }, directives });
   if (!response || !input.url) return out('csp-not-implemented');
 
   const httpPolicies = splitPolicies(headerValuesRaw);
@@ -201,14 +246,9 @@ export function checkCsp(input: ScanInput): CspOutcome {
     worst('csp-implemented-with-no-unsafe-default-src-none');
   else worst('csp-implemented-with-no-unsafe');
 
-  const policy: Record<string, string[]> = {};
-  // Code-unit order, as `[...sources].sort()`: from the source order the lists are in, by a
-  // radix sort when the two orders differ on their code units (source-order.ts; the default
-  // sort of 200,000 sources took ~65 ms).
-  for (const [directive, sources] of csp) policy[directive] = inCodeUnitOrder(sources.toArray());
   const final = result as unknown as string;
   if (PASSING.includes(final) && duplicates.size > 0) {
-    return { ...out('csp-implemented-but-duplicate-directives', policy), pass: true };
+    return out('csp-implemented-but-duplicate-directives', csp, true);
   }
-  return out(final, policy);
+  return out(final, csp);
 }

@@ -24,6 +24,7 @@ import {
   REPEAT,
   sortSourceWords,
   wordEnd,
+  wordSpans,
   wordStrings,
 } from './source-order.js';
 
@@ -304,7 +305,13 @@ function parseOnePolicy(policy: string, duplicateWarnings: Set<string>): ParsedC
 function sourceSet(text: string, lowerCase: () => boolean): SourceList {
   const only = text.trim();
   if (WHITESPACE.test(only)) {
-    const kept = keptWords(only, lowerCase);
+    const words = sourceText(only, lowerCase);
+    if (words.length > SHORT_TEXT) {
+      // The kept words stay in the sorted text (`SourceList.ofWords`), as `keptWords` below.
+      const sorted = sortSourceWords(words);
+      return SourceList.ofWords(sorted.text, wordSpans(sorted, (1 << REPEAT) | (1 << EXTENDS)));
+    }
+    const kept = keptShortWords(words);
     if (kept.length > 0) return new SourceList(kept, true);
   }
   // One source (most directives) or none.
@@ -330,14 +337,17 @@ function keptSources(text: string, lowerCase: () => boolean): string[] {
  */
 function keptWords(text: string, lowerCase: () => boolean): string[] {
   const words = sourceText(text, lowerCase);
-  if (words.length <= SHORT_TEXT) {
-    const sorted = shortSorted(words);
-    // A repeat starts with the word before it too.
-    return sorted.filter((source, i) => i === 0 || !source.startsWith(sorted[i - 1] as string));
-  }
+  if (words.length <= SHORT_TEXT) return keptShortWords(words);
   // A repeat is gone from upstream's set; a source that starts with the one before it in the
   // order (a repeat counts as itself) is dropped by the prefix rule.
   return wordStrings(sortSourceWords(words), (1 << REPEAT) | (1 << EXTENDS));
+}
+
+/** `keptWords` of a short `sourceText`. */
+function keptShortWords(words: string): string[] {
+  const sorted = shortSorted(words);
+  // A repeat starts with the word before it too.
+  return sorted.filter((source, i) => i === 0 || !source.startsWith(sorted[i - 1] as string));
 }
 
 /**

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { SourceList } from './source-list.js';
-import { compareSources } from './source-order.js';
+import {
+  compareSources,
+  compareWordWith,
+  REPEAT,
+  sortSourceWords,
+  wordSpans,
+  wordStrings,
+} from './source-order.js';
 
 describe('SourceList behaves as a Set of its sources', () => {
   test('has, delete, size and iteration agree with a Set on random lists and operations', () => {
@@ -62,6 +69,53 @@ describe('SourceList behaves as a Set of its sources', () => {
         },
       ),
       { numRuns: 5_000 },
+    );
+  });
+
+  test('a list of the words of a text answers as the list of those words as strings', () => {
+    // Words over an alphabet with the grammar's punctuation, capitals, non-ASCII letters and a
+    // control character; texts between every kind of whitespace; questions with whitespace in
+    // them too (no word has any: never found, never a prefix across a word's end).
+    const unit = fc.constantFrom('a', 'b', "'", ':', '/', '*', 'é', '中', '\u0001', '-');
+    const word = fc.string({ unit, minLength: 1, maxLength: 5 });
+    const space = fc.constantFrom(' ', '  ', '\t', '\n ', '\u00a0', '\u2003');
+    const question = fc.oneof(
+      word,
+      fc.string({ unit, maxLength: 3 }),
+      fc.constantFrom('a b', 'a ', ''),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(word, space), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.tuple(fc.constantFrom('has', 'delete', 'hasPrefix'), question), {
+          maxLength: 30,
+        }),
+        (pieces, ops) => {
+          const sorted = sortSourceWords(pieces.map(([w, s]) => w + s).join(''));
+          const strings = wordStrings(sorted, 1 << REPEAT);
+          const words = SourceList.ofWords(sorted.text, wordSpans(sorted, 1 << REPEAT));
+          const list = new SourceList(strings, true);
+          expect(words.toArray()).toEqual(strings);
+          for (const [name, value] of ops) {
+            expect(words[name](value)).toBe(list[name](value));
+            expect(words.size).toBe(list.size);
+          }
+          expect([...words]).toEqual([...list]);
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
+
+  test('compareWordWith orders a word of a text as compareSources orders it as a string', () => {
+    const unit = fc.constantFrom('a', 'b', "'", ':', '/', 'é', '中', '\u0001', 'A');
+    const word = fc.string({ unit, minLength: 1, maxLength: 5 });
+    fc.assert(
+      fc.property(word, fc.string({ unit, maxLength: 5 }), word, (a, b, after) => {
+        const text = `x ${a}\t${after}`;
+        expect(Math.sign(compareWordWith(text, 2, b))).toBe(Math.sign(compareSources(a, b)));
+      }),
+      { numRuns: 20_000 },
     );
   });
 });

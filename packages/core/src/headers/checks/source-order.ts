@@ -112,6 +112,27 @@ export function compareSources(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/**
+ * `compareSources` of the word of `text` at `start` (up to ASCII whitespace or the end of the
+ * text, as `sortSourceWords` leaves its words) and `b`, a string without whitespace: the word
+ * need not be made a string to be compared.
+ */
+export function compareWordWith(text: string, start: number, b: string): number {
+  for (let i = 0; ; i++) {
+    const x = text.charCodeAt(start + i);
+    // A shorter string first, as `compareSources`.
+    if (isWordEnd(x)) return i === b.length ? 0 : -1;
+    if (i === b.length) return 1;
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      return (
+        (x < 128 ? (SOURCES[x] as number) : WIDE + x) -
+        (y < 128 ? (SOURCES[y] as number) : WIDE + y)
+      );
+    }
+  }
+}
+
 /** Whether code unit `u` ends a word: ASCII whitespace, or past the end of the text (NaN). */
 function isWordEnd(u: number): boolean {
   return !(u > 0x20) && (u === 0x20 || (u >= 0x09 && u <= 0x0d) || !(u >= 0));
@@ -453,6 +474,22 @@ export function wordStrings(sorted: SortedWords, skip: number): string[] {
   }
   strings.length = count;
   return strings;
+}
+
+/**
+ * The start offsets of the sorted words less those marked in `skip` (as `wordStrings`), as a
+ * new array: the words themselves stay in the text.
+ */
+export function wordSpans(sorted: SortedWords, skip: number): Int32Array {
+  const { starts, marks } = sorted;
+  const n = starts.length;
+  let count = 0;
+  for (let i = 0; i < n; i++) if (((skip >> (marks[i] as number)) & 1) === 0) count++;
+  const kept = new Int32Array(count);
+  for (let i = 0, k = 0; i < n; i++) {
+    if (((skip >> (marks[i] as number)) & 1) === 0) kept[k++] = starts[i] as number;
+  }
+  return kept;
 }
 
 /** How far past its key `endOfWord` reads a word by hand before it calls `indexOf`. */

@@ -3,8 +3,12 @@
  * order) on each CSP worst case of bench/parsers, given as the `<meta http-equiv>` policy of an
  * https page, beside the parse alone and the grade's CSP step (`cspVerdict`: the parse and the
  * findings, without the reported policy, which the grade does not show): issue 20 item 1 asks for
- * no synchronous step over 50 ms per MiB. Median of 9 runs, each also as a multiple of the
- * yardstick (`JSON.parse` of 1 MiB) run beside it, as in worst-case.bench.ts. Each run checks a
+ * no synchronous step over 50 ms per MiB, and the grade's step is the one judged. `checkCsp` with
+ * the effective policy in code-unit order (every source a string, sorted again when the orders
+ * differ) is internal, for the tests that hold the analysis to upstream's output; no face and
+ * no export of the package runs it on what a server sent, and it is shown for comparison. Median of 9 runs, each also as a multiple of the
+ * yardstick (`JSON.parse` of 1 MiB) run beside it, and judged as in worst-case.bench.ts: that
+ * multiple times the yardstick's median over the whole run. Each run checks a
  * scan of its own: an analysis is kept per scan (csp.ts), and a second check of one scan reads
  * it again instead of parsing.
  * Run: npx tsx bench/parsers/csp-check.bench.ts
@@ -37,13 +41,23 @@ const { WORST_CASES } = modules.inputs as {
 const MIB = 1024 * 1024;
 const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[values.length >> 1] as number;
-const yardstickText = JSON.stringify(
-  Array.from({ length: 9000 }, (_, i) => ({ handle: `H${i}`, roles: ['registrar'], n: i })),
-);
+/** The yardstick of worst-case.bench.ts (the same 1 MiB document), so that multiples compare. */
+const yardstickText = (() => {
+  const items: string[] = [];
+  for (let i = 0, size = 0; size < MIB; i++) {
+    const item = `{"handle":"H${i}","roles":["registrar","abuse"],"port43":"whois${i % 97}.example","events":[{"eventAction":"registration","eventDate":"2001-0${(i % 9) + 1}-1${i % 10}T00:00:00Z"}],"n":${i}}`;
+    items.push(item);
+    size += item.length + 1;
+  }
+  return `[${items.join(',')}]`;
+})();
+const yardsticks: number[] = [];
 const yardstick = () => {
   const t0 = performance.now();
   JSON.parse(yardstickText);
-  return ((performance.now() - t0) * MIB) / yardstickText.length;
+  const perMiB = ((performance.now() - t0) * MIB) / yardstickText.length;
+  yardsticks.push(perMiB);
+  return perMiB;
 };
 const timed = (run: () => unknown) => {
   const t0 = performance.now();
@@ -51,10 +65,15 @@ const timed = (run: () => unknown) => {
   return performance.now() - t0;
 };
 
-console.log(
-  "| CSP worst case, as a `<meta>` policy | parse, ms per MiB | the grade's CSP step (cspVerdict), ms per MiB | × JSON.parse beside it | whole check (checkCsp), ms per MiB | × JSON.parse beside it | finding |",
-);
-console.log('|---|---:|---:|---:|---:|---:|---|');
+const rows: {
+  shape: string;
+  parse: number;
+  verdict: number;
+  vx: number;
+  check: number;
+  cx: number;
+  result: string;
+}[] = [];
 for (const c of WORST_CASES.filter((c) => c.parser.startsWith('CSP'))) {
   const policies = c.make(c.limit) as string[];
   const mib = Buffer.byteLength(policies.join('')) / MIB;
@@ -88,8 +107,28 @@ for (const c of WORST_CASES.filter((c) => c.parser.startsWith('CSP'))) {
       ratios.push(time / ((before + yardstick()) / 2));
     }
   }
+  rows.push({
+    shape: c.shape,
+    parse: median(parses),
+    verdict: median(verdicts),
+    vx: median(verdictMultiples),
+    check: median(checks),
+    cx: median(multiples),
+    result,
+  });
+}
+const typical = median(yardsticks);
+console.log(
+  `yardstick over the run: median ${typical.toFixed(1)} ms/MiB, range ${Math.min(...yardsticks).toFixed(1)}–${Math.max(...yardsticks).toFixed(1)}\n`,
+);
+console.log(
+  "| CSP worst case, as a `<meta>` policy | parse, ms per MiB | the grade's CSP step (cspVerdict), ms per MiB | × JSON.parse beside it | at the run's median speed | checkCsp with the reported policy (tests only), ms per MiB | × JSON.parse beside it | at the run's median speed | the grade's step: target ≤ 50 ms/MiB | finding |",
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
+for (const r of rows) {
+  const judged = r.vx * typical;
   console.log(
-    `| ${c.shape} | ${median(parses).toFixed(1)} | ${median(verdicts).toFixed(1)} | ${median(verdictMultiples).toFixed(2)} | ${median(checks).toFixed(1)} | ${median(multiples).toFixed(2)} | ${result} |`,
+    `| ${r.shape} | ${r.parse.toFixed(1)} | ${r.verdict.toFixed(1)} | ${r.vx.toFixed(2)} | ${(r.vx * typical).toFixed(1)} | ${r.check.toFixed(1)} | ${r.cx.toFixed(2)} | ${(r.cx * typical).toFixed(1)} | ${judged <= 50 ? 'met' : '**missed**'} | ${r.result} |`,
   );
 }
 dispose();

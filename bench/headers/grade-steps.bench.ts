@@ -23,6 +23,7 @@ import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { installNetworkGuard } from '@netdiag/test-utils/guard';
 import { WORST_PAGES } from '../../packages/core/test/adversarial/pages.js';
+import { MIB, median, yardstickOnce } from '../yardstick.js';
 
 installNetworkGuard();
 
@@ -30,30 +31,11 @@ const core = (await import(
   process.env.BENCH_CORE ? pathToFileURL(process.env.BENCH_CORE).href : '@netdiag/core'
 )) as typeof import('@netdiag/core');
 
-const MIB = 1024 * 1024;
 const RUNS = 7;
-const median = (values: readonly number[]) =>
-  [...values].sort((a, b) => a - b)[values.length >> 1] as number;
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(', ');
-
-/** The yardstick of bench/parsers/worst-case.bench.ts: the same document. */
-const yardstickText = (() => {
-  const items: string[] = [];
-  for (let i = 0, size = 0; size < MIB; i++) {
-    const item = `{"handle":"H${i}","roles":["registrar","abuse"],"port43":"whois${i % 97}.example","events":[{"eventAction":"registration","eventDate":"2001-0${(i % 9) + 1}-1${i % 10}T00:00:00Z"}],"n":${i}}`;
-    items.push(item);
-    size += item.length + 1;
-  }
-  return `[${items.join(',')}]`;
-})();
-function yardstickOnce(): number {
-  const t0 = performance.now();
-  JSON.parse(yardstickText);
-  return ((performance.now() - t0) * MIB) / yardstickText.length;
-}
 
 // Room for the count in front: the page stays within the 1 MiB the grade reads.
 const pages = WORST_PAGES.map((page) => ({ page, body: Buffer.from(page.make(MIB - 64)) }));

@@ -16,6 +16,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { bundled } from '../bundle.js';
+import { MIB, median, yardstickOnce } from '../yardstick.js';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -38,24 +39,9 @@ const { WORST_CASES } = modules.inputs as {
   WORST_CASES: { parser: string; shape: string; limit: number; make(bytes: number): unknown }[];
 };
 
-const MIB = 1024 * 1024;
-const median = (values: readonly number[]) =>
-  [...values].sort((a, b) => a - b)[values.length >> 1] as number;
-/** The yardstick of worst-case.bench.ts (the same 1 MiB document), so that multiples compare. */
-const yardstickText = (() => {
-  const items: string[] = [];
-  for (let i = 0, size = 0; size < MIB; i++) {
-    const item = `{"handle":"H${i}","roles":["registrar","abuse"],"port43":"whois${i % 97}.example","events":[{"eventAction":"registration","eventDate":"2001-0${(i % 9) + 1}-1${i % 10}T00:00:00Z"}],"n":${i}}`;
-    items.push(item);
-    size += item.length + 1;
-  }
-  return `[${items.join(',')}]`;
-})();
 const yardsticks: number[] = [];
 const yardstick = () => {
-  const t0 = performance.now();
-  JSON.parse(yardstickText);
-  const perMiB = ((performance.now() - t0) * MIB) / yardstickText.length;
+  const perMiB = yardstickOnce();
   yardsticks.push(perMiB);
   return perMiB;
 };

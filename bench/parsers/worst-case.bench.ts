@@ -21,6 +21,7 @@ import { cpus, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { bundled } from '../bundle.js';
+import { MIB, median, YARDSTICK_TEXT, yardstickOnce } from '../yardstick.js';
 
 /**
  * A full collection before each case, so that a case starts from the same heap whatever the
@@ -66,43 +67,18 @@ function oldScanHtml(html: string): number {
   return found;
 }
 
-const MIB = 1024 * 1024;
-const median = (values: readonly number[]) =>
-  [...values].sort((a, b) => a - b)[values.length >> 1] as number;
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(', ');
 
-/**
- * A yardstick of the machine at the moment, not a parser of ours: V8's own `JSON.parse` of a
- * fixed 1 MiB document (objects, strings, numbers), ms per MiB. On this shared machine the same
- * build reads up to twice as slow in one hour as in another, for every parser alike; this row
- * moves with them, so figures from two runs can be compared by their ratio to it.
- */
-const yardstickText = (() => {
-  const items: string[] = [];
-  for (let i = 0, size = 0; size < MIB; i++) {
-    const item = `{"handle":"H${i}","roles":["registrar","abuse"],"port43":"whois${i % 97}.example","events":[{"eventAction":"registration","eventDate":"2001-0${(i % 9) + 1}-1${i % 10}T00:00:00Z"}],"n":${i}}`;
-    items.push(item);
-    size += item.length + 1;
-  }
-  return `[${items.join(',')}]`;
-})();
 function yardstickMs(runs = 15): number {
-  return (medianMs(() => JSON.parse(yardstickText), runs) * MIB) / yardstickText.length;
+  return (medianMs(() => JSON.parse(YARDSTICK_TEXT), runs) * MIB) / YARDSTICK_TEXT.length;
 }
 
 console.log(
   `${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, load average ${load()}, yardstick (JSON.parse of 1 MiB) ${yardstickMs().toFixed(1)} ms/MiB`,
 );
-
-/** One `JSON.parse` of the yardstick document, ms per MiB. */
-function yardstickOnce(): number {
-  const t0 = performance.now();
-  JSON.parse(yardstickText);
-  return ((performance.now() - t0) * MIB) / yardstickText.length;
-}
 
 /**
  * Each timed run of a case sits between two yardstick runs, and the case is also read as a

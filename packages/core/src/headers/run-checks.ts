@@ -2,7 +2,7 @@
  * The checks of one scan, each in its own turn of the event loop. A hostile page puts up to
  * 1 MiB of policy in front of a check (a `<meta>` Content-Security-Policy), and the page was
  * read just before: run back to back, the reading and the checks held the process for
- * 130–140 ms per MiB of page (BENCHMARKS.md, issue 20 item 1), where the target is 50. Between
+ * 110–140 ms per MiB of page (BENCHMARKS.md, issue 20 item 1), where the target is 50. Between
  * checks, other requests and timers run, and a caller that gave up stops the grade. A check
  * that reads item after item of the page (`CheckDef.steps`) gets a turn between its steps too.
  * @module

@@ -116,7 +116,8 @@ export function analyseCsp(input: ScanInput): CspAnalysis {
 /**
  * The CSP test as the grade runs it: the verdict without the reported policy, which the grade
  * does not show. Writing that policy out (every source as a string, in code-unit order) was
- * two-fifths of the grade's time on a page of a 1 MiB policy (BENCHMARKS.md, issue 20 item 1).
+ * a fifth of the grade's time on a page of a 1 MiB policy of host sources, done twice (profile;
+ * BENCHMARKS.md, issue 20 item 1).
  */
 export function cspVerdict(input: ScanInput): CheckOutcome {
   return analyseCsp(input).outcome;

@@ -28,3 +28,22 @@ export function yardstickOnce(): number {
 /** The middle value (the upper one of an even count). */
 export const median = (values: readonly number[]): number =>
   [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+
+/**
+ * The yardstick's median over a whole run (what a case's multiple is judged against: its cost at
+ * the machine's typical speed during the run), and the line that reports it.
+ */
+export function overTheRun(
+  yardsticks: readonly number[],
+  beside: string,
+): {
+  typical: number;
+  line: string;
+} {
+  const typical = median(yardsticks);
+  const range = `${Math.min(...yardsticks).toFixed(1)}–${Math.max(...yardsticks).toFixed(1)}`;
+  return {
+    typical,
+    line: `yardstick over the run (${yardsticks.length} runs beside the ${beside}): median ${typical.toFixed(1)} ms/MiB, range ${range}\n`,
+  };
+}

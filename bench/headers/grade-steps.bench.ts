@@ -23,7 +23,7 @@ import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { installNetworkGuard } from '@netdiag/test-utils/guard';
 import { WORST_PAGES } from '../../packages/core/test/adversarial/pages.js';
-import { MIB, median, yardstickOnce } from '../yardstick.js';
+import { MIB, median, overTheRun, yardstickOnce } from '../yardstick.js';
 
 installNetworkGuard();
 
@@ -99,10 +99,8 @@ for (const { page, body } of pages) {
   });
 }
 server.close();
-const typical = median(yardsticks);
-console.log(
-  `yardstick over the run (${yardsticks.length} runs beside the grades): median ${typical.toFixed(1)} ms/MiB, range ${Math.min(...yardsticks).toFixed(1)}–${Math.max(...yardsticks).toFixed(1)}\n`,
-);
+const { typical, line } = overTheRun(yardsticks, 'grades');
+console.log(line);
 console.log(
   "| page | aims at | size | longest step, ms (median) | ms per MiB | × JSON.parse beside it (median) | ms per MiB at the run's median speed | target ≤ 50 ms/MiB |",
 );

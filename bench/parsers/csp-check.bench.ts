@@ -16,7 +16,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { bundled } from '../bundle.js';
-import { MIB, median, yardstickOnce } from '../yardstick.js';
+import { MIB, median, overTheRun, yardstickOnce } from '../yardstick.js';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -103,10 +103,8 @@ for (const c of WORST_CASES.filter((c) => c.parser.startsWith('CSP'))) {
     result,
   });
 }
-const typical = median(yardsticks);
-console.log(
-  `yardstick over the run: median ${typical.toFixed(1)} ms/MiB, range ${Math.min(...yardsticks).toFixed(1)}–${Math.max(...yardsticks).toFixed(1)}\n`,
-);
+const { typical, line } = overTheRun(yardsticks, 'checks');
+console.log(line);
 console.log(
   "| CSP worst case, as a `<meta>` policy | parse, ms per MiB | the grade's CSP step (cspVerdict), ms per MiB | × JSON.parse beside it | at the run's median speed | checkCsp with the reported policy (tests only), ms per MiB | × JSON.parse beside it | at the run's median speed | the grade's step: target ≤ 50 ms/MiB | finding |",
 );

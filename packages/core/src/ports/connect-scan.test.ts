@@ -6,7 +6,7 @@ import { connectScan, type ProbeResult } from './connect-scan.js';
 
 const HOST = '127.0.0.3';
 
-describe.each(['handle', 'socket'] as const)('connectScan with the %s connector', (connector) => {
+describe('connectScan', () => {
   const servers: net.Server[] = [];
   let open: number[];
   let closed: number[];
@@ -42,7 +42,6 @@ describe.each(['handle', 'socket'] as const)('connectScan with the %s connector'
     const results = await connectScan(HOST, ports, {
       timeout: 300,
       concurrency: 8,
-      connector,
       onResult: (index) => seen.push(index),
     });
     expect(results).toHaveLength(ports.length);
@@ -62,7 +61,6 @@ describe.each(['handle', 'socket'] as const)('connectScan with the %s connector'
     const results = await connectScan(HOST, [filtered.port, ...closed], {
       timeout: 250,
       concurrency: 2,
-      connector,
     });
     const elapsed = performance.now() - started;
     expect(results[0]?.state).toBe('filtered');
@@ -78,7 +76,7 @@ describe.each(['handle', 'socket'] as const)('connectScan with the %s connector'
     const ports = [open[0], ...closed.slice(0, 6)].map(Number);
     const results = await new Promise<ProbeResult[]>((resolve) =>
       setImmediate(() => {
-        const scan = connectScan(HOST, ports, { timeout: 100, concurrency: 8, connector });
+        const scan = connectScan(HOST, ports, { timeout: 100, concurrency: 8 });
         const until = performance.now() + 400;
         while (performance.now() < until) {
           // Busy: what a descheduled process or a long synchronous job does to the loop.
@@ -95,7 +93,7 @@ describe.each(['handle', 'socket'] as const)('connectScan with the %s connector'
     const ports = Array.from({ length: 9 }, () => filtered.port);
     const timed = async (concurrency: number) => {
       const started = performance.now();
-      const results = await connectScan(HOST, ports, { timeout: 150, concurrency, connector });
+      const results = await connectScan(HOST, ports, { timeout: 150, concurrency });
       expect(results.every((r) => r.state === 'filtered')).toBe(true);
       return performance.now() - started;
     };
@@ -115,7 +113,6 @@ describe.each(['handle', 'socket'] as const)('connectScan with the %s connector'
       timeout: 5_000,
       concurrency: 2,
       signal: controller.signal,
-      connector,
     });
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(results[0]?.state).toBe('filtered');
@@ -129,7 +126,6 @@ describe.each(['handle', 'socket'] as const)('connectScan with the %s connector'
       timeout: 1_000,
       concurrency: 4,
       signal: AbortSignal.abort(),
-      connector,
     });
     expect(results.map((r) => r.state)).toEqual(open.map(() => 'filtered'));
     await new Promise((r) => setTimeout(r, 30));
@@ -145,7 +141,6 @@ describe.each(['handle', 'socket'] as const)('connectScan with the %s connector'
       const results = await connectScan('::1', [port, closedPort], {
         timeout: 1_000,
         concurrency: 2,
-        connector,
       });
       expect(results.map((r) => r.state)).toEqual(['open', 'closed']);
     } finally {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { ConfigError, InvalidIpError } from '../errors.js';
 import { embeddedV4, specialRangeOf } from '../net/ranges.js';
-import { createAddressParts, formatV4, parseAddressInto } from './address.js';
+import { createAddressParts, parseAddressInto } from './address.js';
 import { buildAsnIndexFromCsv } from './asn/asn-csv.js';
 import { asnCacheFile, readAsnCache, writeAsnCache } from './asn/asn-disk-cache.js';
 import type { AsnIndex } from './asn/asn-index.js';
@@ -706,17 +706,17 @@ export function createIpDatasets(
       const embedded = version === 4 ? -1 : embeddedV4(parts.w0, parts.w1, parts.w2, parts.w3);
       if (fused !== undefined) {
         // One search gives both (see geo/geo-asn-table.ts).
-        if (version === 4) entry = fused.v4(parts.v4, text);
-        else if (embedded >= 0) entry = fused.v4(embedded, formatV4(embedded));
-        else entry = fused.v6(parts.w0, parts.w1, parts.w2, parts.w3, text);
+        if (version === 4) entry = fused.v4(parts.v4);
+        else if (embedded >= 0) entry = fused.v4(embedded);
+        else entry = fused.v6(parts.w0, parts.w1, parts.w2, parts.w3);
         location = fused.location;
       } else if (version === 4 || embedded >= 0) {
         const v4 = version === 4 ? parts.v4 : embedded;
-        location = geo.lookupV4(v4, version === 4 ? text : formatV4(v4));
+        location = geo.lookupV4(v4);
         const row = asn.findV4(v4);
         if (row >= 0) entry = asn.entryOfV4Row(row);
       } else {
-        location = geo.lookupV6(parts.w0, parts.w1, parts.w2, parts.w3, text);
+        location = geo.lookupV6(parts.w0, parts.w1, parts.w2, parts.w3);
         const row = asn.findV6(parts.w0, parts.w1, parts.w2, parts.w3);
         if (row >= 0) entry = asn.entryOfV6Row(row);
       }

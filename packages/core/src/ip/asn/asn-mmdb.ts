@@ -6,7 +6,6 @@
  * @module
  */
 import { prefixMask } from '../../net/cidr.js';
-import { formatV4, formatV6 } from '../address.js';
 import type { MmdbDatabase } from '../mmdb/database.js';
 import { type AsnIndex, AsnIndexBuilder } from './asn-index.js';
 
@@ -16,11 +15,7 @@ export function buildAsnIndexFromMmdb(db: MmdbDatabase, source: string): AsnInde
   db.forEachNetwork((network) => {
     let entry = entryByPointer.get(network.pointer);
     if (entry === undefined) {
-      const address =
-        network.version === 4
-          ? formatV4(network.w3)
-          : formatV6(network.w0, network.w1, network.w2, network.w3);
-      const record = db.record(network.pointer, address) ?? {};
+      const record = db.record(network.pointer) ?? {};
       const asn = record['autonomous_system_number'];
       entry =
         typeof asn === 'number'

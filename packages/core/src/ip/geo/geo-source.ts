@@ -1,11 +1,3 @@
-/**
- * Geolocation from MaxMind-format databases: the embedded DB-IP City Lite files (one for IPv4,
- * one for IPv6) or one GeoIP2/GeoLite2 City or Country database given by the user. Addresses
- * are found through flattened search trees (`mmdb/range-table.ts`); records are shaped into
- * `IpLocation` once per database record and cached by record id.
- * @module
- */
-import { formatV4 } from '../address.js';
 import type { AsnIndex } from '../asn/asn-index.js';
 import type { MmdbRecordSource, RawRecords } from '../mmdb/data-section.js';
 import { MmdbDatabase } from '../mmdb/database.js';
@@ -20,9 +12,9 @@ import { buildGeoTables, type GeoTables } from './table-cache.js';
 export interface GeoSource {
   /** What the data is, for `/healthz`-style reporting (`DB-IP City Lite 2026-06`, a path, …). */
   readonly description: string;
-  /** Location of an IPv4 address; `text` is its dotted quad when the caller has it. */
-  lookupV4(v4: number, text?: string): IpLocation | undefined;
-  lookupV6(w0: number, w1: number, w2: number, w3: number, text: string): IpLocation | undefined;
+  /** Location of an IPv4 address. */
+  lookupV4(v4: number): IpLocation | undefined;
+  lookupV6(w0: number, w1: number, w2: number, w3: number): IpLocation | undefined;
   /**
    * Location and AS entry in one search, when the source was built with the AS index
    * (`createMmdbGeoSource({ asn })`); `createIpDatasets` uses it when its index is that one.
@@ -34,9 +26,9 @@ export interface GeoSource {
 export interface FusedLookup {
   readonly asn: AsnIndex;
   /** The AS entry (-1: none) of an IPv4 address; its location is left in `location`. */
-  v4(address: number, text: string): number;
+  v4(address: number): number;
   /** The same for an IPv6 address. */
-  v6(w0: number, w1: number, w2: number, w3: number, text: string): number;
+  v6(w0: number, w1: number, w2: number, w3: number): number;
   /** Location found by the last `v4`/`v6` call (undefined: none). */
   location: IpLocation | undefined;
 }
@@ -61,15 +53,14 @@ class LocationCache {
   }
 
   /** The location of record `id`, shaped on first use. */
-  resolve(id: number, v4: number, text: string | undefined): IpLocation {
+  resolve(id: number): IpLocation {
     const location = this.locations[id];
-    return location === undefined ? this.shape(id, v4, text) : location;
+    return location === undefined ? this.shape(id) : location;
   }
 
-  private shape(id: number, v4: number, text: string | undefined): IpLocation {
+  private shape(id: number): IpLocation {
     const table = this.table;
-    const location =
-      table !== undefined && id < table.count ? table.location(id) : this.decode(id, v4, text);
+    const location = table !== undefined && id < table.count ? table.location(id) : this.decode(id);
     if (this.cached >= this.limit) {
       // Full: start over (a bounded cache; shaping a record again costs a few microseconds).
       this.locations = new Array<IpLocation | undefined>(this.ids.count).fill(undefined);
@@ -80,24 +71,22 @@ class LocationCache {
     return location;
   }
 
-  /** Record `id` decoded from the database and shaped (`v4`/`text`: an address it covers). */
-  decode(id: number, v4: number, text: string | undefined): IpLocation {
+  /** Record `id` decoded from the database and shaped. */
+  decode(id: number): IpLocation {
     const raw = this.ids.raw;
     if (raw !== undefined) {
       if (this.flat?.raw !== raw) this.flat = { raw, reader: new FlatRecordReader(raw) };
       const location = this.flat.reader.location(this.ids.pointerOf(id));
       if (location !== undefined) return location;
     }
-    // Not a flat record: decoded in full. The address only matters when mmdb-lib's decoder is
-    // unavailable (see database.ts).
-    return shapeLocation(this.ids.record(id, text ?? formatV4(v4)));
+    // Not a flat record: decoded in full.
+    return shapeLocation(this.ids.record(id));
   }
 }
 
 /**
  * Every record of a database shaped, by record id (for `location-table.ts`): the same shaping
- * as a lookup's. `source` must decode records without an address (a data section, or a
- * database read by mmdb-lib's decoder).
+ * as a lookup's.
  */
 export function shapeAllRecords(
   source: MmdbDatabase | MmdbRecordSource,
@@ -105,7 +94,7 @@ export function shapeAllRecords(
 ): IpLocation[] {
   const cache = new LocationCache(new RecordIds(source, pointers), 0);
   const out: IpLocation[] = [];
-  for (let id = 0; id < pointers.length; id++) out.push(cache.decode(id, 0, '0.0.0.0'));
+  for (let id = 0; id < pointers.length; id++) out.push(cache.decode(id));
   return out;
 }
 
@@ -176,29 +165,29 @@ export function createMmdbGeoSource(options: MmdbGeoSourceOptions): GeoSource {
   const fused: FusedLookup | undefined = asn && {
     asn,
     location: undefined,
-    v4(address, text) {
+    v4(address) {
       const i = t4.index(address);
       const id = t4.geo(i, address);
-      this.location = id === 0 ? undefined : c4.resolve(id - 1, address, text);
+      this.location = id === 0 ? undefined : c4.resolve(id - 1);
       return t4.entry(i, address);
     },
-    v6(w0, w1, w2, w3, text) {
+    v6(w0, w1, w2, w3) {
       const i = t6.index(w0, w1);
       const id = c6 === undefined ? 0 : t6.geo(i, w0, w1, w2, w3);
-      this.location = id === 0 ? undefined : (c6 as LocationCache).resolve(id - 1, 0, text);
+      this.location = id === 0 ? undefined : (c6 as LocationCache).resolve(id - 1);
       return t6.entry(i, w0, w1, w2, w3);
     },
   };
   return {
     description: options.description,
-    lookupV4(address, text) {
+    lookupV4(address) {
       const id = t4.geo(t4.index(address), address);
-      return id === 0 ? undefined : c4.resolve(id - 1, address, text);
+      return id === 0 ? undefined : c4.resolve(id - 1);
     },
-    lookupV6(w0, w1, w2, w3, text) {
+    lookupV6(w0, w1, w2, w3) {
       if (c6 === undefined) return undefined;
       const id = t6.geo(t6.index(w0, w1), w0, w1, w2, w3);
-      return id === 0 ? undefined : c6.resolve(id - 1, 0, text);
+      return id === 0 ? undefined : c6.resolve(id - 1);
     },
     ...(fused ? { fused } : {}),
   };

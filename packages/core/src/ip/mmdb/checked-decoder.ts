@@ -1,10 +1,9 @@
 /**
  * A bounds-checked reader of the MaxMind DB data format (MaxMind-DB-spec.md, "Output Data
- * Section"). mmdb-lib decodes records fast but trusts the file: a corrupt database can make it
- * read past the buffer, recurse forever on a pointer cycle or return garbage. This decoder
- * checks every byte it touches, so a database is proven sound before mmdb-lib reads it:
- * metadata is decoded here, and every data record is verified here (at open time, or on first
- * use) before mmdb-lib decodes it.
+ * Section"). It checks every byte it touches, so a corrupt database cannot make a lookup read
+ * past the buffer, recurse forever on a pointer cycle or return garbage: metadata and records
+ * are decoded here, and every record is verified (at open time, or on first use) before it is
+ * decoded.
  * @module
  */
 import { InvalidInputError } from '../../errors.js';

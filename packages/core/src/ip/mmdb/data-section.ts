@@ -15,7 +15,7 @@ import {
   METADATA_MAX_BYTES,
   MmdbFormatError,
   type MmdbMetadata,
-  mmdbLibDecoder,
+  recordDecoder,
   SEPARATOR_BYTES,
 } from './database.js';
 
@@ -32,7 +32,7 @@ export interface RawRecords {
 
 /** Decodes records by tree record value (data pointer), like `MmdbDatabase.record`. */
 export interface MmdbRecordSource {
-  record(pointer: number, address: string): Record<string, unknown> | null;
+  record(pointer: number): Record<string, unknown> | null;
   /** The bytes behind `record`, when they can be read without checks (trusted or verified). */
   readonly raw?: RawRecords | undefined;
 }
@@ -43,8 +43,7 @@ export interface MmdbDataSection extends MmdbRecordSource {
 
 /**
  * Reads the metadata and the data section of a trusted file (its records are not verified).
- * Throws `MmdbFormatError` for a file that is not a MaxMind DB, or undefined when mmdb-lib's
- * record decoder is unavailable (read the whole file with `MmdbDatabase` then).
+ * Throws `MmdbFormatError` for a file that is not a MaxMind DB.
  */
 export async function readMmdbDataSection(path: string): Promise<MmdbDataSection | undefined> {
   const file = await open(path, 'r');
@@ -66,8 +65,7 @@ export async function readMmdbDataSection(path: string): Promise<MmdbDataSection
     if (dataStart > markerAt) throw new MmdbFormatError('the search tree runs past the metadata');
     const data = Buffer.alloc(markerAt - dataStart);
     await file.read(data, 0, data.length, dataStart);
-    const decodeAt = mmdbLibDecoder(data, 0);
-    if (!decodeAt) return undefined;
+    const decodeAt = recordDecoder(data, 0);
     const base = metadata.node_count + SEPARATOR_BYTES;
     return {
       metadata,

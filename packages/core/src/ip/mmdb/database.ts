@@ -1,17 +1,12 @@
 /**
  * A MaxMind DB (MMDB) file: checked metadata, an allocation-free search-tree walk on integer
- * addresses, and record decoding by mmdb-lib once a record is proven sound.
+ * addresses, and record decoding by offset with the same checked decoder.
  * Format: MaxMind-DB-spec.md (github.com/maxmind/MaxMind-DB).
  * @module
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type { Reader } from 'mmdb-lib';
-import { lazyRequire } from '../../lazy-require.js';
 import { CheckedDecoder, MmdbFormatError } from './checked-decoder.js';
 import type { MmdbRecordSource, RawRecords } from './data-section.js';
-
-const mmdbLib = lazyRequire<{ Reader: typeof Reader }>('mmdb-lib');
 
 export { MmdbFormatError } from './checked-decoder.js';
 
@@ -75,9 +70,8 @@ export class MmdbDatabase {
   readonly ipv4Start: number;
   private readonly ipv4StartDepth: number;
   private readonly checker: CheckedDecoder;
-  private readonly reader: Reader<Record<string, unknown>>;
   private readonly lazy: boolean;
-  private readonly decodeAt: ((offset: number) => unknown) | undefined;
+  private readonly decodeAt: (offset: number) => unknown;
 
   /** Opens a database from its bytes; throws `MmdbFormatError` saying what is wrong. */
   constructor(db: Buffer, verify: VerifyMode = 'full') {
@@ -107,9 +101,7 @@ export class MmdbDatabase {
     [this.ipv4Start, this.ipv4StartDepth] = this.findIpv4Start();
     if (verify === 'full') this.verifyTree();
     this.lazy = verify === 'lazy';
-    // mmdb-lib re-reads the (now proven) metadata; it decodes the records lookups return.
-    this.reader = new (mmdbLib().Reader)(db);
-    this.decodeAt = mmdbLibDecoder(db, this.dataStart);
+    this.decodeAt = recordDecoder(db, this.dataStart, this.dataEnd);
   }
 
   /**
@@ -165,29 +157,23 @@ export class MmdbDatabase {
     return this.terminal(node, depth);
   }
 
-  /**
-   * The record behind a pointer from `findV4`/`findV6`, decoded by mmdb-lib. `address` is the
-   * address that was looked up (mmdb-lib's public API decodes by address).
-   */
-  record(pointer: number, address: string): Record<string, unknown> | null {
+  /** The record behind a pointer from `findV4`/`findV6`. */
+  record(pointer: number): Record<string, unknown> | null {
     const offset = this.dataOffset(pointer, 0);
     if (this.lazy) this.checker.verify(offset);
-    // mmdb-lib's decoder by offset skips the second tree walk of `Reader.get(address)`.
-    if (this.decodeAt) return this.decodeAt(offset) as Record<string, unknown> | null;
-    return this.reader.get(address);
+    return this.decodeAt(offset) as Record<string, unknown> | null;
   }
 
   /**
    * A record decoder holding a copy of the data section only, so that the search tree (most
    * of the file: 44 of DB-IP's 63 MB) can be garbage once flattened tables answer instead of
    * walks. Undefined when records cannot be decoded that way: a database verified lazily
-   * (records are checked on first use against the whole file) or no mmdb-lib decoder.
+   * (records are checked on first use against the whole file).
    */
   dataSectionDecoder(): MmdbRecordSource | undefined {
-    if (this.lazy || !this.decodeAt) return undefined;
+    if (this.lazy) return undefined;
     const copy = Buffer.from(this.db.subarray(this.dataStart, this.dataEnd));
-    const decodeAt = mmdbLibDecoder(copy, 0);
-    if (!decodeAt) return undefined;
+    const decodeAt = recordDecoder(copy, 0);
     const base = this.nodeCount + SEPARATOR_BYTES;
     // Nothing here may refer to `this`: the point is to let the whole file go.
     return {
@@ -377,27 +363,17 @@ export class MmdbDatabase {
   }
 }
 
-interface MmdbLibDecoder {
-  decodeFast(offset: number): { value: unknown };
-}
-
 /**
- * mmdb-lib's record decoder (lib/decoder.js, the class `Reader` uses internally), so a record
- * is decoded by its offset. Falls back to `Reader.get()` if a future mmdb-lib moves the file.
+ * A record decoder by offset (the project's checked decoder over `db[dataStart, dataEnd)`), so
+ * a record found by the tree walk is decoded without a second walk.
  */
-export function mmdbLibDecoder(
+export function recordDecoder(
   db: Buffer,
   dataStart: number,
-): ((offset: number) => unknown) | undefined {
-  try {
-    const { default: Decoder } = createRequire(import.meta.url)('mmdb-lib/lib/decoder.js') as {
-      default: new (db: Buffer, baseOffset: number) => MmdbLibDecoder;
-    };
-    const decoder = new Decoder(db, dataStart);
-    return (offset) => decoder.decodeFast(offset).value;
-  } catch {
-    return undefined;
-  }
+  dataEnd = db.length,
+): (offset: number) => unknown {
+  const decoder = new CheckedDecoder(db, dataStart, dataEnd, 'data section');
+  return (offset) => decoder.decode(offset);
 }
 
 export function findMetadataMarker(db: Buffer): number {

@@ -1,7 +1,7 @@
 /**
  * Conformance against MaxMind's own test databases (maxmind/MaxMind-DB @2f18851, in
  * ../shared/corpora/maxmind-db): every expected lookup of expected-lookups.json through our
- * tree walk + mmdb-lib decoding, the City and ASN databases through `lookupIp`, and every
+ * tree walk + record decoding, the City and ASN databases through `lookupIp`, and every
  * broken database must fail with a clear `MmdbFormatError`, never a crash.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -46,7 +46,7 @@ const expected: Expected | undefined = present
 
 const parts = createAddressParts();
 
-/** Walks our tree for `ip`; returns the decoded record (mmdb-lib) and the prefix length. */
+/** Walks our tree for `ip`; returns the decoded record and the prefix length. */
 function find(db: MmdbDatabase, ip: string): { record: unknown; prefix: number } {
   if (!parseAddressInto(ip, parts)) throw new Error(`bad test ip ${ip}`);
   // The corpus looks up "::ffff:a.b.c.d" as an IPv6 address (through the tree's alias); our
@@ -57,7 +57,7 @@ function find(db: MmdbDatabase, ip: string): { record: unknown; prefix: number }
     : parts.version === 4
       ? db.findV6(0, 0, 0xffff, parts.v4)
       : db.findV6(parts.w0, parts.w1, parts.w2, parts.w3);
-  return { record: pointer === 0 ? null : db.record(pointer, ip), prefix: db.prefixLength };
+  return { record: pointer === 0 ? null : db.record(pointer), prefix: db.prefixLength };
 }
 
 /** Deep equality with the corpus conventions: floats 1e-6 relative, bytes hex, big ints as strings. */

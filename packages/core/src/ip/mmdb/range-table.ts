@@ -294,7 +294,7 @@ export class RecordIds {
   private idByPointer: Map<number, number> | undefined;
   /** The database, for tree walks; undefined once released or when read without its tree. */
   private tree: MmdbDatabase | undefined;
-  private decode: (pointer: number, address: string) => Record<string, unknown> | null;
+  private decode: (pointer: number) => Record<string, unknown> | null;
 
   /** `source`: the database, or only its data section (then no walks: see `readMmdbDataSection`). */
   constructor(
@@ -302,7 +302,7 @@ export class RecordIds {
     private readonly pointers: Uint32Array,
   ) {
     this.tree = source instanceof MmdbDatabase ? source : undefined;
-    this.decode = (pointer, address) => source.record(pointer, address);
+    this.decode = (pointer) => source.record(pointer);
     this.raw = source.raw;
   }
 
@@ -323,15 +323,15 @@ export class RecordIds {
     if (this.tree === undefined) return true;
     const section = this.tree.dataSectionDecoder();
     if (!section) return false;
-    this.decode = (pointer, address) => section.record(pointer, address);
+    this.decode = (pointer) => section.record(pointer);
     this.raw = section.raw;
     this.tree = undefined;
     return true;
   }
 
-  /** The decoded record of id `id` (`address`: the address looked up, for mmdb-lib's API). */
-  record(id: number, address: string): Record<string, unknown> | null {
-    return this.decode(this.pointerOf(id), address);
+  /** The decoded record of id `id`. */
+  record(id: number): Record<string, unknown> | null {
+    return this.decode(this.pointerOf(id));
   }
 
   /** Record ids known so far. */

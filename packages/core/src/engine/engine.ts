@@ -270,9 +270,6 @@ export const DEFAULT_ENGINE_TIMEOUTS: Readonly<EngineTimeouts> = Object.freeze({
   authority: 2_000,
 });
 
-/** The built-in public feed URL is never fetched under a test runner (tests reach loopback only). */
-const DEFAULT_TOR_URL = 'https://check.torproject.org/torbulkexitlist';
-
 /** Creates an engine. Cheap: datasets load and feeds start on first use. */
 export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
   const config = resolveNetdiagConfig(options);
@@ -344,7 +341,6 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
       resolver,
       logger,
       onUpdate: (list) => loaded?.setTorExitList(list),
-      mayFetch: () => !(process.env['VITEST'] && config.torExitListUrl === DEFAULT_TOR_URL),
     });
     return tor;
   };
@@ -379,7 +375,6 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
         onUpdate: (list) => {
           if (loaded) applyIntelFeed(loaded, definition, list);
         },
-        mayFetch: () => !(process.env['VITEST'] && url === definition.defaultUrl),
       });
       return [definition, feed];
     });

@@ -57,8 +57,6 @@ export interface FeedOptions<T> {
   logger?: NetdiagLogger;
   /** Called with every list installed (from disk or a fetch). */
   onUpdate(value: T): void;
-  /** Fetch refused (returns false) — the test runner's default public URL, for example. */
-  mayFetch?: () => boolean;
 }
 
 export interface Feed<T> {
@@ -92,7 +90,7 @@ export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions
   };
 
   const refresh = async (): Promise<boolean> => {
-    if (closed || options.mayFetch?.() === false) return false;
+    if (closed) return false;
     try {
       const response = await upstreamRequest(options.url, {
         upstream: definition.name,

@@ -27,4 +27,11 @@ export * from './capabilities.js';
 // --- Answer schemas (zod) and the SPEC shapes ---
 export * from './schemas/index.js';
 // --- The capabilities as tools for agents (the MCP face builds on this table) ---
-export { findTool, NETDIAG_TOOLS, type ToolContext, type ToolDefinition } from './tools/index.js';
+export {
+  findTool,
+  NETDIAG_TOOLS,
+  operationLimit,
+  type RateLimitKind,
+  type ToolContext,
+  type ToolDefinition,
+} from './tools/index.js';

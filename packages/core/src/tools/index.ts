@@ -1,6 +1,8 @@
 export {
   findTool,
   NETDIAG_TOOLS,
+  operationLimit,
+  type RateLimitKind,
   type ToolContext,
   type ToolDefinition,
 } from './tools.js';

@@ -23,6 +23,9 @@ export interface ToolContext extends CallOptions {
   caller?: CallerConnection;
 }
 
+/** Which per-client rate limit a call counts against (CONTRACT §3). */
+export type RateLimitKind = 'general' | 'tool';
+
 export interface ToolDefinition {
   /** snake_case tool name. */
   name: string;
@@ -33,11 +36,14 @@ export interface ToolDefinition {
   operationId: OperationId | null;
   input: z.ZodType<Record<string, unknown>>;
   output: z.ZodType<Record<string, unknown>>;
-  /**
-   * Connects to a target the user names (the SSRF guard applies): counted against the stricter
-   * tool rate limit, like `/api/ports` and `/api/security-headers`.
-   */
+  /** Connects to a target the user names: the SSRF guard applies. */
   probe: boolean;
+  /**
+   * The per-client rate limit a call counts against, over MCP and on the HTTP route of
+   * `operationId` alike (both read it from here): `general` is the limit over every request,
+   * `tool` the stricter tool limit as well (`NETDIAG_TOOL_RATE_LIMIT`).
+   */
+  limit: RateLimitKind;
   /** Reaches the network at all (DNS, registries, the target); false for the embedded data. */
   openWorld: boolean;
   run(engine: Netdiag, input: Record<string, unknown>, context: ToolContext): Promise<unknown>;
@@ -96,6 +102,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'mobile) of one IPv4 or IPv6 address, from the embedded IP data. Same answer as GET /api/lookup.',
     via: 'lookupIp',
     probe: false,
+    limit: 'general',
     openWorld: false,
     run: (engine, input) => engine.lookupIp(str(input.ip)),
   }),
@@ -106,6 +113,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'lookup_ip for 1 to 50 addresses at once; invalid entries are listed in errors. Same answer as POST /api/bulk.',
     via: 'bulkLookup',
     probe: false,
+    limit: 'general',
     openWorld: false,
     run: (engine, input) =>
       engine.bulkLookup(Array.isArray(input.ips) ? (input.ips as unknown[]) : []),
@@ -118,6 +126,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'name and prefixes) or an organisation name (matching ASes). Same answer as GET /api/asn.',
     via: 'searchAsn',
     probe: false,
+    limit: 'general',
     openWorld: false,
     run: (engine, input, context) => engine.searchAsn(str(input.q), call(context)),
   }),
@@ -132,6 +141,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'Same answer as GET /api/v1/dns/{domain}.',
     via: 'dnsLookupV1',
     probe: false,
+    limit: 'general',
     openWorld: true,
     run: (engine, input, context) =>
       engine.dnsV1(
@@ -151,6 +161,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'reverse DNS). Same answer as GET /api/rdns.',
     via: 'reverseDns',
     probe: false,
+    limit: 'general',
     openWorld: true,
     run: (engine, input, context) => engine.reverseDns(str(input.ip), call(context)),
   }),
@@ -162,6 +173,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'per list with its return code. Same answer as GET /api/blacklist.',
     via: 'blacklist',
     probe: false,
+    limit: 'general',
     openWorld: true,
     run: (engine, input, context) => engine.blacklist(str(input.ip), call(context)),
   }),
@@ -173,6 +185,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'classic WHOIS when RDAP has no record. Same answer as GET /api/whois.',
     via: 'whois',
     probe: false,
+    limit: 'general',
     openWorld: true,
     run: (engine, input, context) => engine.whois(str(input.domain), call(context)),
   }),
@@ -185,6 +198,8 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'targets only. Same answer as GET /api/down.',
     via: 'checkSite',
     probe: true,
+    // As GET /api/down: SPEC §8 gives the tool limit to the scans and graders, not the site check.
+    limit: 'general',
     openWorld: true,
     run: (engine, input, context) => engine.checkSite(str(input.url), call(context)),
   }),
@@ -197,6 +212,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'Public targets only. Same answer as GET /api/security-headers.',
     via: 'gradeSecurityHeaders',
     probe: true,
+    limit: 'tool',
     openWorld: true,
     run: (engine, input, context) => engine.securityHeaders(str(input.url), call(context)),
   }),
@@ -209,6 +225,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'curated list of common and risky ports. Same answer as GET /api/ports.',
     via: 'scanPorts',
     probe: true,
+    limit: 'tool',
     openWorld: true,
     run: (engine, input, context) => {
       const host = opt(input.host) ?? context.caller?.ip;
@@ -232,6 +249,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'answer as GET /api/tls.',
     via: 'checkTls',
     probe: true,
+    limit: 'tool',
     openWorld: true,
     run: (engine, input, context) => {
       const port = opt(input.port);
@@ -251,6 +269,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'indeterminate, with the whole chain. type defaults to A. Same answer as GET /api/dnssec.',
     via: 'validateDnssec',
     probe: false,
+    limit: 'tool',
     openWorld: true,
     run: (engine, input, context) =>
       engine.validateDnssec({ domain: str(input.domain), type: opt(input.type) }, call(context)),
@@ -264,6 +283,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'GET /api/email-auth.',
     via: 'checkEmailAuth',
     probe: false,
+    limit: 'general',
     openWorld: true,
     run: (engine, input, context) =>
       engine.emailAuth(
@@ -288,6 +308,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     input: evaluateSpfParamsSchema,
     output: spfEvaluationSchema,
     probe: false,
+    limit: 'general',
     openWorld: true,
     run: (engine, input, context) =>
       engine.evaluateSpf(
@@ -308,10 +329,20 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
       'exposed data classes and a risk level. Same answer as GET /api/breach.',
     via: 'checkBreach',
     probe: false,
+    limit: 'general',
     openWorld: true,
     run: (engine, input, context) => engine.breach(str(input.email), call(context)),
   }),
 ];
+
+/**
+ * The rate limit an HTTP operation counts against: its tool's (`limit`), `general` for an
+ * operation no tool answers. The HTTP face's limiter and its `/mcp` route both ask this table,
+ * so a route and its tool cannot count against different limits.
+ */
+export function operationLimit(operationId: string): RateLimitKind {
+  return NETDIAG_TOOLS.find((entry) => entry.operationId === operationId)?.limit ?? 'general';
+}
 
 /** A tool by name. */
 export function findTool(name: string): ToolDefinition | undefined {

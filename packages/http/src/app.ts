@@ -24,7 +24,7 @@ import { ClusterLimitStore, RedisLimitStore } from './limit-stores.js';
 import { getMetrics, isProbeRoute, type Metrics, metricsRecorder } from './metrics.js';
 import { buildOpenApi } from './openapi/document.js';
 import { responseDefaults } from './protocol.js';
-import { createLimits } from './rate-limit.js';
+import { createLimits, toolLimitedPaths } from './rate-limit.js';
 import { redactUrl } from './redact.js';
 import { buildRouter, RouteTable, routeDispatcher } from './router.js';
 import { ROUTES } from './routes/index.js';
@@ -83,6 +83,7 @@ export function createApp(options: CreateAppOptions = {}): NetdiagApp {
   const limits = createLimits({
     limit: config.rateLimit,
     toolLimit: config.toolRateLimit,
+    toolPaths: toolLimitedPaths(mounted),
     windowS: config.rateWindowS,
     store: () => limitStore(ctx),
     onLimited: (limiter) => metrics.rateLimited.inc({ limiter }),

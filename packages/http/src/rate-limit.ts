@@ -4,15 +4,25 @@
  * and `Retry-After` on 429. Counters live in the store given (in-memory, or Redis when shared).
  * @module
  */
+import { operationLimit } from '@netdiag/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import { clientKey } from './caller.js';
 import { sendError } from './envelope.js';
 import { MemoryLimitStore } from './limit-stores.js';
 import { withoutTrailingSlash } from './router.js';
+import type { RouteDef } from './routes/types.js';
 
-/** Paths with their own, stricter limit (SPEC §8). */
-export const TOOL_LIMITED_PATHS = ['/api/ports', '/api/security-headers'];
+/**
+ * The paths of the routes with the stricter tool limit as well (SPEC §8): those whose operation
+ * core's tool table puts under it (`operationLimit`), the same answer the `/mcp` route gets for
+ * the operation's tool.
+ */
+export function toolLimitedPaths(routes: readonly RouteDef[]): string[] {
+  return routes
+    .filter((route) => operationLimit(route.operationId) === 'tool')
+    .map((route) => route.path.toLowerCase());
+}
 
 /** Paths never limited: health checks and the API description. */
 export const UNLIMITED_PATHS = ['/api/openapi.json'];
@@ -79,8 +89,10 @@ export function createLimiter(options: RateLimitOptions): Limiter {
 export interface LimitsOptions {
   /** Requests per window over all `/api` routes. */
   limit: number;
-  /** Requests per window on the tool endpoints (`TOOL_LIMITED_PATHS`), counted as well. */
+  /** Requests per window on the tool endpoints (`toolPaths`), counted as well. */
   toolLimit: number;
+  /** Route paths under the tool limit (`toolLimitedPaths`); a final `:name` matches one segment. */
+  toolPaths: readonly string[];
   windowS: number;
   /** A new store per limiter: the two limiters count separately. */
   store: () => Store | undefined;
@@ -107,8 +119,15 @@ export function createLimits(
   const all = make('all', options.limit);
   const tool = make('tool', options.toolLimit);
   const unlimited = new Set(UNLIMITED_PATHS);
+  const exact = new Set(options.toolPaths.filter((p) => !p.includes(':')));
+  const withParam = options.toolPaths
+    .filter((p) => p.includes(':'))
+    .map((p) => p.slice(0, p.indexOf(':')));
   const isTool = (path: string) =>
-    TOOL_LIMITED_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
+    exact.has(path) ||
+    withParam.some(
+      (p) => path.length > p.length && path.startsWith(p) && !path.includes('/', p.length),
+    );
   /** Runs `limiter` and goes on when it lets the request through. */
   const run = (
     limiter: Limiter,
@@ -136,8 +155,8 @@ export function createLimits(
     if (!(path === '/api' || path.startsWith('/api/')) || unlimited.has(path)) return next();
     run(all, req, res, next, path, afterAll);
   };
-  // The MCP route counts its requests itself (it must read the body to know whether a call is a
-  // probe tool's), with these same limiters and counters.
+  // The MCP route counts its requests itself (it must read the body to know which tool is
+  // called), with these same limiters and counters.
   return Object.assign(middleware, { all, tool });
 }
 

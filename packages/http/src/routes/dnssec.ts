@@ -110,7 +110,6 @@ export const dnssecRoutes: RouteDef[] = [
     data: dataSchema('validateDnssec'),
     example: EXAMPLE,
     errors: [400, 502, 504],
-    toolLimit: true,
     handle({ req, ctx, signal }) {
       const domain = queryParam(req, 'domain', 'a domain name such as example.com', true);
       const type = queryParam(req, 'type', `one of ${DNS_TYPES_V1.join(', ')}`);

@@ -1,11 +1,12 @@
 /**
  * `POST /mcp`: the MCP tools (`@netdiag/mcp`) over streamable HTTP, stateless. The HTTP face
  * does what it does for every route first — the `Origin` check the MCP specification asks for,
- * the body limits, the per-client rate limits (the stricter tool limit for a call of a probe
- * tool), metrics — and hands the JSON-RPC message to the MCP face.
+ * the body limits, the per-client rate limits (for a `tools/call`, the limit core's tool table
+ * gives the tool, which is also its HTTP route's), metrics — and hands the JSON-RPC message to
+ * the MCP face. Batches are refused.
  * @module
  */
-import { findTool, InvalidInputError } from '@netdiag/core';
+import { findTool, InvalidInputError, NETDIAG_TOOLS, type RateLimitKind } from '@netdiag/core';
 import type { Request, Response } from 'express';
 import { callerConnection } from '../caller.js';
 import type { AppContext } from '../context.js';
@@ -38,7 +39,7 @@ function checkOrigin(req: Request, allowed: readonly string[]): void {
   );
 }
 
-/** The JSON-RPC message or batch, with the body checks of `POST /api/bulk`. */
+/** The JSON-RPC message (or a batch, refused later), with the body checks of `POST /api/bulk`. */
 function parseBody(req: Request): unknown {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') {
@@ -64,17 +65,30 @@ function parseBody(req: Request): unknown {
   }
 }
 
-/** Whether the message (or batch) calls a probe tool: those count against the tool limit. */
-function callsProbeTool(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => {
-    const m = message as { method?: unknown; params?: { name?: unknown } } | null;
-    return (
-      m?.method === 'tools/call' &&
-      typeof m.params?.name === 'string' &&
-      findTool(m.params.name)?.probe === true
-    );
+/**
+ * A batch (a JSON array of messages) is refused as a whole rather than counted call by call:
+ * MCP 2025-06-18 removed JSON-RPC batching (its changelog, PR #416; its Streamable HTTP POST
+ * carries one message), the SDK's client never sends one, and a refusal leaves no second way
+ * through the limits. JSON-RPC 2.0 §5.1: an error tied to no request has `id: null`; -32600 is
+ * "Invalid Request".
+ */
+function refuseBatch(res: Response): void {
+  res.status(400).json({
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: -32600,
+      message:
+        'JSON-RPC batches are not accepted: send one message per POST (MCP 2025-06-18 removed batching)',
+    },
   });
+}
+
+/** The rate limit a message counts against: its tool's for a `tools/call`, else the general one. */
+function limitOf(message: unknown): RateLimitKind {
+  const m = message as { method?: unknown; params?: { name?: unknown } } | null;
+  if (m?.method !== 'tools/call' || typeof m.params?.name !== 'string') return 'general';
+  return findTool(m.params.name)?.limit ?? 'general';
 }
 
 /** Runs a limiter; false when it answered 429. */
@@ -86,10 +100,9 @@ async function handleMcp(ctx: AppContext, req: Request, res: Response): Promise<
   checkOrigin(req, ctx.config.mcpAllowedOrigins);
   const body = parseBody(req);
   const limits = ctx.services.get('limits') as { all: Limiter; tool: Limiter } | undefined;
-  if (limits) {
-    if (!(await allowed(limits.all, req, res))) return;
-    if (callsProbeTool(body) && !(await allowed(limits.tool, req, res))) return;
-  }
+  if (limits && !(await allowed(limits.all, req, res))) return;
+  if (Array.isArray(body)) return refuseBatch(res);
+  if (limits && limitOf(body) === 'tool' && !(await allowed(limits.tool, req, res))) return;
   const { handleMcpHttpRequest } = await loadMcp();
   await handleMcpHttpRequest(ctx.engine, req, res, body, {
     caller: callerConnection(req),
@@ -101,6 +114,8 @@ async function handleMcp(ctx: AppContext, req: Request, res: Response): Promise<
   });
 }
 
+const toolLimited = NETDIAG_TOOLS.filter((tool) => tool.limit === 'tool').map((tool) => tool.name);
+
 export const mcpRoutes: RouteDef[] = [
   {
     method: 'post',
@@ -110,23 +125,22 @@ export const mcpRoutes: RouteDef[] = [
     summary: 'Model Context Protocol: every capability as a tool for AI agents',
     description:
       'Streamable HTTP transport of the Model Context Protocol (2025-06-18), stateless: each ' +
-      'POST carries one JSON-RPC message or batch and is answered with JSON. Tools: lookup_ip, ' +
-      'bulk_lookup, search_asn, dns_lookup, reverse_dns, check_blacklist, whois, check_site, ' +
-      'grade_security_headers, scan_ports, check_email_auth, evaluate_spf, check_breach; each ' +
-      "returns the HTTP API's `data` for the same input as structured content. Requests count " +
-      'against the per-client rate limit, and a call of a probe tool (check_site, ' +
-      'grade_security_headers, scan_ports) against the tool limit too. A request with an ' +
-      '`Origin` header not listed in NETDIAG_MCP_ALLOWED_ORIGINS is refused with 403 (DNS ' +
-      'rebinding protection). NETDIAG_MCP=off removes the route. GET (a server-sent event ' +
-      'stream) is not offered: 405.',
+      'POST carries one JSON-RPC message and is answered with JSON; a batch (a JSON array) is ' +
+      'refused with 400 and a JSON-RPC error (-32600), as MCP 2025-06-18 removed batching. ' +
+      `Tools: ${NETDIAG_TOOLS.map((tool) => tool.name).join(', ')}; each returns the HTTP API's ` +
+      '`data` for the same input as structured content. Every request counts against the ' +
+      `per-client rate limit, and a call of ${toolLimited.join(', ')} against the tool limit ` +
+      'too, as their HTTP routes do. A request with an `Origin` header not listed in ' +
+      'NETDIAG_MCP_ALLOWED_ORIGINS is refused with 403 (DNS rebinding protection). ' +
+      'NETDIAG_MCP=off removes the route. GET (a server-sent event stream) is not offered: 405.',
     raw: {
       contentType: 'application/json',
-      description: 'A JSON-RPC 2.0 response (or batch of responses), as MCP specifies',
+      description: 'A JSON-RPC 2.0 response, as MCP specifies',
     },
     body: {
       schema: {
-        type: ['object', 'array'],
-        description: 'A JSON-RPC 2.0 request, notification or batch (MCP messages)',
+        type: 'object',
+        description: 'One JSON-RPC 2.0 request or notification (an MCP message); no batches',
       },
       example: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     },

@@ -132,7 +132,6 @@ export const probeRoutes: RouteDef[] = [
       checked_at: '2026-11-21T10:00:00.000Z',
     },
     errors: [400, 403, 404, 502, 504],
-    toolLimit: true,
     handle({ req, ctx, signal }) {
       const url = queryParam(req, 'url', 'a URL or host name such as https://example.com', true);
       return ctx.engine.securityHeaders(url, { signal });
@@ -196,7 +195,6 @@ export const probeRoutes: RouteDef[] = [
       ],
     },
     errors: [400, 403, 404, 502, 503, 504],
-    toolLimit: true,
     handle({ req, ctx, callerIp, signal }) {
       const host = queryParam(req, 'host', 'a host name or public IP address') ?? callerIp;
       const ports = queryParam(req, 'ports', 'ports and ranges such as 22,80,8000-8010');

@@ -208,7 +208,6 @@ export const tlsRoutes: RouteDef[] = [
     data: dataSchema('checkTls'),
     example: EXAMPLE,
     errors: [400, 403, 404, 502, 504],
-    toolLimit: true,
     handle({ req, ctx, signal }) {
       const host = queryParam(req, 'host', 'a host name or public IP address', true);
       const portText = queryParam(req, 'port', 'a TCP port from 1 to 65535');

@@ -48,8 +48,6 @@ export interface RouteDef {
   errors: number[];
   /** Statuses other than 200 answered with the success envelope, and what they mean. */
   dataStatuses?: Record<number, string>;
-  /** Subject to the stricter tool limit (CONTRACT §3). */
-  toolLimit?: boolean;
   /**
    * The route writes its own body instead of the envelope (the OpenAPI document, metrics);
    * `handle` must send the response itself.

@@ -13,18 +13,15 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function toolTable(tools: readonly ToolDefinition[] = NETDIAG_TOOLS): string {
   const rows = tools.map((tool) => {
-    const kind = tool.probe
-      ? 'probe (tool limit, SSRF guard)'
-      : tool.openWorld
-        ? 'network'
-        : 'local data';
+    const kind = tool.probe ? 'probe (SSRF guard)' : tool.openWorld ? 'network' : 'local data';
+    const limit = tool.limit === 'tool' ? 'tool + general' : 'general';
     const route = tool.operationId ? `\`${tool.operationId}\`` : '—';
-    return `| \`${tool.name}\` | ${cell(tool.title)} | ${kind} | ${route} | ${cell(tool.description)} |`;
+    return `| \`${tool.name}\` | ${cell(tool.title)} | ${kind} | ${limit} | ${route} | ${cell(tool.description)} |`;
   });
   return [
     TOOL_TABLE_START,
-    '| tool | title | kind | same data as operation | description |',
-    '|---|---|---|---|---|',
+    '| tool | title | kind | rate limit | same data as operation | description |',
+    '|---|---|---|---|---|---|',
     ...rows,
     TOOL_TABLE_END,
   ].join('\n');

@@ -55,7 +55,7 @@ const toolCall = (name: string, args: Record<string, unknown> = {}) => ({
 });
 
 /** Over MCP the caller is 127.0.0.x: `scan_ports` without a host is refused (SSRF guard). */
-const postMcp = (server: ReturnType<typeof createApp>, client: string, body: unknown) =>
+const postMcp = (server: ReturnType<typeof createApp>, client: string, body: object) =>
   request(server).post('/mcp').set(MCP_HEADERS).set('X-Forwarded-For', client).send(body);
 
 describe('POST /mcp and the rate limits', () => {

@@ -1,8 +1,7 @@
 /**
  * A CommonJS dependency required on its first use instead of imported at start. An ESM import
- * of a CommonJS package runs it and lexes its source for named exports while the core loads;
- * dns-packet, ip-address and tldts together cost ~40 ms of every process's start that
- * way (a CLI lookup needs none of them), and a `require` when first needed costs 4–16 ms each
+ * of a CommonJS package runs it and lexes its source for named exports while the core loads,
+ * a cost every process would pay at start (a CLI lookup needs neither dns-packet nor tldts), and a `require` when first needed costs 4–16 ms each
  * (undici, `net/undici.ts`: ~120 ms).
  * @module
  */

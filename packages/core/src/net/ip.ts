@@ -6,12 +6,8 @@
  * target written that way still reaches the address it denotes.
  * @module
  */
-import { isIP } from 'node:net';
-import type { Address6 as Address6Class } from 'ip-address';
 import { InvalidIpError } from '../errors.js';
-import { lazyRequire } from '../lazy-require.js';
-
-const ipAddress = lazyRequire<{ Address6: typeof Address6Class }>('ip-address');
+import { createAddressParts, parseAddressInto, wordsToBigInt } from '../ip/address.js';
 
 export type IpVersion = 4 | 6;
 
@@ -27,18 +23,9 @@ export interface ParsedIp {
  * the input is not an address; zone identifiers (`fe80::1%eth0`) are not accepted.
  */
 export function parseIp(input: string): ParsedIp | undefined {
-  let text = input.trim();
-  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
-  const version = isIP(text);
-  if (version === 4) return { version: 4, address: normaliseIPv4(text) };
-  if (version !== 6 || text.includes('%')) return undefined;
-  const { Address6 } = ipAddress();
-  const v6 = new Address6(text);
-  if (v6.isMapped4()) {
-    // ::ffff:a.b.c.d is the same host as a.b.c.d (RFC 4291 §2.5.5.2).
-    return { version: 4, address: v6.to4().correctForm() };
-  }
-  return { version: 6, address: v6.correctForm() };
+  const parts = createAddressParts();
+  if (!parseAddressInto(input, parts)) return undefined;
+  return { version: parts.version, address: parts.text };
 }
 
 /** Like {@link parseIp} but throws the SPEC §7 `InvalidIpError` for bad input. */
@@ -77,14 +64,6 @@ export function normaliseForwardedAddress(node: string | undefined): string | un
   const zone = text.indexOf('%');
   if (zone !== -1) text = text.slice(0, zone);
   return parseIp(text)?.address;
-}
-
-function normaliseIPv4(text: string): string {
-  // node:net accepts only canonical dotted quads; strip nothing but leading zeros of "0".
-  return text
-    .split('.')
-    .map((part) => String(Number(part)))
-    .join('.');
 }
 
 /**
@@ -150,7 +129,14 @@ export function uint32ToIPv4(value: number): string {
 
 /** Any valid IPv6 text → 128-bit integer. */
 export function ipv6ToBigInt(address: string): bigint {
-  return new (ipAddress().Address6)(address).bigInt();
+  const parts = createAddressParts();
+  if (!parseAddressInto(address, parts) || !address.includes(':')) {
+    throw new InvalidIpError('address');
+  }
+  // An IPv4-mapped address parses as its IPv4 address; its 128 bits are ::ffff:a.b.c.d.
+  return parts.version === 6
+    ? wordsToBigInt(parts.w0, parts.w1, parts.w2, parts.w3)
+    : (0xffffn << 32n) | BigInt(parts.v4);
 }
 
 /**

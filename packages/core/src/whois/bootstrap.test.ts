@@ -19,6 +19,7 @@ import {
   findIpService,
   parseBootstrapFile,
 } from './bootstrap.js';
+import { DEFAULT_RDAP_TIMEOUT_MS } from './rdap-client.js';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const corpora = process.env.NETDIAG_CORPORA ?? join(repo, '..', 'shared', 'corpora');
@@ -213,5 +214,43 @@ describe('bootstrap loader: 24 h cache with conditional requests', () => {
       code: 'UPSTREAM_ERROR',
       upstream: 'rdap-bootstrap',
     });
+  });
+});
+
+describe('bootstrap loader: time budget', () => {
+  let server: RdapTestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  // Issue 41 item 8: the loader waited 10 s where docs/whois.md says an RDAP request, the
+  // bootstrap file's included, gets 8 s. A file sent after 9 s must come too late.
+  test('a bootstrap server slower than 8 s is a timeout of DEFAULT_RDAP_TIMEOUT_MS', async () => {
+    expect(DEFAULT_RDAP_TIMEOUT_MS).toBe(8_000);
+    server = await startRdapServer({
+      routes: {
+        '/dns.json': { body: bootstrapFile([[['com'], ['https://r/']]]), delayMs: 9_000 },
+      },
+    });
+    const loader = createBootstrapLoader({
+      url: `${server.url}/dns.json`,
+      cache: createMemoryCache(),
+    });
+    const started = performance.now();
+    await expect(loader.load('dns')).rejects.toMatchObject({
+      code: 'UPSTREAM_TIMEOUT',
+      timeoutMs: DEFAULT_RDAP_TIMEOUT_MS,
+    });
+    expect(performance.now() - started).toBeLessThan(DEFAULT_RDAP_TIMEOUT_MS + 800);
+  }, 15_000);
+
+  test('docs/whois.md states the same budget for the bootstrap file and RDAP requests', () => {
+    const doc = readFileSync(join(repo, 'docs', 'whois.md'), 'utf8');
+    const seconds = `${DEFAULT_RDAP_TIMEOUT_MS / 1000} s`;
+    expect(doc).toContain(`an RDAP request (the bootstrap file's included) exceeded ${seconds}`);
+    expect(doc).toMatch(
+      new RegExp(`budget of any RDAP\\s+request, \\*\\*${seconds}\\*\\* \\(\`DEFAULT_RDAP_TIMEOUT_MS\``),
+    );
   });
 });

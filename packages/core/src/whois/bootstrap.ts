@@ -17,6 +17,7 @@ import { parseJsonBody, throwForStatus, upstreamRequest } from '../net/http-clie
 import { parseIp } from '../net/ip.js';
 import { raceAbort } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
+import { DEFAULT_RDAP_TIMEOUT_MS } from './rdap-client.js';
 
 /** The four IANA bootstrap registries (RFC 9224 §4–5.3). */
 export type BootstrapRegistry = 'dns' | 'ipv4' | 'ipv6' | 'asn';
@@ -153,7 +154,10 @@ export interface BootstrapLoaderOptions {
   resolver?: DnsResolver;
   /** Clock, for tests. @default Date.now */
   now?: () => number;
-  /** Per-fetch time budget in ms. @default 10000 */
+  /**
+   * Per-fetch time budget in ms: the bootstrap file is an RDAP request like the registry's, with
+   * the same budget (docs/whois.md). @default DEFAULT_RDAP_TIMEOUT_MS (8000)
+   */
   timeoutMs?: number;
 }
 
@@ -182,7 +186,7 @@ export function createBootstrapLoader(options: BootstrapLoaderOptions): Bootstra
           fresh = await fetchBootstrap(url, stored, {
             dispatcher: options.dispatcher,
             resolver: options.resolver,
-            timeout: options.timeoutMs ?? 10_000,
+            timeout: options.timeoutMs ?? DEFAULT_RDAP_TIMEOUT_MS,
             now,
           });
         } catch (error) {

@@ -59,7 +59,10 @@ export interface RdapDocument {
 /** RDAP answers are small; 2 MiB bounds a misbehaving server (the largest seen are ~200 KB). */
 const RDAP_MAX_BYTES = 2 * 1024 * 1024;
 
-/** The default time budget of one RDAP request. */
+/**
+ * The default time budget of one RDAP request: a registry or registrar record, and the
+ * bootstrap file (bootstrap.ts). docs/whois.md cites it; a test holds the two together.
+ */
 export const DEFAULT_RDAP_TIMEOUT_MS = 8_000;
 
 /**

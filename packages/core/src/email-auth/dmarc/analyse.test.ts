@@ -21,6 +21,9 @@ const zone: Zone = {
     TXT: ['V=DMARC1; P=reject; RUA=mailto:a@Reports.Example'],
   },
   'ext-upper.test._report._dmarc.reports.example': { TXT: ['V=DMARC1'] },
+  '_dmarc.spaced.test': { TXT: [' v=DMARC1; p=reject; rua=mailto:d@spaced.test'] },
+  '_dmarc.tab-spaced.test': { TXT: ['\tv=DMARC1; p=quarantine'] },
+  '_dmarc.spaced-and-valid.test': { TXT: [' v=DMARC1; p=reject', 'v=DMARC1; p=none'] },
 };
 
 let server: DnsTestServer;
@@ -94,5 +97,39 @@ describe('analyseDmarc: tag names are case-insensitive', () => {
         authorized: true,
       }),
     ]);
+  });
+});
+
+// Issue 41 item 9: RFC 7489 §6.6.3 discards a record that does not begin with "v=DMARC1", so
+// one with whitespace before it is no policy (checkdmarc reports it as an error).
+describe('analyseDmarc: a record that starts with whitespace is discarded', () => {
+  test.each([
+    ['spaced.test', ' v=DMARC1; p=reject; rua=mailto:d@spaced.test'],
+    ['tab-spaced.test', '\tv=DMARC1; p=quarantine'],
+  ])('%s: no policy applies, and the finding names the leading whitespace', async (domain) => {
+    const d = await analyseDmarc(domain, { resolver });
+    expect(d).toMatchObject({
+      status: 'fail',
+      record: null,
+      records_found: 0,
+      tags: {},
+      policy: null,
+      applied_policy: null,
+      record_name: `_dmarc.${domain}`,
+    });
+    expect(d.findings.map((f) => [f.severity, f.code])).toEqual([
+      ['fail', 'dmarc_leading_whitespace'],
+    ]);
+    expect(d.findings[0]?.message).toMatch(/starts with whitespace/);
+    expect(d.findings[0]?.message).toContain('RFC 7489 §6.6.3');
+  });
+
+  test('beside a valid record, the valid one applies and the spaced one is named', async () => {
+    const d = await analyseDmarc('spaced-and-valid.test', { resolver });
+    expect(d).toMatchObject({ record: 'v=DMARC1; p=none', records_found: 1 });
+    expect(d.applied_policy).toBe('none');
+    const spaced = d.findings.find((f) => f.code === 'dmarc_leading_whitespace');
+    expect(spaced?.severity).toBe('warn');
+    expect(d.findings.map((f) => f.code)).not.toContain('dmarc_multiple');
   });
 });

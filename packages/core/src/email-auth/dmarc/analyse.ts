@@ -30,6 +30,7 @@ import {
   isDmarcRecord,
   parseDmarcRecord,
   parseDmarcUri,
+  startsWithWhitespace,
 } from './parse.js';
 
 /** External report domains checked at most (each costs one TXT query). */
@@ -124,7 +125,19 @@ async function dmarcSection(
       source = 'organizational_domain';
     }
   }
+  // " v=DMARC1; …": discarded (§6.6.3), but plainly meant as the policy, so named as such.
+  const spaced = found.others.find(startsWithWhitespace);
+  const spacedMessage = `${found.name} holds "${spaced?.slice(0, 60)}", which starts with whitespace: receivers discard a record that does not begin with "v=DMARC1" (RFC 7489 §6.6.3); remove the leading whitespace`;
   if (found.records.length === 0) {
+    if (spaced !== undefined) {
+      return {
+        ...empty,
+        record_name: found.name,
+        findings: [
+          finding('fail', 'dmarc_leading_whitespace', `${spacedMessage}: no policy applies`),
+        ],
+      };
+    }
     const other = found.others[0];
     const message = other
       ? `${found.name} holds TXT "${other.slice(0, 60)}", which is not a DMARC record: ${parseDmarcRecord(other).errors[0]?.message ?? ''}`
@@ -136,6 +149,11 @@ async function dmarcSection(
     };
   }
   const findings: Finding[] = [];
+  if (spaced !== undefined) {
+    findings.push(
+      finding('warn', 'dmarc_leading_whitespace', `${spacedMessage}; the other record applies`),
+    );
+  }
   if (found.records.length > 1) {
     findings.push(
       finding(

@@ -179,7 +179,7 @@ describe('DMARC tag names are case-insensitive, the v value and URIs are not', (
         pct: 50,
       },
     ],
-    [' V = DMARC1 ; np = Quarantine ; T = y', { v: 'DMARC1', np: 'quarantine', t: 'y' }],
+    ['V = DMARC1 ; np = Quarantine ; T = y', { v: 'DMARC1', np: 'quarantine', t: 'y' }],
   ])('%s is a DMARC record', (record, tags) => {
     expect(isDmarcRecord(record)).toBe(true);
     const parsed = parseDmarcRecord(record);
@@ -457,5 +457,32 @@ describe('report URIs by index', () => {
     expect(message).toContain('"bad0", "bad1"');
     expect(message).toContain('"bad9" and 4990 more');
     expect(message).not.toContain('"bad10"');
+  });
+});
+
+// Issue 41 item 9: whitespace before "v=DMARC1" makes a record that receivers discard
+// (RFC 7489 §6.6.3); the error says so rather than quoting a start that looks right.
+describe('a record that starts with whitespace', () => {
+  test.each([' v=DMARC1; p=reject', '  v=DMARC1', '\tV=DMARC1; p=none', '\u00a0v=DMARC1;p=reject'])(
+    '%j is not a DMARC record, and the error names the leading whitespace',
+    (record) => {
+      expect(isDmarcRecord(record)).toBe(false);
+      const parsed = parseDmarcRecord(record);
+      expect(parsed.valid).toBe(false);
+      expect(parsed.tags).toEqual({});
+      expect(parsed.errors).toHaveLength(1);
+      expect(parsed.errors[0]?.message).toMatch(/starts with whitespace before "v=DMARC1"/);
+    },
+  );
+
+  test('whitespace before anything else is the usual "not a DMARC record" error', () => {
+    const parsed = parseDmarcRecord(' v=spf1 -all');
+    expect(parsed.valid).toBe(false);
+    expect(parsed.errors[0]?.message).not.toMatch(/whitespace/);
+    expect(parsed.errors[0]?.message).toContain('v=DMARC1');
+  });
+
+  test('whitespace after the version tag and around "=" is still allowed (§6.4 *WSP)', () => {
+    expect(parseDmarcRecord('v = DMARC1 ; p=reject').tags.p).toBe('reject');
   });
 });

@@ -83,7 +83,9 @@ const MAX_SEGMENTS = 1024;
 /** Invalid report URIs quoted in a `rua`/`ruf` problem; the rest are counted. */
 const LISTED_BAD_URIS = 10;
 
-const DMARC_VERSION = /^\s*[Vv]\s*=\s*DMARC1\s*(?:;|$)/;
+// No whitespace before the "v": §6.6.3 discards records that do not begin with "v=DMARC1", and
+// the §6.4 grammar allows none there (checkdmarc reports such a record as an error).
+const DMARC_VERSION = /^[Vv]\s*=\s*DMARC1\s*(?:;|$)/;
 
 /**
  * True when `text` is a DMARC record (starts with the `v=DMARC1` tag, see `DMARC_VERSION`):
@@ -91,6 +93,14 @@ const DMARC_VERSION = /^\s*[Vv]\s*=\s*DMARC1\s*(?:;|$)/;
  */
 export function isDmarcRecord(text: string): boolean {
   return DMARC_VERSION.test(text);
+}
+
+/**
+ * True when `text` would be a DMARC record but for the whitespace it starts with
+ * (`" v=DMARC1; p=reject"`): discarded all the same (§6.6.3), and worth saying why.
+ */
+export function startsWithWhitespace(text: string): boolean {
+  return text !== text.trimStart() && DMARC_VERSION.test(text.trimStart());
 }
 
 /**
@@ -110,7 +120,9 @@ export function parseDmarcRecord(record: string): DmarcRecordParse {
     result.errors.push({
       tag: 'v',
       value: first?.name.toLowerCase() === 'v' ? first.value : '',
-      message: `a DMARC record starts with "v=DMARC1" (RFC 7489 §6.4); this one starts "${start}"`,
+      message: startsWithWhitespace(record)
+        ? `the record starts with whitespace before "v=DMARC1", and receivers discard a record that does not begin with "v=DMARC1" (RFC 7489 §6.6.3): remove the leading whitespace`
+        : `a DMARC record starts with "v=DMARC1" (RFC 7489 §6.4); this one starts "${start}"`,
     });
     return result;
   }

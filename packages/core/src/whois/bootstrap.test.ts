@@ -250,7 +250,9 @@ describe('bootstrap loader: time budget', () => {
     const seconds = `${DEFAULT_RDAP_TIMEOUT_MS / 1000} s`;
     expect(doc).toContain(`an RDAP request (the bootstrap file's included) exceeded ${seconds}`);
     expect(doc).toMatch(
-      new RegExp(`budget of any RDAP\\s+request, \\*\\*${seconds}\\*\\* \\(\`DEFAULT_RDAP_TIMEOUT_MS\``),
+      new RegExp(
+        `budget of any RDAP\\s+request, \\*\\*${seconds}\\*\\* \\(\`DEFAULT_RDAP_TIMEOUT_MS\``,
+      ),
     );
   });
 });

@@ -447,6 +447,32 @@ describe('whois() — RDAP first, WHOIS fallback (the unversioned family)', () =
     });
   });
 
+  // Issue 41 item 10: .nz prints the query's result as a numeric status line. A refusal says
+  // nothing about the domain (an upstream error, in words); "not managed here" is not found.
+  const nz = (status: string) =>
+    `% .nz WHOIS\nversion: 8.0\ndomain_name: example.com\nquery_status: ${status}\n%\n`;
+
+  test('"440 Request Denied" → UPSTREAM_ERROR naming whois, quoting the refusal', async () => {
+    const { seams } = await setup({
+      routes: { '/registry/domain/example.com': { status: 404 } },
+      registryAnswers: { 'example.com': nz('440 Request Denied') },
+    });
+    const error = await whois('example.com', seams).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UPSTREAM_ERROR', upstream: 'whois' });
+    expect((error as Error).message).toContain(
+      'the registry\'s WHOIS server refused the query: "440 Request Denied"',
+    );
+    expect((error as Error).message).not.toMatch(/127\.0\.0\.1|:\d{4,5}\b/);
+  });
+
+  test('"510 Domain is not managed by this register" → NOT_FOUND', async () => {
+    const { seams } = await setup({
+      routes: { '/registry/domain/example.com': { status: 404 } },
+      registryAnswers: { 'example.com': nz('510 Domain is not managed by this register') },
+    });
+    await expect(whois('example.com', seams)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   test('a registry WHOIS that never answers → UPSTREAM_TIMEOUT naming whois', async () => {
     const { seams } = await setup({
       routes: { '/registry/domain/example.com': { status: 404 } },

@@ -96,6 +96,12 @@ export async function lookupWhoisChain(
   if (parsed.outcome === 'limit_exceeded') {
     throw new ThrottledError('whois', WHOIS_THROTTLE_RETRY_S);
   }
+  if (parsed.outcome === 'refused') {
+    // "440 Request Denied" (.nz): the registry says nothing about the domain, so this is no
+    // "not found" but its failure to answer, quoted (control characters as spaces).
+    const words = parsed.refusal.replace(/\p{Cc}/gu, ' ').slice(0, 80);
+    throw new UpstreamError('whois', `the registry's WHOIS server refused the query: "${words}"`);
+  }
   // An answer about another name (IANA's record of the TLD itself, when the TLD has no WHOIS
   // server to refer to) says nothing about this domain.
   const aboutOther = parsed.domain !== '' && parsed.domain !== domain;

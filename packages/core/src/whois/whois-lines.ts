@@ -2,6 +2,7 @@
  * Turns raw WHOIS text into key/value entries. WHOIS (RFC 3912) has no syntax, so this reads
  * the layouts registries use:
  * - `Key: value` (ICANN gTLD, RPSL `key:   value`), `key.....: value` (.fi, .kz, .lk, .tr),
+ *   `Key:.....value` (JWhoisServer: .tg, .tn),
  *   `Key<TAB>value` (.ch), `[Key]   value`, `a. [Key] value` (JPRS) and `a [Key] value` (MYNIC),
  *   `** Key: value` (.tr), bilingual `Etiqueta / Label: value` (.pt), `Clé#. . . . value` (.dz);
  * - headings followed by indented or bare lines, one value per line or `key: value` sub-entries
@@ -76,6 +77,10 @@ const NAME_SERVER_KEYS = new Set([
   'secondary server',
   'primary name server',
   'secondary name server',
+  'primary server hostname', // .ai (old layout): "Primary Server Hostname....: ns1.example.com"
+  'secondary server hostname',
+  'third server hostname',
+  'fourth server hostname',
   'servidor de nombres de dominio',
   'servidores de nombre',
   'servidores de nombres',
@@ -443,7 +448,21 @@ export interface KeyValue {
 /** `key: value` in one of the supported layouts, or undefined. */
 export function splitKeyValue(content: string): KeyValue | undefined {
   const plain = plainKeyValue(content);
-  return plain === undefined ? patternKeyValue(content) : (plain ?? undefined);
+  const kv = plain === undefined ? patternKeyValue(content) : (plain ?? undefined);
+  return kv === undefined ? undefined : withoutValueLeaders(kv);
+}
+
+/**
+ * JWhoisServer (.tg, .tn): "Domain:.............example.tg", dot leaders after the colon up to
+ * the value's column. Two or more dots at the start of a value are leaders (no value starts so);
+ * one dot is kept (".tn" in a banner's "Supported ccTLDs : .tn").
+ */
+function withoutValueLeaders(kv: KeyValue): KeyValue {
+  const value = kv.value;
+  if (value.charCodeAt(0) !== 0x2e || value.charCodeAt(1) !== 0x2e) return kv;
+  let start = 2;
+  while (value.charCodeAt(start) === 0x2e) start++;
+  return { ...kv, value: value.slice(start).trim() };
 }
 
 /**

@@ -42,6 +42,7 @@ describe('layouts', () => {
       status: ['client delete prohibited', 'active'],
       referral_server: '',
       registrar_whois_server: 'whois.registrar.example:4343',
+      refusal: '',
     });
   });
 
@@ -389,5 +390,66 @@ describe('bounds on hostile answers', () => {
     const status = parseWhoisText(answer(statuses)).status;
     expect(status).toHaveLength(64);
     expect(status[63]).toBe(toRdapStatus('state63'));
+  });
+});
+
+// Issue 41 item 10: the edges of each new rule (the real answers are in whois-extra.test.ts).
+describe('rules for registries outside the corpora', () => {
+  test('dot leaders after the colon go; one leading dot is a value', () => {
+    const parsed = parseWhoisText(
+      'Supported ccTLDs : .tn\nDomain:.............example.tn\nRegistrar:..ELB\nFirst Name:.....\n',
+    );
+    expect(parsed.domain).toBe('example.tn');
+    expect(parsed.registrar).toBe('ELB');
+  });
+
+  test('Freenom dates are month first; a first number past 12 is still a day', () => {
+    const dates = (registered: string) =>
+      parseWhoisText(`Domain name:\n   EXAMPLE.TK\n\nDomain registered: ${registered}\n`)
+        .creation_date;
+    expect(dates('03/02/2012')).toBe('2012-03-02T00:00:00.000Z');
+    expect(dates('25/03/2013')).toBe('2013-03-25T00:00:00.000Z');
+    expect(dates('2011-01-23 00:00:07 +02:00')).toBe('2011-01-22T22:00:07.000Z'); // .ee
+  });
+
+  test('"NO OBJECT FOUND!" is "not found" only when its type is domain', () => {
+    const answer = (type: string) =>
+      `domain:     example.gf\nchanged:    2016-10-14 00:00:00.0\nNO OBJECT FOUND!\nobject:     210\ntype:       ${type}\n`;
+    expect(parseWhoisText(answer('nameserver')).outcome).toBe('found');
+    expect(parseWhoisText(answer('person')).outcome).toBe('found');
+    expect(parseWhoisText(answer('domain')).outcome).toBe('not_found');
+    expect(parseWhoisText('NO OBJECT FOUND!\n').outcome).toBe('not_found');
+  });
+
+  test.each([
+    ['440 Request Denied', 'refused', '440 Request Denied'],
+    ['500 Invalid characters in query string', 'refused', '500 Invalid characters in query string'],
+    ['510 Domain is not managed by this register', 'not_found', ''],
+    ['220 Available', 'not_found', ''],
+    ['200 Active', 'found', ''],
+  ])('query_status: %s → %s', (status, outcome, refusal) => {
+    const parsed = parseWhoisText(`domain_name: example.nz\nquery_status: ${status}\n`);
+    expect([parsed.outcome, parsed.refusal]).toEqual([outcome, refusal]);
+  });
+
+  test('a State: beside an address line is no status; one without is', () => {
+    const contact = 'Registrant:\n   Name: X\n   City: Mountain View\n   State: California\n';
+    expect(parseWhoisText(`Domain Name: example.mx\n\n${contact}`).status).toEqual([]);
+    expect(parseWhoisText('domain: example.se\nstate: active\n').status).toEqual(['active']);
+  });
+
+  test.each([
+    ['not.defined', []],
+    ['no.nameserver', []],
+    ['none.none', []],
+    ['192.0.2.1', []],
+    ['-', []],
+    ['not defined', []],
+    ['ns1.no', ['ns1.no']],
+    ['a--b.example.', ['a--b.example']],
+    ['-bad.example', []],
+  ])('name server %j → %j', (value, servers) => {
+    const parsed = parseWhoisText(`Domain Name: example.com\nName Server: ${value}\n`);
+    expect(parsed.name_servers).toEqual(servers);
   });
 });

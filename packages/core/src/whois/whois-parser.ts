@@ -7,8 +7,9 @@
  *
  * The key tables below come from the layouts in likexian/whois-parser's test data (144 real
  * answers over 60 TLD groups), extended for registries outside it from real answers in
- * weppos/whois-parser's and richardpenman/whois's test data (test/fixtures/whois-external; see
- * docs/whois.md for both conformance figures).
+ * weppos/whois-parser's and richardpenman/whois's test data (test/fixtures/whois-external) and,
+ * for the kinds of miss of issue 41, io-developer/php-whois's (test/fixtures/whois-extra; see
+ * docs/whois.md for the figures).
  * @module
  */
 import { toIsoDate } from './dates.js';
@@ -23,7 +24,11 @@ import {
   type WhoisEntry,
 } from './whois-lines.js';
 
-export type WhoisOutcome = 'found' | 'not_found' | 'limit_exceeded';
+/**
+ * `refused`: the registry answered that it will not answer this query (a numeric query status
+ * such as .nz's "440 Request Denied"): no word about the domain, so neither found nor not found.
+ */
+export type WhoisOutcome = 'found' | 'not_found' | 'limit_exceeded' | 'refused';
 
 export interface ParsedWhois {
   outcome: WhoisOutcome;
@@ -41,6 +46,17 @@ export interface ParsedWhois {
   referral_server: string;
   /** `Registrar WHOIS Server:` of a registry answer. */
   registrar_whois_server: string;
+  /** The registry's status line when `outcome` is `refused` ("440 Request Denied"), else "". */
+  refusal: string;
+}
+
+/**
+ * Each date key, and after it the same key with "domain " before it: Neustar (.co, .us,
+ * .travel, .tel) prints "Domain Expiration Date:" and "Domain Last Updated Date:", Freenom
+ * (.tk, .ml, .ga, .cf, .gq) "Domain registered:".
+ */
+function withDomainPrefix(keys: string[]): string[] {
+  return keys.flatMap((key) => (key.startsWith('domain ') ? [key] : [key, `domain ${key}`]));
 }
 
 /**
@@ -53,6 +69,7 @@ const KEYS = {
     'domain name',
     'domain',
     'domainname',
+    'complete domain name', // .ai (old layout)
     'nombre de dominio', // .uy, .ve (Spanish)
     'dominio', // .bo
     'nome de domínio', // .pt (Portuguese, printed with the English label too)
@@ -75,9 +92,10 @@ const KEYS = {
     'registrado por', // .uy
   ],
   ianaId: ['registrar iana id', 'sponsoring registrar iana id', 'registrar iana'],
-  created: [
+  created: withDomainPrefix([
     'creation date',
     'created date',
+    'create date', // .me (Afilias, 2013 layout): "Domain Create Date:"
     'created',
     'registration date',
     'registration time',
@@ -85,6 +103,7 @@ const KEYS = {
     'registered',
     'date registered', // .nl (2009 layout)
     'domain registration date',
+    'activation', // JWhoisServer (.tg, .tn)
     'domain record activated',
     'domain created',
     'first registration date',
@@ -103,8 +122,8 @@ const KEYS = {
     'data de registo', // .pt
     'data de registro',
     '등록일', // .kr: "registration date"
-  ],
-  expires: [
+  ]),
+  expires: withDomainPrefix([
     'registry expiry date',
     'registrar registration expiration date',
     'expiration date',
@@ -115,6 +134,8 @@ const KEYS = {
     'paid till',
     'valid until',
     'domain expires',
+    'expiration', // JWhoisServer (.tg, .tn)
+    'record will expire', // Freenom (.tk, .ml, .ga, .cf, .gq): "Record will expire on:"
     'record expires',
     'record expired', // .my
     'renewal date', // .pl (NASK), .ac.uk: the end of the paid period
@@ -130,8 +151,8 @@ const KEYS = {
     'fecha de expiración',
     'data de expiração', // .pt
     '사용 종료일', // .kr: "end of use date"
-  ],
-  updated: [
+  ]),
+  updated: withDomainPrefix([
     'updated date',
     'last updated',
     'last update',
@@ -150,11 +171,27 @@ const KEYS = {
     'ultima actualizacion', // .uy, .ve
     'última actualización',
     '최근 정보 변경일', // .kr: "last information change date"
-  ],
+  ]),
   status: ['domain status', 'status', 'state', 'query status', 'registration status', 'epp status'],
   refer: ['refer'],
   registrarWhois: ['registrar whois server', 'whois server', 'referralserver'],
 };
+
+/**
+ * Address lines of a contact: a `State:` beside one of them is the contact's state or
+ * province, not the domain's status (see readStatus).
+ */
+const ADDRESS_KEYS = [
+  'address',
+  'street',
+  'street address',
+  'city',
+  'zip',
+  'zipcode',
+  'zip code',
+  'postal code',
+  'country',
+];
 
 /**
  * Every key a field below is read from: the entries of other keys are not kept. Besides KEYS,
@@ -167,6 +204,7 @@ const READ_KEYS = new Set([
   'organization',
   'organisation',
   'org',
+  ...ADDRESS_KEYS,
 ]);
 const isReadKey = orNameServerKey(READ_KEYS);
 
@@ -378,9 +416,12 @@ export function parseWhoisText(text: string): ParsedWhois {
     status: readStatus(entries, all),
     referral_server: serverName(firstValue(all, KEYS.refer)),
     registrar_whois_server: serverName(firstValue(all, KEYS.registrarWhois)),
+    refusal: '',
   };
   parsed.name_servers = readNameServers(entries, all, parsed.domain);
-  parsed.outcome = classify(normal, lines, parsed);
+  const error = queryError(all);
+  parsed.outcome = classify(normal, lines, parsed, error);
+  if (parsed.outcome === 'refused') parsed.refusal = error;
   return parsed;
 }
 
@@ -403,10 +444,15 @@ function findDomain(index: EntryIndex): WhoisEntry | undefined {
 const DOMAIN_VALUE = /^(?:[\w.-]+$|[\w-]+(?:\.[\w-]+)+\.?\s)/;
 const firstWord = (value: string) => value.split(/\s/, 1)[0] as string;
 
-function classify(text: string, lines: Lines, parsed: ParsedWhois): WhoisOutcome {
+function classify(text: string, lines: Lines, parsed: ParsedWhois, error: string): WhoisOutcome {
   // Each line tried where its text starts, without a stripped copy: on an answer of distinct
   // lines the set of distinct lines and the copies were a tenth of the time.
-  for (let i = 0; i < lines.length; i++) if (notFound(lines, i)) return 'not_found';
+  for (let i = 0; i < lines.length; i++) {
+    if (notFound(lines, i) && !aboutLinkedObject(lines, i)) return 'not_found';
+  }
+  // A query status of 4xx/5xx: "not managed by this register" is the domain's absence, any
+  // other ("440 Request Denied", "500 Invalid characters in query string") a refusal.
+  if (error !== '') return NOT_HERE.test(error) ? 'not_found' : 'refused';
   const hasData =
     parsed.registrar !== '' ||
     parsed.creation_date !== '' ||
@@ -422,6 +468,36 @@ function classify(text: string, lines: Lines, parsed: ParsedWhois): WhoisOutcome
   return hasData || parsed.referral_server !== '' ? 'found' : 'not_found';
 }
 
+/**
+ * JWhoisServer (.gf, .gp, .mq, .tg, .tn) follows "NO OBJECT FOUND!" with the object it did not
+ * find: "object: 210" / "type: nameserver". Only "type: domain" says the domain is not there;
+ * a registered domain's answer says it of each contact or name server it lacks.
+ */
+function aboutLinkedObject(lines: Lines, index: number): boolean {
+  if (!/^no object found/i.test(lines.at(index).replace(/^[\s%#>*]+/, ''))) return false;
+  for (let j = index + 1; j < lines.length && j <= index + 2; j++) {
+    const type = /^\s*type:[\s.]*(\S+)/i.exec(lines.at(j));
+    if (type) return (type[1] as string).toLowerCase() !== 'domain';
+  }
+  return false;
+}
+
+/**
+ * A status value that is a query's result code of 4xx or 5xx, as .nz's SRS prints them
+ * ("query_status: 440 Request Denied", "510 Domain is not managed by this register"; its 2xx
+ * codes are the domain's state: "200 Active", "220 Available"): the first such value, or "".
+ */
+function queryError(index: EntryIndex): string {
+  for (const key of KEYS.status) {
+    const entry = withKey(index, key).find((e) => QUERY_ERROR.test(e.value));
+    if (entry) return entry.value.slice(0, 120);
+  }
+  return '';
+}
+const QUERY_ERROR = /^[45]\d\d\s+[a-z]/i;
+/** A query error that says the domain is not there, rather than that the query was refused. */
+const NOT_HERE = /not managed|no match|not found|not registered|no such domain/i;
+
 function firstValue(index: EntryIndex, keys: readonly string[], object?: number): string {
   for (const key of keys) {
     const entry = withKey(index, key).find((e) => e.value !== '' && inObject(e, object));
@@ -435,16 +511,22 @@ function firstValue(index: EntryIndex, keys: readonly string[], object?: number)
  * appears (RPSL contact objects repeat keys such as `status`, and an address line `State: CA`
  * elsewhere must not count), plus the lines under its heading.
  */
-function listValues(entries: WhoisEntry[], index: EntryIndex, keys: readonly string[]): string[] {
+function listValues(
+  entries: WhoisEntry[],
+  index: EntryIndex,
+  keys: readonly string[],
+  skip: (entry: WhoisEntry) => boolean,
+): string[] {
   const listed = new Set(keys);
   for (const key of keys) {
-    const first = withKey(index, key).find((e) => e.value !== '');
+    const first = withKey(index, key).find((e) => e.value !== '' && !skip(e));
     if (!first) continue;
     return entries
       .filter(
         (e) =>
           listed.has(e.key) &&
           e.value !== '' &&
+          !skip(e) &&
           (e.object === first.object || (e.fromBlock && e.key === key)),
       )
       .map((e) => e.value);
@@ -529,13 +611,29 @@ function firstDate(
     let tried = 0;
     for (const entry of withKey(index, key)) {
       if (entry.value === '' || !inObject(entry, object)) continue;
-      const date = isoDate(entry.value, dates);
+      const value = MONTH_FIRST_KEYS.has(key) ? monthFirst(entry.value) : entry.value;
+      const date = isoDate(value, dates);
       if (date) return date;
       if (++tried === DATES_TRIED) break;
     }
   }
   return '';
 }
+
+/**
+ * Keys whose numeric dates put the month first, where toIsoDate reads the day first: Freenom
+ * (.tk, .ml, .ga, .cf, .gq) prints "Domain registered: 12/18/2001", "Record will expire on:
+ * 03/02/2012" (2 March).
+ */
+const MONTH_FIRST_KEYS = new Set(['domain registered', 'record will expire']);
+
+/** "03/02/2012" (month, day, year) → "2012-03-02"; any other text, or a first number past 12, as it is. */
+const monthFirst = (value: string) =>
+  value.replace(
+    /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/,
+    (date, month: string, day: string, year: string) =>
+      Number(month) <= 12 ? `${year}-${month}-${day}` : date,
+  );
 
 /**
  * Values of one key tried as a date before the next key is looked at. A real answer prints a
@@ -557,10 +655,39 @@ function readNameServers(entries: WhoisEntry[], index: EntryIndex, domain: strin
     const first = record ? (record[1] as string) : (text.split(/[\s,]+/)[0] ?? '');
     return normaliseHostName(first);
   });
-  return uniqueNonEmpty(
-    hosts.filter((h) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(h) && h !== domain),
-  );
+  return uniqueNonEmpty(hosts.filter((h) => isNameServerHost(h) && h !== domain));
 }
+
+/**
+ * A name server is a host name — labels of letters, digits and inner hyphens of up to 63
+ * characters, at least one dot, a top label that is not all digits (RFC 1123 §2.1; an address
+ * is not a name) — and not a placeholder that registries print in an empty slot: "not.defined"
+ * (.uz), "No nameserver" (Verisign), "-" (.se), "no.nameserver".
+ */
+function isNameServerHost(host: string): boolean {
+  if (host.length > 253 || !HOST_LABELS.test(host)) return false;
+  const labels = host.split('.');
+  if (/^\d+$/.test(labels[labels.length - 1] as string)) return false;
+  return !labels.every((label) => PLACEHOLDER_LABELS.has(label));
+}
+const HOST_LABELS =
+  /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+/** Words a placeholder name server is made of ("not.defined", "no.nameserver", "none.none"). */
+const PLACEHOLDER_LABELS = new Set([
+  'not',
+  'no',
+  'none',
+  'null',
+  'nil',
+  'defined',
+  'undefined',
+  'unknown',
+  'nameserver',
+  'nameservers',
+  'available',
+  'set',
+  'empty',
+]);
 
 /**
  * The distinct values of the entries with one of `keys`, in answer order (each once: the hosts
@@ -579,8 +706,13 @@ function distinctValues(entries: readonly WhoisEntry[], keys: ReadonlySet<string
 }
 
 function readStatus(entries: WhoisEntry[], index: EntryIndex): string[] {
+  // "Owner contact:\n  City: Mountain View\n  State: California" (Freenom, .mx, .ai): a `State:`
+  // under the same heading as an address line is the contact's, not the domain's status.
+  const place = (e: WhoisEntry) => `${e.object} ${e.section}`;
+  const addresses = new Set(ADDRESS_KEYS.flatMap((key) => withKey(index, key).map(place)));
+  const isAddress = (e: WhoisEntry) => e.key === 'state' && addresses.has(place(e));
   // Each distinct value once: the statuses are made unique below anyway.
-  const values = new Set(listValues(entries, index, KEYS.status));
+  const values = new Set(listValues(entries, index, KEYS.status, isAddress));
   const out: string[] = [];
   let read = 0;
   for (const value of values) {

@@ -8,6 +8,7 @@ import { getDefaultResolver } from '../dns/index.js';
 import { isNetdiagError, UpstreamError } from '../errors.js';
 import type { DnsRecord, DnsResolver, RecordType } from '../net/dns-types.js';
 import { withTimeout } from '../net/signal.js';
+import { socketFailure } from '../net/socket-failure.js';
 import { EMAIL_AUTH_DEFAULT_TIMEOUT_MS, type EmailAuthSectionOptions } from './types.js';
 
 export type LookupResult =
@@ -116,7 +117,11 @@ export async function mustLookup(
   const result = await tryLookup(resolver, name, type, options);
   if (result.ok) return result;
   if (isNetdiagError(result.error)) throw result.error;
-  throw new UpstreamError('dns', `${type} lookup of ${name} failed: ${result.error.message}`);
+  throw new UpstreamError(
+    'dns',
+    `${type} lookup of ${name} failed: ${socketFailure(result.error)}`,
+    result.error,
+  );
 }
 
 /**

@@ -15,6 +15,7 @@ import type { DnsResolver } from './dns-types.js';
 import type { CidrSet } from './ranges.js';
 import { resolverLookup } from './resolve-host.js';
 import { withTimeout } from './signal.js';
+import { socketFailure } from './socket-failure.js';
 import { loadUndici } from './undici.js';
 import { checkReferredHost, guardedLookup, refusal } from './upstream-guard.js';
 
@@ -96,10 +97,13 @@ export async function upstreamRequest(
         if (signal.aborted) throw error;
         const refused = guardRefusal(error, what, options.upstream);
         if (refused) throw refused;
+        // The host and the low-level text stay in `server` and `cause` (CLI, logs): an API
+        // client learns which upstream failed and how, not where netdiag's upstreams are.
         throw new UpstreamError(
           options.upstream,
-          `cannot reach ${new URL(current).host}: ${(error as Error).message}`,
+          `cannot reach ${serverOf(options.upstream)}: ${socketFailure(error)}`,
           error,
+          new URL(current).host,
         );
       }
       const headers = flattenHeaders(response.headers);
@@ -160,6 +164,18 @@ async function checkLiteralTarget(
     allowedTargets: options.guard?.allowedTargets,
     signal,
   });
+}
+
+/** How messages name an upstream's server; others are `the <upstream> server`. */
+const SERVER_NAMES: Record<string, string> = {
+  dns: 'the DoH server',
+  rdap: 'the RDAP server',
+  'rdap-bootstrap': 'the RDAP bootstrap server',
+  breach: 'the breach database',
+};
+
+function serverOf(upstream: string): string {
+  return SERVER_NAMES[upstream] ?? `the ${upstream} server`;
 }
 
 /**

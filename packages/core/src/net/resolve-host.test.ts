@@ -204,9 +204,11 @@ describe('upstreamRequest with a resolver', () => {
       ).rejects.toMatchObject({
         code: 'UPSTREAM_ERROR',
         upstream: 'rdap',
-        message: expect.stringMatching(
-          /cannot reach nowhere\.test:1: nowhere\.test has no A or AAAA record \(NXDOMAIN\)/,
-        ),
+        message: '[netdiag] [rdap] cannot reach the RDAP server: its host name does not resolve',
+        server: 'nowhere.test:1',
+        cause: expect.objectContaining({
+          message: 'nowhere.test has no A or AAAA record (NXDOMAIN)',
+        }),
       });
     } finally {
       await dns.close();

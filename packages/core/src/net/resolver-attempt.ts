@@ -5,6 +5,7 @@
  */
 import { UpstreamError } from '../errors.js';
 import { whenAborted } from './signal.js';
+import { socketFailure } from './socket-failure.js';
 
 /** An attempt ran out of its per-server time; the resolver moves on to the next server. */
 export class AttemptTimeout extends Error {
@@ -76,25 +77,4 @@ export function networkError(server: string, error: unknown): UpstreamError {
     error,
     server,
   );
-}
-
-/** errno codes in words (the text Node attaches repeats the address). */
-const SOCKET_FAILURES: Record<string, string> = {
-  ENETUNREACH: 'network unreachable',
-  EHOSTUNREACH: 'host unreachable',
-  ECONNREFUSED: 'connection refused (nothing listens on that port)',
-  ECONNRESET: 'connection reset',
-  EADDRNOTAVAIL: 'address not available on this machine',
-  EACCES: 'not permitted',
-  EPERM: 'not permitted (a firewall or sandbox refused it)',
-  EPIPE: 'connection closed',
-  ETIMEDOUT: 'timed out',
-};
-
-function socketFailure(error: unknown): string {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string') return SOCKET_FAILURES[code] ?? code;
-  const message = (error as Error | undefined)?.message ?? 'network error';
-  // Strip any address a message carries (`… 192.0.2.1:53`): the server is in `error.server`.
-  return message.replace(/\s*\[?[0-9a-f:.]+\]?:\d+\b/gi, '').trim() || 'network error';
 }

@@ -31,6 +31,7 @@ import { getDefaultUdpSocketPool, type UdpSocketPool } from './resolver-socket-p
 import { AttemptTimeout, dohExchange, tcpExchange } from './resolver-transport.js';
 import { buildQuery, type DecodedMessage, type Query } from './resolver-wire.js';
 import { DEFAULT_TIMEOUT_MS, toAbortError, whenAborted } from './signal.js';
+import { socketFailure } from './socket-failure.js';
 
 export interface ResolverOptions {
   /**
@@ -274,9 +275,18 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
     if (failure) return failure;
     if (allTimeouts) throw new TimeoutError('dns', Math.max(attemptMs, now() - started));
     if (isNetdiagError(lastError)) throw lastError;
+    // The server's address goes in `server`, never in the message (see networkError).
+    if (lastError instanceof AttemptTimeout) {
+      throw new UpstreamError(
+        'dns',
+        `the DNS server did not answer within ${lastError.ms} ms`,
+        lastError,
+        lastError.server,
+      );
+    }
     throw new UpstreamError(
       'dns',
-      (lastError as Error)?.message ?? 'no server answered',
+      `the DNS exchange failed: ${socketFailure(lastError)}`,
       lastError,
     );
   }

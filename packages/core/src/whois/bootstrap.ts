@@ -239,8 +239,9 @@ async function fetchBootstrap(
     if (error instanceof UpstreamError) throw error;
     throw new UpstreamError(
       'rdap-bootstrap',
-      `${url} is not an RDAP bootstrap file: ${(error as Error).message}`,
+      `the answer is not an RDAP bootstrap file: ${(error as Error).message}`,
       error,
+      new URL(url).host,
     );
   }
   const result: CachedBootstrap = { file, fetchedAt: options.now() };

@@ -88,7 +88,12 @@ export async function fetchRdap(url: string, options: RdapFetchOptions): Promise
   throwForStatus(response, 'rdap');
   const doc = parseJsonBody<unknown>(response, 'rdap');
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-    throw new UpstreamError('rdap', `${new URL(response.url).host} answered with a non-object`);
+    throw new UpstreamError(
+      'rdap',
+      'the RDAP server answered with a non-object',
+      undefined,
+      new URL(response.url).host,
+    );
   }
   return { doc: doc as RdapObject, url: response.url };
 }

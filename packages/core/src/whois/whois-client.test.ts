@@ -81,13 +81,15 @@ describe('queryWhoisServer', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  test('connection refused → UpstreamError naming the server', async () => {
+  test('connection refused → UpstreamError saying so in words, the server beside it', async () => {
     const port = await freePort();
     await expect(
       queryWhoisServer({ server: { host: '127.0.0.1', port }, query: 'x' }),
     ).rejects.toMatchObject({
       code: 'UPSTREAM_ERROR',
-      message: expect.stringContaining(`127.0.0.1:${port}`),
+      message:
+        '[netdiag] [whois] cannot reach the WHOIS server: connection refused (nothing listens on that port)',
+      server: `127.0.0.1:${port}`,
     });
   });
 

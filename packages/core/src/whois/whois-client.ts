@@ -11,6 +11,7 @@ import type { DnsResolver } from '../net/dns-types.js';
 import { formatHostPort, parseHostPort } from '../net/host-port.js';
 import { resolverLookup } from '../net/resolve-host.js';
 import { raceAbort } from '../net/signal.js';
+import { socketFailure } from '../net/socket-failure.js';
 
 export interface WhoisServer {
   host: string;
@@ -127,7 +128,14 @@ export function queryWhoisServer(
     socket.on('end', () => finish(false));
     socket.on('close', () => finish(false));
     socket.on('error', (error) =>
-      fail(new UpstreamError('whois', `cannot query ${name}: ${error.message}`, error)),
+      fail(
+        new UpstreamError(
+          'whois',
+          `cannot reach the WHOIS server: ${socketFailure(error)}`,
+          error,
+          name,
+        ),
+      ),
     );
   });
   if (!options.signal) return answer;

@@ -85,13 +85,21 @@ function cliMessage(error: NetdiagError, words: Record<string, string> = {}): st
     default:
       // The local user may see which server failed; the API keeps it out of the message.
       if (error.server) {
-        return message.includes('the DNS server')
-          ? message.replace('the DNS server', error.server)
-          : `${message} (${error.server})`;
+        if (message.includes('the DNS server')) {
+          return message.replace('the DNS server', error.server);
+        }
+        // `cannot reach the WHOIS server: …` → `cannot reach 192.0.2.43:43: …`, as for DNS.
+        if (CANNOT_REACH.test(message)) {
+          return message.replace(CANNOT_REACH, `cannot reach ${error.server}:`);
+        }
+        return `${message} (${error.server})`;
       }
       return message;
   }
 }
+
+/** Core's words for an upstream it could not connect to (`the RDAP server`, `the breach database`). */
+const CANNOT_REACH = /cannot reach the [^:]+:/;
 
 function seconds(ms: number): string {
   const s = ms / 1000;

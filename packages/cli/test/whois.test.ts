@@ -2,6 +2,8 @@
  * `netdiag whois` against loopback fixtures: an RDAP service (bootstrap files, registry,
  * RIR) and a WHOIS chain (IANA → registry).
  */
+
+import { freePort } from '@netdiag/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
   bootstrapFile,
@@ -162,6 +164,15 @@ describe('netdiag whois <domain>', () => {
     const cap = captureIO(env());
     expect(await run(['whois', 'example.com'], cap.io)).toBe(EXIT.network);
     expect(cap.stderr()).toMatch(/rdap/);
+  });
+
+  test('a WHOIS server not listening → exit 3, naming it to the local user in words', async () => {
+    const port = await freePort();
+    const cap = captureIO({ ...env(), NETDIAG_WHOIS_SERVER: `127.0.0.1:${port}` });
+    expect(await run(['whois', 'example.org'], cap.io)).toBe(EXIT.network);
+    expect(cap.stderr()).toBe(
+      `netdiag: whois: cannot reach 127.0.0.1:${port}: connection refused (nothing listens on that port)\n`,
+    );
   });
 });
 

@@ -91,7 +91,9 @@ describe('GET /api/breach', () => {
     const res = await request(app()).get('/api/breach?email=x1@example.com');
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('7');
-    expect(res.body.error).toMatch(/breach/);
+    expect(res.body.error).toBe(
+      'Upstream breach failed: the upstream is rate limiting us; retry in 7 s',
+    );
   });
 
   test('after a 429 the next check is refused without asking the upstream', async () => {
@@ -102,7 +104,28 @@ describe('GET /api/breach', () => {
     const res = await request(a).get('/api/breach?email=x3@example.com');
     expect(res.status).toBe(503);
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(res.body.error).toMatch(/^Upstream breach failed: the upstream is rate limiting us/);
     expect(fake.requests).toEqual(['x2@example.com']);
+  });
+
+  test("netdiag's own pace refusing → 503 that says so, not that the upstream throttles", async () => {
+    // The gate spaces checks at 2 a second (XposedOrNot's limit) and waits at most 3 s for a
+    // slot: of 7 checks at once, 6 get slots at 0, 0, 1.1, 1.1, 2.2 and 2.2 s, the 7th none.
+    // A budget longer than the waits (app()'s 500 ms would turn them into 504s).
+    const engine = createNetdiag({ breachApiUrl: fake.url, timeouts: { breach: 5000 } });
+    const a = createApp({ logLevel: 'silent', breachApiUrl: fake.url, engine });
+    const emails = Array.from({ length: 7 }, (_, i) => `pace${i}@example.com`);
+    const answers = await Promise.all(
+      emails.map((email) => request(a).get('/api/breach').query({ email })),
+    );
+    const refused = answers.filter((res) => res.status === 503);
+    expect(refused).toHaveLength(1);
+    const res = refused[0] as (typeof answers)[number];
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(res.body.error).toMatch(/^netdiag's own limit on breach checks is reached/);
+    expect(res.body.error).toMatch(/nothing was sent to it; retry in \d+ s$/);
+    expect(res.body.error).not.toMatch(/^Upstream|rate limiting us/);
+    expect(fake.requests).toHaveLength(6);
   });
 
   test.each([

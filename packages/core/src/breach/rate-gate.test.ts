@@ -46,7 +46,14 @@ describe('createRateGate', () => {
     const gate = createRateGate({ now: c.now, maxWaitMs: 3000, marginMs: 0 });
     for (let i = 0; i < 8; i++) gate.reserve(); // slots at 0,0,1s,1s,2s,2s,3s,3s
     expect(() => gate.reserve()).toThrow(
-      expect.objectContaining({ code: 'UPSTREAM_THROTTLED', retryAfterS: 4 }),
+      expect.objectContaining({
+        code: 'UPSTREAM_THROTTLED',
+        retryAfterS: 4,
+        message:
+          "netdiag's own limit on breach checks is reached (at most 2 a second, 25 an hour, " +
+          "100 a day, to stay within the breach service's limits per client); nothing was sent " +
+          'to it; retry in 4 s',
+      }),
     );
     c.advance(1000);
     expect(gate.reserve()).toBe(3000);
@@ -72,7 +79,12 @@ describe('createRateGate', () => {
     const c = clock();
     const gate = createRateGate({ now: c.now, maxWaitMs: 3000 });
     gate.block(30);
-    expect(() => gate.reserve()).toThrow(expect.objectContaining({ retryAfterS: 30 }));
+    expect(() => gate.reserve()).toThrow(
+      expect.objectContaining({
+        retryAfterS: 30,
+        message: '[netdiag] [breach] the upstream is rate limiting us; retry in 30 s',
+      }),
+    );
     c.advance(28_000);
     expect(gate.reserve()).toBe(2000);
   });

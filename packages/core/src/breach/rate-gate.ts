@@ -50,6 +50,32 @@ export const XON_LIMITS: readonly RateLimitWindow[] = [
   { limit: 100, windowMs: 86_400_000 },
 ];
 
+/**
+ * The gate refusing on its own pacing (the upstream never saw the request): still a
+ * `ThrottledError` (503 with Retry-After), but the message says netdiag's limit refused, not the
+ * upstream. Without the `[netdiag] [x]` prefix, which faces read as "Upstream x failed".
+ */
+class OwnLimitError extends ThrottledError {
+  constructor(upstream: string, retryAfterS: number, limits: readonly RateLimitWindow[]) {
+    super(upstream, retryAfterS);
+    const pace = limits.map((l) => `${l.limit} ${perWindow(l.windowMs)}`).join(', ');
+    this.message =
+      `netdiag's own limit on ${upstream} checks is reached (at most ${pace}, to stay within ` +
+      `the ${upstream} service's limits per client); nothing was sent to it; retry in ${retryAfterS} s`;
+  }
+}
+
+const WINDOW_WORDS: Record<number, string> = {
+  1000: 'a second',
+  60000: 'a minute',
+  3600000: 'an hour',
+  86400000: 'a day',
+};
+
+function perWindow(windowMs: number): string {
+  return WINDOW_WORDS[windowMs] ?? `per ${windowMs / 1000} s`;
+}
+
 export function createRateGate(options: RateGateOptions = {}): RateGate {
   const limits = options.limits ?? XON_LIMITS;
   const maxWaitMs = options.maxWaitMs ?? 3_000;
@@ -73,7 +99,12 @@ export function createRateGate(options: RateGateOptions = {}): RateGate {
         if (limit > 0 && older !== undefined) at = Math.max(at, older + windowMs + marginMs);
       }
       const wait = at - current;
-      if (wait > maxWaitMs) throw new ThrottledError(upstream, Math.max(1, Math.ceil(wait / 1000)));
+      if (wait > maxWaitMs) {
+        const retryAfterS = Math.max(1, Math.ceil(wait / 1000));
+        // The upstream's own Retry-After holds us back, or only our pacing does: say which.
+        if (blockedUntil >= at) throw new ThrottledError(upstream, retryAfterS);
+        throw new OwnLimitError(upstream, retryAfterS, limits);
+      }
       slots.push(at);
       return wait;
     },

@@ -156,6 +156,15 @@ export function parseProbeUrl(input: unknown, options: ParseProbeUrlOptions = {}
   } catch {
     throw new InvalidInputError(`"${param}" is not a valid URL: ${JSON.stringify(input)}`, param);
   }
+  return checkProbeUrl(url, param, input);
+}
+
+/**
+ * The checks of `parseProbeUrl` on a URL already parsed (scheme, host, port; userinfo and
+ * fragment dropped), without the length limit: that applies to what the user typed, not to
+ * the normalised href (`https://` added, characters percent-encoded).
+ */
+export function checkProbeUrl(url: URL, param = 'url', input: unknown = url.href): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InvalidInputError(
       `"${param}" must use http or https, not ${url.protocol.replace(/:$/, '')}`,

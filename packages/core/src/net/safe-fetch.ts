@@ -11,6 +11,7 @@ import type { Client, Dispatcher } from 'undici';
 import { AbortedError, isNetdiagError, TargetNotAllowedError } from '../errors.js';
 import {
   allowedSet,
+  checkProbeUrl,
   type GuardOptions,
   hostOfUrl,
   parseProbeUrl,
@@ -115,7 +116,9 @@ export async function safeFetch(
   const signal = options.signal ? AbortSignal.any([budget.signal, options.signal]) : budget.signal;
   const hops: SafeFetchHop[] = [];
   const setCookies: string[] = [];
-  let url = typeof input === 'string' ? parseProbeUrl(input) : parseProbeUrl(input.href);
+  // A URL object was parsed (and its length checked) by the caller: only its scheme, host and
+  // port are checked again, on a copy.
+  let url = typeof input === 'string' ? parseProbeUrl(input) : checkProbeUrl(new URL(input.href));
   try {
     for (let hop = 0; ; hop++) {
       if (signal.aborted) throw signal.reason;

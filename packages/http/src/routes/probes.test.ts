@@ -89,6 +89,45 @@ describe('GET /api/down', () => {
   });
 });
 
+/** `127.0.0.2:PORT/aaa…` of exactly `length` characters: no scheme, as people type it. */
+const withoutScheme = (length: number) => {
+  const head = `${target.url.replace(/^http:\/\//, '')}/`;
+  return head + 'a'.repeat(length - head.length);
+};
+
+describe('the 2,048-character limit is on the URL as given, not after https:// is added', () => {
+  test('/api/down: 2,045 characters without a scheme are checked', async () => {
+    const url = withoutScheme(2045);
+    expect(url).toHaveLength(2045);
+    const res = await request(app()).get('/api/down').query({ url });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    expectMatchesSchema('checkSite', res.body);
+    // https cannot connect to the plain-HTTP fixture; the fallback to http finds it up.
+    expect(res.body.data).toMatchObject({ is_up: true, url: `http://${url}` });
+  });
+
+  test('/api/security-headers: 2,045 characters without a scheme are checked', async () => {
+    const res = await request(app())
+      .get('/api/security-headers')
+      .query({ url: withoutScheme(2045) });
+    // Accepted and probed: https (the default scheme) meets the plain-HTTP fixture, and the
+    // grade says TLS failed — not that the URL is too long.
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(502);
+    expect(res.body.error).toMatch(/TLS failed .*wrong version number/);
+  });
+
+  test.each(['/api/down', '/api/security-headers'])(
+    '%s: 2,049 characters are refused',
+    async (path) => {
+      const res = await request(app())
+        .get(path)
+        .query({ url: withoutScheme(2049) });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/too long \(at most 2048 characters\)/);
+    },
+  );
+});
+
 describe('GET /api/security-headers', () => {
   test('grades, with the tool rate limit headers', async () => {
     const res = await request(app())

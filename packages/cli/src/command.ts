@@ -23,6 +23,7 @@ import {
   loadFormat,
 } from './output/formats.js';
 import { type Progress, progressBar } from './output/progress.js';
+import { printError } from './output/terminal.js';
 import { collectTargets } from './targets.js';
 
 /** What every data command's action receives besides its own flags. */
@@ -171,6 +172,7 @@ export async function printAnswer<T>(
     batch: false,
     fields: flags.fields !== undefined ? parseFields(flags.fields) : undefined,
     pretty: io.stdoutIsTTY === true,
+    terminal: io.stdoutIsTTY === true,
     text: (d) => text(d, ui),
     textError: (input, message) => `${input}: ${message}`,
     rows: undefined,
@@ -263,6 +265,7 @@ async function runTargets<T, F, A>(
     batch,
     fields,
     pretty: io.stdoutIsTTY === true,
+    terminal: io.stdoutIsTTY === true,
     text: (data) => spec.text(data, ui, flags),
     textError: (input, message) => `${input}: ${ui.c.red('error')}: ${message}`,
     compact: spec.compact?.(flags) === true,
@@ -325,7 +328,7 @@ async function runTargets<T, F, A>(
           const gate = spec.gate?.(data, flags);
           if (gate) {
             gateFailed ??= gate;
-            if (batch) io.stderr(`netdiag: ${task.input}: ${gate.message}\n`);
+            if (batch) printError(io, `${task.input}: ${gate.message}`);
           }
         } catch (error) {
           const failure = describeError(error, spec.words);
@@ -358,13 +361,13 @@ async function runTargets<T, F, A>(
   }
   if (interrupted) return EXIT.interrupted;
   if (singleFailure !== undefined) {
-    io.stderr(`netdiag: ${singleFailure.message}\n`);
+    printError(io, singleFailure.message);
     return singleFailure.code;
   }
   writer.end();
   if (firstFailure !== undefined) return firstFailure;
   if (gateFailed) {
-    if (!batch) io.stderr(`netdiag: ${gateFailed.message}\n`);
+    if (!batch) printError(io, gateFailed.message);
     return gateFailed.code ?? EXIT.gate;
   }
   return EXIT.ok;

@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import type { RegisterCommand } from './commands/types.js';
 import { EXIT, EXIT_HELP } from './exit-codes.js';
 import type { CliIO } from './io.js';
+import { escapeLines, printError } from './output/terminal.js';
 
 export { EXIT } from './exit-codes.js';
 export type { CliIO } from './io.js';
@@ -50,7 +51,12 @@ function baseProgram(io: CliIO): Command {
     .description('Public-IP, DNS and network diagnostics from the terminal')
     .version(VERSION, '-v, --version')
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      // Commander's errors quote the argument given, which may hold escape sequences.
+      outputError: (text, write) => write(escapeLines(io, text)),
+    })
     .showHelpAfterError()
     .addHelpText(
       'after',
@@ -107,7 +113,7 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
     }
     const { describeError } = await import('./errors.js');
     const { code, message } = describeError(error);
-    io.stderr(`netdiag: ${message}\n`);
+    printError(io, message);
     return code;
   }
 }

@@ -22,9 +22,16 @@ import {
 import { withEngine } from '../context.js';
 import { colorEnabled, colors } from '../output/color.js';
 import { flatten, parseFields, selectFields } from '../output/fields.js';
-import { csvRecords, type Format, loadFormat, yamlDocument } from '../output/formats.js';
+import {
+  csvRecords,
+  type Format,
+  jsonDocument,
+  loadFormat,
+  yamlDocument,
+} from '../output/formats.js';
 import { progressBar } from '../output/progress.js';
 import { table } from '../output/table.js';
+import { escapeStrings } from '../output/terminal.js';
 import { collectTargets } from '../targets.js';
 import { orDash } from './lookup.js';
 import type { RegisterCommand } from './types.js';
@@ -106,6 +113,8 @@ async function bulk(
   const shape = (r: BulkAnswerItem) => (fields ? selectFields(r, fields) : r);
   const c = colors(format === 'text' && colorEnabled(io, flags.color));
   const width = io.stdoutIsTTY ? io.columns : undefined;
+  // On a terminal, text from outside (ISP names, the entries given) is escaped (terminal.ts).
+  const tty = io.stdoutIsTTY === true;
   const size = flags.batchSize ?? CLI_BULK_BATCH;
   const bar = progressBar(io, 'addresses', flags.progress ?? io.stderrIsTTY === true);
   // Answers and the bar may share one terminal: wipe the bar before each write.
@@ -136,13 +145,14 @@ async function bulk(
         document.total += results.length;
         switch (format) {
           case 'jsonl':
-            for (const r of results) out(`${JSON.stringify(shape(r))}\n`);
-            for (const e of errors) out(`${JSON.stringify({ input: e.input, error: e.error })}\n`);
+            for (const r of results) out(jsonDocument(shape(r), false, tty));
+            for (const e of errors)
+              out(jsonDocument({ input: e.input, error: e.error }, false, tty));
             break;
           case 'csv': {
             const rows = results.map((r) => flatten(shape(r)));
             if (rows.length > 0) {
-              out(csvRecords(rows, csvHeader));
+              out(csvRecords(rows, csvHeader, undefined, tty));
               csvHeader = false;
             }
             document.errors.push(...errors);
@@ -150,7 +160,9 @@ async function bulk(
           }
           case 'text':
             if (results.length > 0) {
-              out(`${renderBulkRows(results, textHeader, { c, width })}\n`);
+              out(
+                `${renderBulkRows(tty ? escapeStrings(results) : results, textHeader, { c, width })}\n`,
+              );
               textHeader = false;
             }
             document.errors.push(...errors);
@@ -165,14 +177,13 @@ async function bulk(
   } finally {
     bar.done();
   }
-  if (format === 'json') {
-    const text = io.stdoutIsTTY ? JSON.stringify(document, null, 2) : JSON.stringify(document);
-    out(`${text}\n`);
-  } else if (format === 'yaml') out(yamlDocument(document));
+  if (format === 'json') out(jsonDocument(document, tty, tty));
+  else if (format === 'yaml') out(yamlDocument(document, tty));
   else if (document.errors.length > 0) {
     // Text lists invalid entries after the table; CSV keeps stdout to rows of one shape.
-    if (format === 'text') out(`\n${renderBulkErrors(document.errors)}`);
-    else io.stderr(renderBulkErrors(document.errors));
+    const safe = (on: boolean) => (on ? escapeStrings(document.errors) : document.errors);
+    if (format === 'text') out(`\n${renderBulkErrors(safe(tty))}`);
+    else io.stderr(renderBulkErrors(safe(io.stderrIsTTY === true)));
   }
   if (document.total === 0) throw new InvalidIpError('ips');
   return 0;

@@ -8,11 +8,15 @@
  *   a record is: a DNS record, a DNSBL, a port), an `input` column in a batch;
  * - `yaml`: the same document as `json`, in YAML (the `yaml` package).
  * A batch item is `{input, data}` or `{input, error: {code, message}}`.
+ * On a terminal (`terminal`), text from outside is escaped here, once for every command
+ * (`terminal.ts`): text, csv and yaml show control characters as dig does (`\027`), json and
+ * jsonl stay the exact value (`\u001b`). In a pipe every format is written as it is.
  * @module
  */
 import type { stringify as CsvStringify } from 'csv-stringify/sync';
 import type { stringify as YamlStringify } from 'yaml';
 import { cell, flatten, pick, selectFields } from './fields.js';
+import { escapeControls, escapeJson, escapeStrings } from './terminal.js';
 
 // The writers are loaded only for the format asked: yaml alone costs ~10 MB and tens of ms at
 // start (measured with /usr/bin/time), which every text command would otherwise pay.
@@ -25,24 +29,31 @@ export async function loadFormat(format: Format): Promise<void> {
   if (format === 'yaml') yamlStringify ??= (await import('yaml')).stringify;
 }
 
-/** The loaded CSV writer (RFC 4180 records ending in CRLF). */
+/** The loaded CSV writer (RFC 4180 records ending in CRLF); cells escaped on a terminal. */
 export function csvRecords(
   records: readonly object[],
   header: boolean,
   columns?: string[],
+  terminal = false,
 ): string {
   if (!csvStringify) throw new Error('loadFormat("csv") was not called');
-  return csvStringify(records as Record<string, unknown>[], {
+  return csvStringify((terminal ? escapeStrings(records) : records) as Record<string, unknown>[], {
     header,
-    ...(columns ? { columns } : {}),
+    ...(columns ? { columns: terminal ? columns.map(escapeControls) : columns } : {}),
     record_delimiter: 'windows',
   });
 }
 
-/** The loaded YAML writer. */
-export function yamlDocument(value: unknown): string {
+/** The loaded YAML writer; strings escaped on a terminal. */
+export function yamlDocument(value: unknown, terminal = false): string {
   if (!yamlStringify) throw new Error('loadFormat("yaml") was not called');
-  return yamlStringify(value, { lineWidth: 0 });
+  return yamlStringify(terminal ? escapeStrings(value) : value, { lineWidth: 0 });
+}
+
+/** One JSON document and a newline: pretty or one line; on a terminal `\uXXXX` for controls. */
+export function jsonDocument(value: unknown, pretty: boolean, terminal = false): string {
+  const text = pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+  return `${terminal ? escapeJson(text) : text}\n`;
 }
 
 export const FORMATS = ['text', 'json', 'jsonl', 'csv', 'yaml'] as const;
@@ -58,6 +69,8 @@ export interface WriterOptions<T> {
   batch: boolean;
   fields: readonly string[] | undefined;
   pretty: boolean;
+  /** stdout is a terminal: text from outside is escaped (module comment). */
+  terminal?: boolean;
   /** Human rendering of one answer. */
   text: (data: T) => string;
   /** Rendering of one failed target in text. */
@@ -77,6 +90,7 @@ export interface Writer<T> {
 
 export function createWriter<T>(options: WriterOptions<T>): Writer<T> {
   const { format, batch, fields, write } = options;
+  const terminal = options.terminal === true;
   const shape = (data: T): unknown => (fields ? selectFields(data, fields) : data);
   const shapeItem = (item: BatchItem<T>) =>
     'data' in item ? { input: item.input, data: shape(item.data) } : item;
@@ -86,18 +100,24 @@ export function createWriter<T>(options: WriterOptions<T>): Writer<T> {
   switch (format) {
     case 'jsonl':
       return {
-        item: (item) => write(`${JSON.stringify(shapeItem(item))}\n`),
+        item: (item) => write(jsonDocument(shapeItem(item), false, terminal)),
         end: () => {},
       };
     case 'text':
       return {
         item(item) {
+          // The renderer gets the answer escaped: its own layout and colour come after.
+          const esc = terminal ? escapeControls : (t: string) => t;
           let text: string;
-          if (!('data' in item)) text = options.textError(item.input, item.error.message);
+          if (!('data' in item)) text = options.textError(esc(item.input), esc(item.error.message));
           else if (fields) {
-            const values = fields.map((f) => cellOf(pick(item.data, f)));
-            text = (batch ? [item.input, ...values] : values).join('\t');
-          } else text = options.text(item.data).replace(/\n+$/, '');
+            const values = fields.map((f) => esc(cellOf(pick(item.data, f))));
+            text = (batch ? [esc(item.input), ...values] : values).join('\t');
+          } else {
+            text = options
+              .text(terminal ? escapeStrings(item.data) : item.data)
+              .replace(/\n+$/, '');
+          }
           if (options.compact) {
             if (text !== '') write(`${text}\n`);
             return;
@@ -116,17 +136,27 @@ export function createWriter<T>(options: WriterOptions<T>): Writer<T> {
             write(csv(held, options));
             return;
           }
+          // yaml is escaped as text is; json as JSON escapes (jsonDocument).
+          const items = terminal && format === 'yaml' ? held.map(escapeItem) : held;
           const doc = batch
-            ? held.map(shapeItem)
-            : held[0] && 'data' in held[0]
-              ? shape(held[0].data)
+            ? items.map(shapeItem)
+            : items[0] && 'data' in items[0]
+              ? shape(items[0].data)
               : undefined;
           if (doc === undefined) return; // a single failed target: the error goes to stderr
           if (format === 'yaml') write(yamlDocument(doc));
-          else write(`${options.pretty ? JSON.stringify(doc, null, 2) : JSON.stringify(doc)}\n`);
+          else write(jsonDocument(doc, options.pretty, terminal));
         },
       };
   }
+}
+
+/** An item with the target, the answer and the error message escaped for a terminal. */
+function escapeItem<T>(item: BatchItem<T>): BatchItem<T> {
+  const input = escapeControls(item.input);
+  return 'data' in item
+    ? { input, data: escapeStrings(item.data) }
+    : { input, error: { code: item.error.code, message: escapeControls(item.error.message) } };
 }
 
 function cellOf(value: unknown): string {
@@ -166,5 +196,5 @@ function csv<T>(items: readonly BatchItem<T>[], options: WriterOptions<T>): stri
     columns.splice(columns.indexOf('error'), 1);
     columns.push('error');
   }
-  return csvRecords(records, true, columns);
+  return csvRecords(records, true, columns, options.terminal === true);
 }

@@ -88,7 +88,7 @@ function cliMessage(error: NetdiagError, words: Record<string, string> = {}): st
         if (message.includes('the DNS server')) {
           return message.replace('the DNS server', error.server);
         }
-        // `cannot reach the WHOIS server: …` → `cannot reach 192.0.2.43:43: …`, as for DNS.
+        // `cannot reach the WHOIS server: …` → `cannot reach 192.0.2.43: …`, as for DNS.
         if (CANNOT_REACH.test(message)) {
           return message.replace(CANNOT_REACH, `cannot reach ${error.server}:`);
         }

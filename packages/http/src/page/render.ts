@@ -147,7 +147,7 @@ function forms(callerIp: string): FormSpec[] {
       action: '/api/ports',
       fields: [
         { name: 'host', label: 'Host', placeholder: callerIp },
-        { name: 'ports', label: 'Ports', placeholder: '22,80,443 (default: common ports)' },
+        { name: 'ports', label: 'Ports (empty = common ports)', placeholder: '22,80,443' },
       ],
     },
     {

@@ -3,57 +3,46 @@
 /**
  * The page at `/` in a real browser (Debian's Chromium through playwright-core, no browser
  * download): the server-rendered answer without JavaScript, every form against loopback
- * fixtures, cross-origin reads of the rate-limit headers, axe-core, screenshots at desktop and
- * phone width (saved under packages/http/test-artifacts/), and netdiag's own security-header
- * grade of the page served over TLS.
+ * fixtures, cross-origin reads of the rate-limit headers, screenshots at desktop and phone width
+ * (saved under packages/http/test-artifacts/, the README's among them), and netdiag's own
+ * security-header grade of the page served over TLS. Both colour schemes with every answer
+ * shown, and axe-core, are in page-answers.browser.test.ts.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gradeSecurityHeaders } from '@netdiag/core';
 import {
   type HttpTarget,
-  type LoopbackUpstreams,
   makeSelfSignedCert,
   opensslAvailable,
   prerequisite,
   startHttpTarget,
-  startLoopbackUpstreams,
   tempDir,
 } from '@netdiag/test-utils';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type StartedServer, startServer } from '../src/server.js';
+import { startServer } from '../src/server.js';
+import {
+  ARTIFACTS,
+  CHROMIUM,
+  everyForm,
+  hasChromium,
+  type PageServer,
+  startPageServer,
+  submit,
+} from './page-browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = prerequisite(
-  'chromium',
-  existsSync(CHROMIUM),
-  'apt-get install chromium (or set CHROMIUM_PATH)',
-);
 const hasOpenssl = prerequisite('openssl', opensslAvailable(), 'apt-get install openssl');
-const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 
-let upstreams: LoopbackUpstreams;
+let pages: PageServer;
 let other: HttpTarget;
-let server: StartedServer;
 let browser: Browser;
 const cacheDir = tempDir('netdiag-page-');
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  upstreams = await startLoopbackUpstreams();
-  server = await startServer({
-    logLevel: 'silent',
-    env: false,
-    host: '127.0.0.1',
-    port: 0,
-    ...upstreams.config,
-    cacheDir,
-    shutdownTimeoutS: 0,
-  });
+  pages = await startPageServer();
   // Another origin whose page reads the API cross-origin.
   other = await startHttpTarget({
     host: '127.0.0.3',
@@ -66,27 +55,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all([server?.close(), upstreams?.close(), other?.close()]);
+  await Promise.all([pages?.close(), other?.close()]);
 });
-
-async function submit(page: Page, form: string, values: Record<string, string>): Promise<string> {
-  for (const [name, value] of Object.entries(values)) {
-    const field = page.locator(`#${form}-${name}`);
-    if ((await field.evaluate((node) => node.tagName)) === 'SELECT')
-      await field.selectOption(value);
-    else await field.fill(value);
-  }
-  await page.locator(`#${form} button[type=submit]`).click();
-  const answer = page.locator(`#${form} .answer`);
-  await answer.locator('details.raw').waitFor({ timeout: 20_000 });
-  return answer.innerText();
-}
 
 describe.skipIf(!hasChromium)('the page in Chromium', () => {
   test('without JavaScript: the visitor’s answer is in the HTML', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${pages.server.url}/`);
     expect(await page.locator('#caller-ip').innerText()).toBe('127.0.0.1');
     const facts = await page.locator('.you').innerText();
     expect(facts).toMatch(/Privacy type\s+residential/);
@@ -101,21 +77,11 @@ describe.skipIf(!hasChromium)('the page in Chromium', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
-    await page.goto(`${server.url}/`);
-    const seen = {
-      lookup: await submit(page, 'lookup', { ip: '8.8.8.8' }),
-      bulk: await submit(page, 'bulk', { ips: '8.8.8.8\n1.1.1.1\nnot-an-ip' }),
-      asn: await submit(page, 'asn', { q: 'AS15169' }),
-      dns: await submit(page, 'dns', { domain: 'example.test', type: 'MX' }),
-      rdns: await submit(page, 'rdns', { ip: '8.8.8.8' }),
-      blacklist: await submit(page, 'blacklist', { ip: '8.8.8.8' }),
-      whois: await submit(page, 'whois', { domain: 'example.com' }),
-      down: await submit(page, 'down', { url: `${upstreams.siteUrl}/` }),
-      headers: await submit(page, 'headers', { url: `${upstreams.siteUrl}/` }),
-      ports: await submit(page, 'ports', { host: '127.0.0.2', ports: String(upstreams.sitePort) }),
-      email: await submit(page, 'email', { domain: 'example.test' }),
-      breach: await submit(page, 'breach', { email: 'someone@example.com' }),
-    };
+    await page.goto(`${pages.server.url}/`);
+    const seen: Record<string, string> = {};
+    for (const [form, values] of everyForm(pages.upstreams)) {
+      seen[form] = await submit(page, form, values);
+    }
     expect(seen.lookup).toMatch(/Mountain View/);
     expect(seen.bulk).toMatch(/8\.8\.8\.8[\s\S]*1\.1\.1\.1[\s\S]*not-an-ip/);
     expect(seen.asn).toMatch(/15169/);
@@ -143,10 +109,9 @@ describe.skipIf(!hasChromium)('the page in Chromium', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(ARTIFACTS, 'page-phone.png') });
-    // Phone width: the page never scrolls sideways; wide tables and JSON scroll in their own box.
+    // Phone width: the page never scrolls sideways, and nothing sticks out of it.
     const tooWide = await page.evaluate(() =>
       Array.from(document.querySelectorAll('body *'))
-        .filter((node) => !node.closest('.scroll, pre'))
         .filter((node) => node.getBoundingClientRect().right > 391)
         .map((node) => `${node.tagName}.${node.className}`),
     );
@@ -159,7 +124,7 @@ describe.skipIf(!hasChromium)('the page in Chromium', () => {
 
   test('the keyboard reaches every form: skip link, then fields and buttons in order', async () => {
     const page = await browser.newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${pages.server.url}/`);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
       'Skip to the tools',
@@ -187,7 +152,7 @@ describe.skipIf(!hasChromium)('the page in Chromium', () => {
         window: res.headers.get('X-RateLimit-Window'),
         id: res.headers.get('X-Request-Id'),
       };
-    }, server.url);
+    }, pages.server.url);
     expect(seen.limit).toBe('60');
     expect(Number(seen.remaining)).toBeGreaterThanOrEqual(0);
     expect(seen.window).toBe('60');
@@ -195,29 +160,31 @@ describe.skipIf(!hasChromium)('the page in Chromium', () => {
     await page.close();
   });
 
-  test('axe-core finds no serious or critical violation', async () => {
-    // axe is injected as a script: this context bypasses the page's CSP for that only.
-    const context = await browser.newContext({ bypassCSP: true });
-    const page = await context.newPage();
-    await page.goto(`${server.url}/`);
+  test('the README screenshot: the caller and two answers, light, 1280 wide', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${pages.server.url}/`);
     await submit(page, 'lookup', { ip: '8.8.8.8' });
-    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    await page.addScriptTag({ content: axe });
-    const violations = (await page.evaluate(async () => {
-      const result = await (
-        window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }
-      ).axe.run();
-      return result.violations;
-    })) as { id: string; impact: string; help: string }[];
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-    await context.close();
+    await submit(page, 'dns', { domain: 'example.test', type: 'MX' });
+    expect(await page.locator('.answer .verdict').count()).toBe(2);
+    // docs/images/page.png is a copy of this file.
+    mkdirSync(ARTIFACTS, { recursive: true });
+    // From the top of the page to the second answer's panel (boxes are relative to the scroll).
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const last = await page.locator('#dns').boundingBox();
+    if (!last) throw new Error('no DNS panel');
+    await page.screenshot({
+      path: join(ARTIFACTS, 'readme-page.png'),
+      clip: { x: 0, y: 0, width: 1280, height: Math.ceil(last.y + last.height + 16) },
+      fullPage: true,
+    });
+    await page.close();
   });
 
   test('under 100 KB: page, script and style sheet', async () => {
     let total = 0;
     for (const path of ['/', '/assets/app.js', '/assets/app.css']) {
-      const res = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
+      const res = await fetch(`${pages.server.url}${path}`, { headers: { accept: 'text/html' } });
       total += (await res.arrayBuffer()).byteLength;
     }
     expect(total).toBeLessThan(100 * 1024);

@@ -4,15 +4,15 @@
  * request ids, metrics). What any Express app doing this lookup pays.
  */
 import type { AddressInfo } from 'node:net';
-import { loadIpDatasets, lookupAnswerJson } from '@netdiag/core';
+import { loadIpDatasets, lookupAnswer } from '@netdiag/core';
 import express from 'express';
 
 const datasets = await loadIpDatasets({ cacheDir: process.env['NETDIAG_CACHE_DIR'] });
 const app = express();
 app.set('etag', false);
 app.get('/api/lookup', (req, res) => {
-  const data = lookupAnswerJson(datasets.lookup(String(req.query['ip'] ?? '')));
-  res.type('application/json').send(`{"success":true,"data":${data}}`);
+  const data = lookupAnswer(datasets.lookup(String(req.query['ip'] ?? '')));
+  res.json({ success: true, data });
 });
 const server = app.listen(0, '127.0.0.1', () => {
   process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });

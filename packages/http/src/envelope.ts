@@ -1,23 +1,9 @@
 /** The response envelope (SPEC 2.1): `{success, data}` or `{success, error}`. */
 import type { Response } from 'express';
 
-/**
- * `data` already serialised: the envelope embeds the text as it is. For answers assembled from
- * cached JSON fragments (core's `lookupAnswerJson`). Anything that serialises it the usual way gets
- * the same value back (`toJSON`).
- */
-export class JsonText {
-  constructor(readonly json: string) {}
-
-  toJSON(): unknown {
-    return JSON.parse(this.json);
-  }
-}
-
 /** Sends data with the status the handler set (200 unless it chose another). */
 export function sendData(res: Response, data: unknown): void {
-  if (data instanceof JsonText) writeJson(res, `{"success":true,"data":${data.json}}`);
-  else writeJson(res, JSON.stringify({ success: true, data }));
+  writeJson(res, JSON.stringify({ success: true, data }));
 }
 
 export function sendError(res: Response, status: number, message: string): void {

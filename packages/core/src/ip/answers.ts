@@ -73,35 +73,3 @@ export function bulkAnswerItem(info: IpInfo) {
 export type LookupAnswer = ReturnType<typeof lookupAnswer>;
 export type LookupAnswerV1 = ReturnType<typeof lookupAnswerV1>;
 export type BulkAnswerItem = ReturnType<typeof bulkAnswerItem>;
-
-/**
- * JSON text of the shared parts of an answer: core hands out one frozen `IpLocation` per
- * geolocation record and one `IpNetwork` and `IpPrivacy` per AS, so their text can be kept
- * and an answer assembled from three cached pieces instead of serialising ~20 fields per
- * request (that was the largest cost of GET /api/lookup besides Express and Node's own,
- * bench/ip/http.bench.ts). Only frozen objects are kept (nothing can change them after);
- * when full, the cache starts over, so it never holds more than `FRAGMENTS_MAX` texts
- * (about 200 bytes each).
- */
-const FRAGMENTS_MAX = 65_536;
-let fragments = new Map<object, string>();
-function fragment<T extends object>(value: T, fields: (value: T) => object): string {
-  let json = fragments.get(value);
-  if (json === undefined) {
-    json = JSON.stringify(fields(value));
-    if (!Object.isFrozen(value)) return json;
-    if (fragments.size >= FRAGMENTS_MAX) fragments = new Map();
-    fragments.set(value, json);
-  }
-  return json;
-}
-
-/** `JSON.stringify(lookupAnswer(info))`, from cached fragments (same text, byte for byte). */
-export function lookupAnswerJson(info: IpInfo): string {
-  return `{"ip":${JSON.stringify(info.ip)},"location":${fragment(info.location, locationFields)},"network":${fragment(info.network, networkFields)},"privacy":${fragment(info.privacy, privacyFields)},"bogon":${info.bogon}}`;
-}
-
-/** `JSON.stringify(lookupAnswerV1(info))`, from cached fragments (same text, byte for byte). */
-export function lookupAnswerV1Json(info: IpInfo): string {
-  return `{"ip":${JSON.stringify(info.ip)},"location":${fragment(info.location, locationFields)},"network":${fragment(info.network, networkFields)},"bogon":${info.bogon}}`;
-}

@@ -10,9 +10,7 @@ export {
   type LookupAnswer,
   type LookupAnswerV1,
   lookupAnswer,
-  lookupAnswerJson,
   lookupAnswerV1,
-  lookupAnswerV1Json,
   lookupLocation,
 } from './answers.js';
 export type { AsnIndex, AsnIndexData } from './asn/asn-index.js';

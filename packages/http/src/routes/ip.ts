@@ -3,15 +3,8 @@
  * v1 form), `POST /api/bulk` (SPEC 2.13, CONTRACT §6) and `GET /api/asn` (shape designed here).
  * @module
  */
-import {
-  type AsnSearchResult,
-  BULK_MAX_IPS,
-  InvalidInputError,
-  lookupAnswerJson,
-  lookupAnswerV1Json,
-} from '@netdiag/core';
+import { type AsnSearchResult, BULK_MAX_IPS, InvalidInputError } from '@netdiag/core';
 import type { Request } from 'express';
-import { JsonText } from '../envelope.js';
 import { bodySchema, dataSchema, paramsOf } from '../openapi/core-schemas.js';
 import { pathParam, queryParam } from '../params.js';
 import type { RouteDef } from './types.js';
@@ -132,9 +125,7 @@ export const ipRoutes: RouteDef[] = [
     handle({ req, ctx }) {
       const ip = queryParam(req, 'ip', 'an IPv4 or IPv6 address', true);
       // `lookup` rejects a bad address itself (the same SPEC §7 message).
-      return ctx.engine.withDatasets(
-        (datasets) => new JsonText(lookupAnswerJson(datasets.lookup(ip))),
-      );
+      return ctx.engine.lookupIp(ip);
     },
   },
   {
@@ -150,9 +141,7 @@ export const ipRoutes: RouteDef[] = [
     errors: [400],
     handle({ req, ctx }) {
       const address = pathParam(req, 'address');
-      return ctx.engine.withDatasets(
-        (datasets) => new JsonText(lookupAnswerV1Json(datasets.lookup(address))),
-      );
+      return ctx.engine.lookupIpV1(address);
     },
   },
   {

@@ -19,6 +19,7 @@ import express, {
 import { callerIp } from './caller.js';
 import type { AppContext } from './context.js';
 import { sendData, sendError } from './envelope.js';
+import { refuseUnknownParams } from './params.js';
 import { ROUTES } from './routes/index.js';
 import type { RouteDef, RouteRequest } from './routes/types.js';
 
@@ -131,6 +132,7 @@ export function routeDispatcher(
         // Broken %-encoding throws a URIError: a 400 (errors.ts), as with Express's router.
         req.params = { [found.name]: decodeURIComponent(path.slice(found.prefix.length)) };
       }
+      refuseUnknownParams(req, route);
       data = route.handle(new RouteRequestOf(req, res, ctx));
     } catch (error) {
       return next(error);

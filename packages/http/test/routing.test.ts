@@ -22,7 +22,7 @@ const echo = (path: string, method: 'get' | 'post' = 'get'): RouteDef => ({
 });
 
 const routes: RouteDef[] = [
-  echo('/api/plain'),
+  { ...echo('/api/plain'), params: [{ name: 'x', in: 'query', description: 'x', schema: {} }] },
   echo('/api/plain', 'post'),
   echo('/api/only-post', 'post'),
   echo('/api/v1/thing/:name'),

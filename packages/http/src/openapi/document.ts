@@ -38,7 +38,9 @@ const RATE_HEADERS = {
 /** Extra words for the shared error responses, beyond STATUS_TEXT. */
 const STATUS_NOTES: Record<number, string> = {
   400:
-    ' Also a path with malformed percent-encoding, and a request that is not valid HTTP (answered ' +
+    ' Also a query parameter the operation does not list (names are case-sensitive: `TYPE` is ' +
+    'not `type`), except `_` (a cache-buster, ignored everywhere) and on /api/v1/headers, which ' +
+    'echoes any query; a path with malformed percent-encoding; and a request that is not valid HTTP (answered ' +
     'by the server before any route, with the envelope and CORS headers, then the connection closes).',
   431: ' Answered by the server before any route, with the envelope and CORS headers; the connection closes.',
   405: ' The path exists with other methods: Allow lists them (RFC 9110 §15.5.6).',
@@ -140,7 +142,11 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
         'preflights allow the request headers they ask for and are cached 24 h. Every `/api` response carries X-RateLimit-Limit, ' +
         'X-RateLimit-Remaining and X-RateLimit-Window (seconds): 60 requests per 60 s per client IP over all ' +
         '`/api` routes, 20 on /api/ports and /api/security-headers (those headers then describe the stricter ' +
-        `limit); IPv6 clients are counted per /56. ${ATTRIBUTION} Server version ${options.version}.`,
+        'limit); IPv6 clients are counted per /56. An `/api` operation takes the parameters it lists ' +
+        'and no others: an unknown or wrongly cased name (`?TYPE=MX`) is a 400 naming the ones it ' +
+        'takes, so that a typo is not answered as if it were absent. `_` (the cache-busting parameter ' +
+        'jQuery adds) is ignored everywhere, and /api/v1/headers echoes any query. ' +
+        `${ATTRIBUTION} Server version ${options.version}.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/' }],

@@ -31,6 +31,8 @@ export const headersRoutes: RouteDef[] = [
       'header or an invalid one is answered 400 before any route (RFC 9112 §3.2). ' +
       'Behind a trusted proxy (NETDIAG_TRUST_PROXY) scheme and IP come from X-Forwarded-*.',
     data: dataSchema('echoHeaders'),
+    // It echoes the URL it was asked, query and all: any parameter is part of the question.
+    anyQuery: true,
     example: {
       method: 'GET',
       url: 'http://localhost:8080/api/v1/headers',

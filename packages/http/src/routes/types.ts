@@ -35,7 +35,13 @@ export interface RouteDef {
   summary: string;
   description?: string;
   tag: string;
+  /**
+   * The parameters the route takes. Under `/api/` a query parameter not listed here is a 400
+   * naming the listed ones (`refuseUnknownParams` in params.ts), unless `anyQuery` is set.
+   */
   params?: ParamDef[];
+  /** Any query parameter is accepted and ignored: the route answers about the request itself. */
+  anyQuery?: true;
   /** JSON request body schema (POST routes). */
   body?: { schema: JsonSchema; example?: unknown };
   /**

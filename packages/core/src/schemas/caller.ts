@@ -22,7 +22,7 @@ const labelSchema = z
 const flagsSchema = z
   .array(z.string())
   .describe(
-    'Fixed texts: "Tor exit node", "Privacy relay" (added: iCloud Private Relay egress), "Listed on N spam blacklist(s)", "Mobile network", "Residential ISP"',
+    'Fixed texts: "Tor exit node", "Privacy relay" (iCloud Private Relay egress), "Listed on N spam blacklist(s)", "Mobile network", "Residential ISP"',
   );
 const isVpn = z
   .boolean()
@@ -49,7 +49,7 @@ const tlsVersion = z
   .string()
   .describe('TLS version of the connection (e.g. TLSv1.3); "" over plain HTTP');
 const ipv6 = z.boolean().describe('True when the address is IPv6 (the caller connected over IPv6)');
-const bogon = z.boolean().describe('True for special-purpose addresses (added, CONTRACT §2)');
+const bogon = z.boolean().describe('True for special-purpose addresses (loopback, private, reserved): location and network are then empty');
 const locationFields = {
   city: z.string().describe('City; "" when unknown'),
   region: z.string().describe('State or region; "" when unknown'),
@@ -65,8 +65,8 @@ export const callerIpDataSchema = z.strictObject({
   ip: z.string().describe("The caller's public IPv4 or IPv6 address"),
   location: z.strictObject({
     ...locationFields,
-    latitude: z.string().describe('Approximate latitude as a string (SPEC 2.2); "" when unknown'),
-    longitude: z.string().describe('Approximate longitude as a string (SPEC 2.2); "" when unknown'),
+    latitude: z.string().describe('Approximate latitude as a decimal string (a number in the v1 form); "" when unknown'),
+    longitude: z.string().describe('Approximate longitude as a decimal string (a number in the v1 form); "" when unknown'),
     timezone,
     postal_code: postalCode,
   }),
@@ -87,7 +87,7 @@ export const callerIpDataSchema = z.strictObject({
       hosting,
       proxy,
     })
-    .describe('SPEC 2.3 privacy object'),
+    .describe('Privacy: the kind of network, the cleanliness score and grade, and the flags behind them'),
   is_eu: z.boolean().describe('True when the address is in an EU member state'),
   ipv6,
   bogon,
@@ -139,7 +139,7 @@ export const callerIpV1DataSchema = z.strictObject({
     .array(v1AuthorityRecord)
     .describe(
       'Authority section of the reverse-DNS (PTR) lookup of the address, in the v1 DNS record ' +
-        'shape (SPEC 2.8): the reverse zone SOA when the address has no PTR, usually [] otherwise; ' +
+        'shape: the reverse zone SOA when the address has no PTR, usually [] otherwise; ' +
         '[] for special-purpose addresses or when DNS does not answer within 2 s.',
     ),
   bogon,
@@ -167,7 +167,7 @@ const evidenceSchema = z
     }),
   )
   .describe(
-    'Every signal that moved the score, its weight and source; lists that did not answer (added)',
+    'Every signal that moved the score, its weight and source; lists that did not answer are named too',
   );
 
 /** `GET /api/score` data (SPEC 2.4, plus the evidence list). */

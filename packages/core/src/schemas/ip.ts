@@ -79,7 +79,7 @@ const locationSchema = z
       .describe('Postal code; "" when the data has none (DB-IP Lite has none)'),
     is_eu: z.boolean().describe('True when the country is one of the 27 EU member states'),
   })
-  .describe('Geolocation (added to SPEC 2.5: continent, is_eu)');
+  .describe('Geolocation of the address, with its continent and whether its country is in the EU');
 
 const networkSchema = z.strictObject({
   asn: z
@@ -106,7 +106,7 @@ export const lookupDataSchema = z.strictObject({
       proxy: z.boolean().describe('Tor exit (Tor bulk exit list) or listed proxy/relay network'),
       mobile: z.boolean().describe('Mobile carrier network (curated AS list or AS-name keyword)'),
     })
-    .describe('Privacy flags (SPEC 2.3: only these three in /api/lookup)'),
+    .describe('Privacy flags: hosting, proxy and mobile (the full privacy object is in /api/ip and /api/score)'),
   bogon: bogonSchema,
 });
 export type LookupData = z.infer<typeof lookupDataSchema>;
@@ -129,10 +129,10 @@ export const bulkDataSchema = z.strictObject({
         ip: z.string().describe('Normalised address'),
         country: z.string().describe('ISO 3166-1 alpha-2 code'),
         city: z.string().describe('City'),
-        region: z.string().describe('State or region (added)'),
+        region: z.string().describe('State or region'),
         isp: z.string().describe('ISP name'),
         org: z.string().describe('Organisation'),
-        asn: z.int().nullable().describe('Origin AS number (added)'),
+        asn: z.int().nullable().describe('Origin AS number'),
         lat: z.number().nullable().describe('Latitude'),
         lon: z.number().nullable().describe('Longitude'),
         bogon: bogonSchema,
@@ -146,7 +146,7 @@ export const bulkDataSchema = z.strictObject({
         error: z.string().describe('Why it was rejected'),
       }),
     )
-    .describe('Entries that are not valid IP addresses (added, CONTRACT §6)'),
+    .describe('Entries that are not valid IP addresses, each with the reason; they do not fail the request'),
 });
 export type BulkData = z.infer<typeof bulkDataSchema>;
 
@@ -155,21 +155,21 @@ const privacySchema = z
     type: z
       .enum(['residential', 'vpn', 'datacenter'])
       .describe(
-        'SPEC 2.3 summary of the deciding signal: vpn for an anonymiser (VPN, proxy, privacy relay, Tor), datacenter for hosting, else residential',
+        'Summary of the deciding signal: vpn for an anonymiser (VPN, proxy, privacy relay, Tor), datacenter for hosting, else residential',
       ),
     is_hosting: z.boolean(),
     is_vpn: z.boolean(),
     is_proxy: z.boolean().describe('Anonymising proxy: Tor exit, privacy relay or listed proxy'),
     is_relay: z
       .boolean()
-      .describe('Privacy relay egress, e.g. iCloud Private Relay (added; also is_proxy)'),
+      .describe('Privacy relay egress, e.g. iCloud Private Relay (is_proxy is then true too)'),
     is_tor: z.boolean(),
     is_mobile: z.boolean(),
     is_residential: z.boolean(),
     provider: z
       .string()
       .describe(
-        'Who runs the address when a published range says, e.g. AWS (added; "" if unknown)',
+        'Who runs the address when a published range says, e.g. AWS; "" if unknown',
       ),
     signals: z
       .array(

@@ -27,7 +27,7 @@ export const healthDataSchema = z.strictObject({
       }),
     )
     .describe(
-      'Run-time data feeds (added): a stale or failing feed leaves the bundled data in use',
+      'Run-time data feeds: a stale or failing feed leaves the bundled data in use',
     ),
 });
 export type HealthData = z.infer<typeof healthDataSchema>;

@@ -14,17 +14,17 @@ const ATTRIBUTION = 'IP geolocation by DB-IP (https://db-ip.com), CC BY 4.0.';
 
 /** One line per tag of the route table; a tag without one is listed with its name. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  Caller: "The caller's own address, its score, and an echo of the request (SPEC 2.2–2.4, 2.14).",
-  Breach: 'Email breach check against the XposedOrNot breach database (SPEC 2.6).',
+  Caller: "The caller's own address, its score, and an echo of the request.",
+  Breach: 'Email breach check against the XposedOrNot breach database.',
   'IP intelligence':
-    'Geolocation, network and privacy flags of any address, bulk lookup and ASN search (SPEC 2.5, 2.13).',
-  DNS: 'DNS records, reverse DNS and DNS blocklists (SPEC 2.7, 2.8, 2.10, 2.11).',
-  WHOIS: 'Domain registration data from RDAP, with classic WHOIS as fallback (SPEC 2.9).',
+    'Geolocation, network and privacy flags of any address, bulk lookup and ASN search.',
+  DNS: 'DNS records, reverse DNS and DNS blocklists.',
+  WHOIS: 'Domain registration data from RDAP, with classic WHOIS as fallback.',
   Probes:
-    'Outbound checks of a public target: site up/down, security-header grade, TCP port scan (SPEC 2.12, §4).',
+    'Outbound checks of a public target: site up/down, security-header grade, TCP port scan, TLS inspection. Private, reserved and internal targets are refused with 403.',
   Email: 'Email authentication of a domain: MX, SPF, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI.',
   Operations: 'Health, metrics and this document; not rate limited.',
-  MCP: 'The Model Context Protocol endpoint for AI agents (docs/mcp.md).',
+  MCP: 'The Model Context Protocol endpoint for AI agents: every capability as a tool.',
   Page: 'The page for people at /, plain-text answers for curl, and the API reference at /docs.',
 };
 

@@ -48,7 +48,7 @@ export const dnsRoutes: RouteDef[] = [
     operationId: 'dnsLookupV1',
     tag: 'DNS',
     summary: 'DNS records of a domain (v1: SRV and PTR too, authority section)',
-    description: `${DNS_NOTES} Record names end with a dot and the TTL field is \`ttl\`; \`authority\` holds the authority section (the SOA of a negative answer) in the same shape. Besides SRV and PTR, v1 takes the modern types (issue 19): HTTPS and SVCB (RFC 9460; \`svc_params\` decodes them), DS, DNSKEY, RRSIG, NSEC, NSEC3, NSEC3PARAM, CDS, CDNSKEY (DNSSEC), TLSA (DANE), SSHFP and NAPTR, all in \`dig +short\` presentation. \`authenticated\` is the resolver's AD flag; \`dnssec=1\` sets the DO bit so RRSIGs come along; \`extended_errors\` carries RFC 8914 Extended DNS Errors when the resolver sends them (a SERVFAIL's codes are in the 502 message). The unversioned /api/dns keeps SPEC's eight types.`,
+    description: `${DNS_NOTES} Record names end with a dot and the TTL field is \`ttl\`; \`authority\` holds the authority section (the SOA of a negative answer) in the same shape. Besides SRV and PTR, v1 takes the modern types: HTTPS and SVCB (RFC 9460; \`svc_params\` decodes them), DS, DNSKEY, RRSIG, NSEC, NSEC3, NSEC3PARAM, CDS, CDNSKEY (DNSSEC), TLSA (DANE), SSHFP and NAPTR, all in \`dig +short\` presentation. \`authenticated\` is the resolver's AD flag; \`dnssec=1\` sets the DO bit so RRSIGs come along; \`extended_errors\` carries RFC 8914 Extended DNS Errors when the resolver sends them (a SERVFAIL's codes are in the 502 message). The unversioned /api/dns keeps its eight types (${DNS_TYPES.join(', ')}).`,
     params: paramsOf(
       'dnsLookupV1',
       { domain: 'example.com', type: 'MX', dnssec: '1' },

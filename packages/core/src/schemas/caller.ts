@@ -49,7 +49,11 @@ const tlsVersion = z
   .string()
   .describe('TLS version of the connection (e.g. TLSv1.3); "" over plain HTTP');
 const ipv6 = z.boolean().describe('True when the address is IPv6 (the caller connected over IPv6)');
-const bogon = z.boolean().describe('True for special-purpose addresses (loopback, private, reserved): location and network are then empty');
+const bogon = z
+  .boolean()
+  .describe(
+    'True for special-purpose addresses (loopback, private, reserved): location and network are then empty',
+  );
 const locationFields = {
   city: z.string().describe('City; "" when unknown'),
   region: z.string().describe('State or region; "" when unknown'),
@@ -65,8 +69,16 @@ export const callerIpDataSchema = z.strictObject({
   ip: z.string().describe("The caller's public IPv4 or IPv6 address"),
   location: z.strictObject({
     ...locationFields,
-    latitude: z.string().describe('Approximate latitude as a decimal string (a number in the v1 form); "" when unknown'),
-    longitude: z.string().describe('Approximate longitude as a decimal string (a number in the v1 form); "" when unknown'),
+    latitude: z
+      .string()
+      .describe(
+        'Approximate latitude as a decimal string (a number in the v1 form); "" when unknown',
+      ),
+    longitude: z
+      .string()
+      .describe(
+        'Approximate longitude as a decimal string (a number in the v1 form); "" when unknown',
+      ),
     timezone,
     postal_code: postalCode,
   }),
@@ -87,7 +99,9 @@ export const callerIpDataSchema = z.strictObject({
       hosting,
       proxy,
     })
-    .describe('Privacy: the kind of network, the cleanliness score and grade, and the flags behind them'),
+    .describe(
+      'Privacy: the kind of network, the cleanliness score and grade, and the flags behind them',
+    ),
   is_eu: z.boolean().describe('True when the address is in an EU member state'),
   ipv6,
   bogon,

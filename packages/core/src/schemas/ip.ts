@@ -106,7 +106,9 @@ export const lookupDataSchema = z.strictObject({
       proxy: z.boolean().describe('Tor exit (Tor bulk exit list) or listed proxy/relay network'),
       mobile: z.boolean().describe('Mobile carrier network (curated AS list or AS-name keyword)'),
     })
-    .describe('Privacy flags: hosting, proxy and mobile (the full privacy object is in /api/ip and /api/score)'),
+    .describe(
+      'Privacy flags: hosting, proxy and mobile (the full privacy object is in /api/ip and /api/score)',
+    ),
   bogon: bogonSchema,
 });
 export type LookupData = z.infer<typeof lookupDataSchema>;
@@ -146,7 +148,9 @@ export const bulkDataSchema = z.strictObject({
         error: z.string().describe('Why it was rejected'),
       }),
     )
-    .describe('Entries that are not valid IP addresses, each with the reason; they do not fail the request'),
+    .describe(
+      'Entries that are not valid IP addresses, each with the reason; they do not fail the request',
+    ),
 });
 export type BulkData = z.infer<typeof bulkDataSchema>;
 
@@ -168,9 +172,7 @@ const privacySchema = z
     is_residential: z.boolean(),
     provider: z
       .string()
-      .describe(
-        'Who runs the address when a published range says, e.g. AWS; "" if unknown',
-      ),
+      .describe('Who runs the address when a published range says, e.g. AWS; "" if unknown'),
     signals: z
       .array(
         z.strictObject({

@@ -26,8 +26,6 @@ export const healthDataSchema = z.strictObject({
         last_error: z.string().describe('Why the last fetch failed; "" after a success'),
       }),
     )
-    .describe(
-      'Run-time data feeds: a stale or failing feed leaves the bundled data in use',
-    ),
+    .describe('Run-time data feeds: a stale or failing feed leaves the bundled data in use'),
 });
 export type HealthData = z.infer<typeof healthDataSchema>;

@@ -265,6 +265,14 @@ export type {
 } from './net/resolver-present-modern.js';
 export { type DnsServer, parseDnsServer } from './net/resolver-servers.js';
 export type { SvcParams } from './net/svcb.js';
+// --- Reading parameters (every face: the same input, the same message) ---
+export {
+  dnssecParam,
+  PARAM_FORMS,
+  type ParamName,
+  portParam,
+  textParam,
+} from './params.js';
 export {
   createScanLimiter,
   MAX_PORTS_PER_REQUEST,

@@ -1,49 +1,28 @@
 /**
- * Query and path parameter coercion. Every failure is an `InvalidInputError` whose message
- * names the parameter and the expected form.
+ * Query and path parameters. A query value is read with core's `textParam`, as the MCP tools read
+ * their arguments, so a missing or malformed one gets the same message on both faces; every
+ * failure is an `InvalidInputError` whose message names the parameter and the expected form.
  * @module
  */
-import { InvalidInputError } from '@netdiag/core';
+import { InvalidInputError, PARAM_FORMS, type ParamName, textParam } from '@netdiag/core';
 import type { Request } from 'express';
 import type { RouteDef } from './routes/types.js';
 
 /**
- * A single string query parameter. A repeated parameter (`?ip=a&ip=b`) is a 400: silently
+ * A single text query parameter. A repeated parameter (`?ip=a&ip=b`) is a 400: silently
  * picking one would hide a client bug.
  */
-export function queryParam(req: Request, name: string, expected: string, required: true): string;
-export function queryParam(
-  req: Request,
-  name: string,
-  expected: string,
-  required?: false,
-): string | undefined;
-export function queryParam(
-  req: Request,
-  name: string,
-  expected: string,
-  required = false,
-): string | undefined {
+export function queryParam(req: Request, name: ParamName, required: true): string;
+export function queryParam(req: Request, name: ParamName, required?: false): string | undefined;
+export function queryParam(req: Request, name: ParamName, required = false): string | undefined {
   const value = (req.query as Record<string, unknown>)[name];
-  if (value === undefined || value === '') {
-    if (required) {
-      throw new InvalidInputError(`Missing required query parameter "${name}": ${expected}`, name);
-    }
-    return undefined;
-  }
-  if (typeof value !== 'string') {
+  if (Array.isArray(value)) {
     throw new InvalidInputError(
-      `Query parameter "${name}" must be given once, as ${expected}`,
+      `Query parameter "${name}" must be given once, as ${PARAM_FORMS[name]}`,
       name,
     );
   }
-  if (value.length > 2048) {
-    throw new InvalidInputError(
-      `Query parameter "${name}" is too long (at most 2048 characters)`,
-      name,
-    );
-  }
-  return value;
+  return textParam(value, name, required);
 }
 
 /** A path parameter (always present when the route matched). */

@@ -21,7 +21,7 @@ const probeRoutes: RouteDef[] = [
     data: { type: 'object' },
     errors: [400],
     handle() {
-      throw new InvalidInputError('Missing required query parameter "x": a number', 'x');
+      throw new InvalidInputError('Missing required parameter "x": a number', 'x');
     },
   },
   {

@@ -73,8 +73,8 @@ describe('GET /api/breach', () => {
   });
 
   test.each([
-    ['', /Missing required query parameter "email"/],
-    ['?email=', /Missing required query parameter "email"/],
+    ['', /Missing required parameter "email"/],
+    ['?email=', /Missing required parameter "email"/],
     ['?email=nobody', /not a valid email address/],
     ['?email=a@b', /not a valid email address/],
     ['?email=a@example.com&email=b@example.com', /must be given once/],

@@ -66,7 +66,7 @@ describe.skipIf(!present)('GET /api/dnssec', () => {
   });
 
   test.each([
-    ['', /Missing required query parameter "domain"/],
+    ['', /Missing required parameter "domain"/],
     ['domain=www.p256.example&type=ANY', /"type" must be one of A, AAAA/],
     ['domain=192.0.2.1', /not an IP address|domain/],
   ])('?%s → 400', async (query, message) => {

@@ -153,7 +153,7 @@ describe('GET /api/email-auth', () => {
   });
 
   test.each([
-    [{}, 'Missing required query parameter "domain"'],
+    [{}, 'Missing required parameter "domain"'],
     [{ domain: 'not a domain' }, '"domain"'],
     [{ domain: '192.0.2.1' }, 'not an IP address'],
     [{ domain: 'example.com', ip: 'nope' }, 'Invalid IP address format'],

@@ -228,8 +228,8 @@ describe('upstream failures', () => {
 
 describe('bad input → 400, nothing queried', () => {
   test.each([
-    ['/api/whois', /Missing required query parameter "domain"/],
-    ['/api/whois?domain=', /Missing required query parameter "domain"/],
+    ['/api/whois', /Missing required parameter "domain"/],
+    ['/api/whois?domain=', /Missing required parameter "domain"/],
     ['/api/whois?domain=a&domain=b', /must be given once/],
     ['/api/whois?domain=not%20a%20domain', /"domain"/],
     ['/api/whois?domain=192.0.2.1', /not an IP address/],

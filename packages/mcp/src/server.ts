@@ -2,7 +2,7 @@
  * `createMcpServer(engine)`: an MCP server (the official SDK's `McpServer`) with one tool per
  * row of core's `NETDIAG_TOOLS`. Input and output schemas are core's zod schemas, the answer is
  * the engine's `data` (as `structuredContent`) with a one-line summary as text, and a failure is
- * a tool error (`isError`) with the message the HTTP API would send.
+ * a tool error (`isError`) with the message the HTTP API would send, bad arguments included.
  * @module
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -14,7 +14,9 @@ import {
   type Netdiag,
   publicErrorMessage,
   type ToolDefinition,
+  toJsonSchema,
 } from '@netdiag/core';
+import { z } from 'zod';
 import { VERSION } from './version.js';
 
 export interface CreateMcpServerOptions {
@@ -37,6 +39,24 @@ function isObjectSchema(schema: unknown): boolean {
   return (schema as { _zod?: { def?: { type?: string } } })?._zod?.def?.type === 'object';
 }
 
+/**
+ * What the SDK is given as a tool's input schema. The SDK checks a call's arguments against it
+ * before the handler and refuses in zod's words ("Invalid input at ip"), while the tool reads and
+ * checks them itself as the HTTP route does (core's `textParam`, then the capability), in the
+ * API's words. So the SDK gets a schema that admits any object, listed to agents as the tool's
+ * own: zod writes `.meta()` into the JSON Schema, over the empty object's keys. Made once per
+ * tool: the HTTP transport builds a server per request.
+ */
+const inputSchemas = new WeakMap<z.ZodType, z.ZodType<Record<string, unknown>>>();
+function listedInput(input: z.ZodType): z.ZodType<Record<string, unknown>> {
+  let schema = inputSchemas.get(input);
+  if (schema === undefined) {
+    schema = z.looseObject({}).meta(toJsonSchema(input, { io: 'input' }));
+    inputSchemas.set(input, schema);
+  }
+  return schema;
+}
+
 export function createMcpServer(engine: Netdiag, options: CreateMcpServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: 'netdiag', title: 'netdiag network diagnostics', version: VERSION },
@@ -52,7 +72,7 @@ export function createMcpServer(engine: Netdiag, options: CreateMcpServerOptions
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
+        inputSchema: listedInput(tool.input),
         ...(isObjectSchema(tool.output) ? { outputSchema: tool.output } : {}),
         annotations: {
           title: tool.title,

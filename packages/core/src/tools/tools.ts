@@ -3,13 +3,16 @@
  * input and output schemas (the same zod schemas as the HTTP API's parameters and `data`), and
  * the engine call that answers it. The MCP face (`@netdiag/mcp`) turns each row into a Model
  * Context Protocol tool; nothing here knows the protocol. A tool's answer is exactly the HTTP
- * `data` for the same input, so an agent and a `curl` user see the same thing.
+ * `data` for the same input, so an agent and a `curl` user see the same thing. `run` reads its
+ * arguments with the functions the HTTP routes read query values with (`params.ts`), and the
+ * engine checks them as for HTTP, so a bad input gets the API's message too.
  * @module
  */
 import type { z } from 'zod';
 import type { CallerConnection } from '../caller/connection.js';
 import type { CallOptions, Netdiag } from '../engine/engine.js';
 import { InvalidInputError } from '../errors.js';
+import { dnssecParam, portParam, textParam } from '../params.js';
 import { evaluateSpfParamsSchema, spfEvaluationSchema } from '../schemas/email-auth.js';
 import { ENDPOINT_SCHEMAS, type OperationId } from '../schemas/index.js';
 import { summaries } from './summaries.js';
@@ -34,6 +37,10 @@ export interface ToolDefinition {
   description: string;
   /** The HTTP operation whose `data` the tool returns (and whose parameters it takes). */
   operationId: OperationId | null;
+  /**
+   * The arguments, described for the agent. `run` reads and checks them itself, as the HTTP
+   * route does, so a face need not (and should not: its messages would differ) parse with this.
+   */
   input: z.ZodType<Record<string, unknown>>;
   output: z.ZodType<Record<string, unknown>>;
   /** Connects to a target the user names: the SSRF guard applies. */
@@ -50,10 +57,6 @@ export interface ToolDefinition {
   /** One or two lines for a person reading the agent's transcript. */
   summary(data: never): string;
 }
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-const opt = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : undefined;
 
 const call = ({ signal, timeout }: ToolContext): CallOptions => ({
   ...(signal ? { signal } : {}),
@@ -104,7 +107,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     probe: false,
     limit: 'general',
     openWorld: false,
-    run: (engine, input) => engine.lookupIp(str(input.ip)),
+    run: (engine, input) => engine.lookupIp(textParam(input.ip, 'ip', true)),
   }),
   tool({
     name: 'bulk_lookup',
@@ -115,8 +118,8 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     probe: false,
     limit: 'general',
     openWorld: false,
-    run: (engine, input) =>
-      engine.bulkLookup(Array.isArray(input.ips) ? (input.ips as unknown[]) : []),
+    // `bulkLookup` checks that `ips` is an array, as for POST /api/bulk.
+    run: (engine, input) => engine.bulkLookup(input.ips as unknown[]),
   }),
   tool({
     name: 'search_asn',
@@ -128,7 +131,7 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     probe: false,
     limit: 'general',
     openWorld: false,
-    run: (engine, input, context) => engine.searchAsn(str(input.q), call(context)),
+    run: (engine, input, context) => engine.searchAsn(textParam(input.q, 'q', true), call(context)),
   }),
   tool({
     name: 'dns_lookup',
@@ -146,9 +149,9 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     run: (engine, input, context) =>
       engine.dnsV1(
         {
-          domain: str(input.domain),
-          type: opt(input.type),
-          ...(input.dnssec === 'true' || input.dnssec === '1' ? { dnssec: true } : {}),
+          domain: textParam(input.domain, 'domain', true),
+          type: textParam(input.type, 'type'),
+          ...(dnssecParam(textParam(input.dnssec, 'dnssec')) ? { dnssec: true } : {}),
         },
         call(context),
       ),
@@ -163,7 +166,8 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     probe: false,
     limit: 'general',
     openWorld: true,
-    run: (engine, input, context) => engine.reverseDns(str(input.ip), call(context)),
+    run: (engine, input, context) =>
+      engine.reverseDns(textParam(input.ip, 'ip', true), call(context)),
   }),
   tool({
     name: 'check_blacklist',
@@ -175,7 +179,8 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     probe: false,
     limit: 'general',
     openWorld: true,
-    run: (engine, input, context) => engine.blacklist(str(input.ip), call(context)),
+    run: (engine, input, context) =>
+      engine.blacklist(textParam(input.ip, 'ip', true), call(context)),
   }),
   tool({
     name: 'whois',
@@ -187,7 +192,8 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     probe: false,
     limit: 'general',
     openWorld: true,
-    run: (engine, input, context) => engine.whois(str(input.domain), call(context)),
+    run: (engine, input, context) =>
+      engine.whois(textParam(input.domain, 'domain', true), call(context)),
   }),
   tool({
     name: 'check_site',
@@ -201,7 +207,8 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     // As GET /api/down: SPEC §8 gives the tool limit to the scans and graders, not the site check.
     limit: 'general',
     openWorld: true,
-    run: (engine, input, context) => engine.checkSite(str(input.url), call(context)),
+    run: (engine, input, context) =>
+      engine.checkSite(textParam(input.url, 'url', true), call(context)),
   }),
   tool({
     name: 'grade_security_headers',
@@ -214,7 +221,8 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     probe: true,
     limit: 'tool',
     openWorld: true,
-    run: (engine, input, context) => engine.securityHeaders(str(input.url), call(context)),
+    run: (engine, input, context) =>
+      engine.securityHeaders(textParam(input.url, 'url', true), call(context)),
   }),
   tool({
     name: 'scan_ports',
@@ -228,14 +236,14 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     limit: 'tool',
     openWorld: true,
     run: (engine, input, context) => {
-      const host = opt(input.host) ?? context.caller?.ip;
+      const host = textParam(input.host, 'host') ?? context.caller?.ip;
       if (!host) {
         throw new InvalidInputError(
           'Missing "host": give a host name or public IP address to scan (over stdio there is no caller address to default to)',
           'host',
         );
       }
-      const ports = opt(input.ports);
+      const ports = textParam(input.ports, 'ports');
       return engine.scanPorts({ host, ...(ports ? { ports } : {}) }, call(context));
     },
   }),
@@ -252,11 +260,9 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     limit: 'tool',
     openWorld: true,
     run: (engine, input, context) => {
-      const port = opt(input.port);
-      return engine.checkTls(
-        { host: str(input.host), ...(port ? { port: Number(port) } : {}) },
-        call(context),
-      );
+      const host = textParam(input.host, 'host', true);
+      const port = portParam(textParam(input.port, 'port'));
+      return engine.checkTls({ host, ...(port !== undefined ? { port } : {}) }, call(context));
     },
   }),
   tool({
@@ -272,7 +278,10 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     limit: 'tool',
     openWorld: true,
     run: (engine, input, context) =>
-      engine.validateDnssec({ domain: str(input.domain), type: opt(input.type) }, call(context)),
+      engine.validateDnssec(
+        { domain: textParam(input.domain, 'domain', true), type: textParam(input.type, 'type') },
+        call(context),
+      ),
   }),
   tool({
     name: 'check_email_auth',
@@ -288,11 +297,11 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     run: (engine, input, context) =>
       engine.emailAuth(
         {
-          domain: str(input.domain),
-          ip: opt(input.ip),
-          sender: opt(input.sender),
-          helo: opt(input.helo),
-          dkimSelector: opt(input.dkim_selector),
+          domain: textParam(input.domain, 'domain', true),
+          ip: textParam(input.ip, 'ip'),
+          sender: textParam(input.sender, 'sender'),
+          helo: textParam(input.helo, 'helo'),
+          dkimSelector: textParam(input.dkim_selector, 'dkim_selector'),
         },
         call(context),
       ),
@@ -313,10 +322,10 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     run: (engine, input, context) =>
       engine.evaluateSpf(
         {
-          domain: str(input.domain),
-          ip: str(input.ip),
-          sender: opt(input.sender),
-          helo: opt(input.helo),
+          domain: textParam(input.domain, 'domain', true),
+          ip: textParam(input.ip, 'ip', true),
+          sender: textParam(input.sender, 'sender'),
+          helo: textParam(input.helo, 'helo'),
         },
         call(context),
       ),
@@ -331,7 +340,8 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     probe: false,
     limit: 'general',
     openWorld: true,
-    run: (engine, input, context) => engine.breach(str(input.email), call(context)),
+    run: (engine, input, context) =>
+      engine.breach(textParam(input.email, 'email', true), call(context)),
   }),
 ];
 

@@ -203,7 +203,7 @@ const breachRoute: RouteDef = {
   },
   errors: [400, 502, 503, 504],
   handle({ req, ctx, signal }) {
-    const email = queryParam(req, 'email', 'an email address such as user@example.com', true);
+    const email = queryParam(req, 'email', true);
     return ctx.engine.breach(email, { signal });
   },
 };

@@ -172,8 +172,8 @@ describe('GET /api/dns', () => {
   });
 
   test.each([
-    ['', /Missing required query parameter "domain"/],
-    ['domain=', /Missing required query parameter "domain"/],
+    ['', /Missing required parameter "domain"/],
+    ['domain=', /Missing required parameter "domain"/],
     ['domain=%20', /Missing required parameter "domain"/],
     [`domain=${'a'.repeat(64)}.test`, /longer than 63/],
     [`domain=${'abcdefghi.'.repeat(26)}test`, /too long/],

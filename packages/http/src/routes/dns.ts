@@ -4,13 +4,10 @@
  * (SPEC 2.11, 12 DNSBLs).
  * @module
  */
-import { DNS_TYPES, DNS_TYPES_V1, DNSBL_ZONES, InvalidInputError } from '@netdiag/core';
+import { DNS_TYPES, DNSBL_ZONES, dnssecParam } from '@netdiag/core';
 import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
 import { pathParam, queryParam } from '../params.js';
 import type { RouteDef } from './types.js';
-
-const DOMAIN_EXPECTED = 'a domain name such as example.com';
-const IP_EXPECTED = 'an IPv4 or IPv6 address';
 
 const DNS_NOTES =
   'One question through the server-wide resolver (NETDIAG_DNS_SERVERS or the system resolvers, ' +
@@ -37,8 +34,8 @@ export const dnsRoutes: RouteDef[] = [
     },
     errors: [400, 502, 504],
     handle({ req, ctx, signal }) {
-      const domain = queryParam(req, 'domain', DOMAIN_EXPECTED, true);
-      const type = queryParam(req, 'type', `one of ${DNS_TYPES.join(', ')}`);
+      const domain = queryParam(req, 'domain', true);
+      const type = queryParam(req, 'type');
       return ctx.engine.dns({ domain, type }, { signal });
     },
   },
@@ -65,17 +62,10 @@ export const dnsRoutes: RouteDef[] = [
     },
     errors: [400, 502, 504],
     handle({ req, ctx, signal }) {
-      const type = queryParam(req, 'type', `one of ${DNS_TYPES_V1.join(', ')}`);
-      const dnssec = queryParam(req, 'dnssec', 'true, false, 1 or 0');
-      if (dnssec !== undefined && !['true', 'false', '1', '0'].includes(dnssec)) {
-        throw new InvalidInputError('"dnssec" must be true, false, 1 or 0', 'dnssec');
-      }
+      const type = queryParam(req, 'type');
+      const dnssec = dnssecParam(queryParam(req, 'dnssec'));
       return ctx.engine.dnsV1(
-        {
-          domain: pathParam(req, 'domain'),
-          type,
-          ...(dnssec === 'true' || dnssec === '1' ? { dnssec: true } : {}),
-        },
+        { domain: pathParam(req, 'domain'), type, ...(dnssec ? { dnssec } : {}) },
         { signal },
       );
     },
@@ -102,7 +92,7 @@ export const dnsRoutes: RouteDef[] = [
     },
     errors: [400, 502, 504],
     handle({ req, ctx, signal }) {
-      return ctx.engine.reverseDns(queryParam(req, 'ip', IP_EXPECTED, true), { signal });
+      return ctx.engine.reverseDns(queryParam(req, 'ip', true), { signal });
     },
   },
   {
@@ -158,7 +148,7 @@ export const dnsRoutes: RouteDef[] = [
     },
     errors: [400, 502, 504],
     handle({ req, ctx, signal }) {
-      return ctx.engine.blacklist(queryParam(req, 'ip', IP_EXPECTED, true), { signal });
+      return ctx.engine.blacklist(queryParam(req, 'ip', true), { signal });
     },
   },
 ];

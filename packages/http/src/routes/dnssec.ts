@@ -4,7 +4,6 @@
  * the server-wide resolver with DO and CD set; nothing connects to a target the caller names.
  * @module
  */
-import { DNS_TYPES_V1 } from '@netdiag/core';
 import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
 import { queryParam } from '../params.js';
 import type { RouteDef } from './types.js';
@@ -111,8 +110,8 @@ export const dnssecRoutes: RouteDef[] = [
     example: EXAMPLE,
     errors: [400, 502, 504],
     handle({ req, ctx, signal }) {
-      const domain = queryParam(req, 'domain', 'a domain name such as example.com', true);
-      const type = queryParam(req, 'type', `one of ${DNS_TYPES_V1.join(', ')}`);
+      const domain = queryParam(req, 'domain', true);
+      const type = queryParam(req, 'type');
       return ctx.engine.validateDnssec({ domain, type }, { signal });
     },
   },

@@ -465,14 +465,14 @@ export const emailAuthRoutes: RouteDef[] = [
     },
     errors: [400, 502, 504],
     handle({ req, ctx, signal }) {
-      const domain = queryParam(req, 'domain', 'a domain name such as example.com', true);
+      const domain = queryParam(req, 'domain', true);
       return ctx.engine.emailAuth(
         {
           domain,
-          ip: queryParam(req, 'ip', 'an IPv4 or IPv6 address'),
-          sender: queryParam(req, 'sender', 'an email address such as alice@example.com, or <>'),
-          helo: queryParam(req, 'helo', 'a host name such as mail.example.com'),
-          dkimSelector: queryParam(req, 'dkim_selector', 'comma-separated DKIM selectors'),
+          ip: queryParam(req, 'ip'),
+          sender: queryParam(req, 'sender'),
+          helo: queryParam(req, 'helo'),
+          dkimSelector: queryParam(req, 'dkim_selector'),
         },
         { signal },
       );

@@ -45,8 +45,8 @@ export function jsonDepth(text: string): number {
   return deepest;
 }
 
-/** Reads `{"ips": [...]}` from the raw body; 400 with a clear message otherwise. */
-export function parseBulkBody(req: Request): unknown[] {
+/** `ips` of a `{"ips": [...]}` body, read from the raw body; 400 with a clear message when it is not such an object. */
+export function parseBulkBody(req: Request): unknown {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') {
     throw new InvalidInputError(
@@ -78,17 +78,13 @@ export function parseBulkBody(req: Request): unknown[] {
       'body',
     );
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('ips' in body)) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvalidInputError(
       'The body must be a JSON object with an "ips" array: {"ips": ["8.8.8.8", ...]}',
       'ips',
     );
   }
-  const ips = (body as { ips: unknown }).ips;
-  if (!Array.isArray(ips)) {
-    throw new InvalidInputError('"ips" must be an array of IPv4 or IPv6 address strings', 'ips');
-  }
-  return ips;
+  return (body as { ips?: unknown }).ips;
 }
 
 const EXAMPLE_LOOKUP = {
@@ -123,7 +119,7 @@ export const ipRoutes: RouteDef[] = [
     example: EXAMPLE_LOOKUP,
     errors: [400],
     handle({ req, ctx }) {
-      const ip = queryParam(req, 'ip', 'an IPv4 or IPv6 address', true);
+      const ip = queryParam(req, 'ip', true);
       // `lookup` rejects a bad address itself (the same SPEC §7 message).
       return ctx.engine.lookupIp(ip);
     },
@@ -186,8 +182,8 @@ export const ipRoutes: RouteDef[] = [
     },
     errors: [400, 413],
     async handle({ req, ctx }) {
-      const ips = parseBulkBody(req);
-      return ctx.engine.bulkLookup(ips);
+      // `bulkLookup` checks that `ips` is an array, in the words the MCP tool gives too.
+      return ctx.engine.bulkLookup(parseBulkBody(req) as unknown[]);
     },
   },
   {
@@ -221,12 +217,7 @@ export const ipRoutes: RouteDef[] = [
     },
     errors: [400, 404],
     async handle({ req, ctx, signal }): Promise<AsnSearchResult> {
-      const q = queryParam(
-        req,
-        'q',
-        'an IP address, an AS number such as AS15169, or an organisation name',
-        true,
-      );
+      const q = queryParam(req, 'q', true);
       return ctx.engine.searchAsn(q, { signal });
     },
   },

@@ -79,7 +79,7 @@ describe('GET /api/down', () => {
   });
 
   test.each([
-    [{}, /Missing required query parameter "url"/],
+    [{}, /Missing required parameter "url"/],
     [{ url: 'ftp://127.0.0.2/' }, /must use http or https, not ftp/],
     [{ url: 'http://' }, /not a valid URL/],
   ])('400 for %j', async (query, message) => {

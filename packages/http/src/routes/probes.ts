@@ -60,7 +60,7 @@ export const probeRoutes: RouteDef[] = [
     },
     errors: [400, 403],
     handle({ req, ctx, signal }) {
-      const url = queryParam(req, 'url', 'a URL or host name such as https://example.com', true);
+      const url = queryParam(req, 'url', true);
       return ctx.engine.checkSite(url, { signal });
     },
   },
@@ -133,7 +133,7 @@ export const probeRoutes: RouteDef[] = [
     },
     errors: [400, 403, 404, 502, 504],
     handle({ req, ctx, signal }) {
-      const url = queryParam(req, 'url', 'a URL or host name such as https://example.com', true);
+      const url = queryParam(req, 'url', true);
       return ctx.engine.securityHeaders(url, { signal });
     },
   },
@@ -196,8 +196,8 @@ export const probeRoutes: RouteDef[] = [
     },
     errors: [400, 403, 404, 502, 503, 504],
     handle({ req, ctx, callerIp, signal }) {
-      const host = queryParam(req, 'host', 'a host name or public IP address') ?? callerIp;
-      const ports = queryParam(req, 'ports', 'ports and ranges such as 22,80,8000-8010');
+      const host = queryParam(req, 'host') ?? callerIp;
+      const ports = queryParam(req, 'ports');
       return ctx.engine.scanPorts({ host, ...(ports !== undefined ? { ports } : {}) }, { signal });
     },
   },

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { InvalidInputError } from '@netdiag/core';
+import { portParam } from '@netdiag/core';
 import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
 import { queryParam } from '../params.js';
 import type { RouteDef } from './types.js';
@@ -209,12 +209,8 @@ export const tlsRoutes: RouteDef[] = [
     example: EXAMPLE,
     errors: [400, 403, 404, 502, 504],
     handle({ req, ctx, signal }) {
-      const host = queryParam(req, 'host', 'a host name or public IP address', true);
-      const portText = queryParam(req, 'port', 'a TCP port from 1 to 65535');
-      if (portText !== undefined && !/^\d{1,5}$/.test(portText)) {
-        throw new InvalidInputError('"port" must be a whole number from 1 to 65535', 'port');
-      }
-      const port = portText === undefined ? undefined : Number(portText);
+      const host = queryParam(req, 'host', true);
+      const port = portParam(queryParam(req, 'port'));
       return ctx.engine.checkTls({ host, ...(port !== undefined ? { port } : {}) }, { signal });
     },
   },

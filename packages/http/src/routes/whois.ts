@@ -8,8 +8,6 @@ import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
 import { pathParam, queryParam } from '../params.js';
 import type { RouteDef } from './types.js';
 
-const EXPECTED = 'a domain name such as example.com';
-
 const example = {
   domain: 'example.com',
   registrar: 'RESERVED-Internet Assigned Numbers Authority',
@@ -46,7 +44,7 @@ export const whoisRoutes: RouteDef[] = [
     example: { ...example, source: 'rdap' },
     errors: [400, 404, 502, 503, 504],
     handle({ req, ctx, signal }) {
-      const domain = queryParam(req, 'domain', EXPECTED, true);
+      const domain = queryParam(req, 'domain', true);
       return ctx.engine.whois(domain, { signal });
     },
   },

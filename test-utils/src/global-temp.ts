@@ -3,7 +3,8 @@
  * reads on every call and child processes inherit), and the teardown fails the run when a test
  * left anything in it — except the IP lookup-table caches that the library writes to the temp
  * directory by design when no cache directory is configured (docs/ip-intelligence.md). The
- * directory is removed either way.
+ * directory is removed either way. Failing means a non-zero exit status and one line saying what
+ * was left, not an exception: vitest would only log that and exit 0.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ export function createRunTempDir(): () => void {
     }
     if (left.length > 0) {
       throw new Error(
-        `Tests left ${left.length} entries in the temp directory (use tempDir() from @netdiag/test-utils, or remove them): ${left.join(', ')}`,
+        `Tests left ${left.length} ${left.length === 1 ? 'entry' : 'entries'} in the temp directory (use tempDir() from @netdiag/test-utils, or remove them): ${left.join(', ')}`,
       );
     }
   };
@@ -40,5 +41,15 @@ export function createRunTempDir(): () => void {
 
 export default function setup(): () => void {
   if (process.env[MARK]) return () => {};
-  return createRunTempDir();
+  const teardown = createRunTempDir();
+  return () => {
+    try {
+      teardown();
+    } catch (error) {
+      // vitest 4 logs an error thrown by a global teardown as "error during close" with a stack
+      // and exits 0 all the same (Vitest.close), so the run is failed here, in plain words.
+      process.exitCode = 1;
+      console.error(`\nFAIL  the test run: ${(error as Error).message}\n`);
+    }
+  };
 }

@@ -133,6 +133,51 @@ describe('formats', () => {
     expect(parseCsv(one.stdout, { columns: true })).toEqual([
       { domain: 'example.test', 'records.data': txt },
     ]);
+    const two = await cli(['dns', 'example.test', '--format', 'csv', '--fields', 'records.data']);
+    expect(parseCsv(two.stdout, { columns: true })).toEqual([
+      { 'records.data': '192.0.2.10' },
+      { 'records.data': '192.0.2.11' },
+    ]);
+  });
+
+  test('csv --fields follows the first list, and a list inside it, one row per element', async () => {
+    await loadFormat('csv');
+    let out = '';
+    const writer = createWriter<Record<string, unknown>>({
+      format: 'csv',
+      batch: false,
+      fields: ['host', 'suites.protocol', 'suites.names.name', 'other.x', 'suites.0.protocol'],
+      pretty: false,
+      text: () => '',
+      textError: () => '',
+      rows: undefined,
+      write: (text) => {
+        out += text;
+      },
+    });
+    writer.item({
+      input: 'h',
+      data: {
+        host: 'h',
+        suites: [
+          { protocol: 'TLSv1.3', names: [{ name: 'a' }, { name: 'b' }] },
+          { protocol: 'TLSv1.2', names: [{ name: 'c' }] },
+          { protocol: 'TLSv1.1', names: [] },
+        ],
+        other: [{ x: 1 }, { x: 2 }],
+      },
+    });
+    writer.end();
+    const lead = { host: 'h', 'other.x': '1; 2', 'suites.0.protocol': 'TLSv1.3' };
+    expect(parseCsv(out, { columns: true })).toEqual([
+      { ...lead, 'suites.protocol': 'TLSv1.3', 'suites.names.name': 'a' },
+      { ...lead, 'suites.protocol': 'TLSv1.3', 'suites.names.name': 'b' },
+      { ...lead, 'suites.protocol': 'TLSv1.2', 'suites.names.name': 'c' },
+    ]);
+    // The columns are the fields, in the order given.
+    expect(out.split('\r\n')[0]).toBe(
+      'host,suites.protocol,suites.names.name,other.x,suites.0.protocol',
+    );
   });
 
   test('json is pretty on a terminal and one line in a pipe; yaml parses to the same document', async () => {

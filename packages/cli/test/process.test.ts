@@ -8,7 +8,8 @@ import { createSocket, type Socket } from 'node:dgram';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { prerequisite, tempDir } from '@netdiag/test-utils';
+import { prerequisite, startDnsServer, tempDir } from '@netdiag/test-utils';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EXIT } from '../src/index.js';
 
@@ -92,6 +93,60 @@ describe.skipIf(needBuilt)('the built CLI as a process', { timeout: 120_000 }, (
     expect(coloured.stdout).toContain('\x1b[');
     const plain = tty('NO_COLOR=1 $NETDIAG score 8.8.8.8');
     expect(plain.stdout).not.toContain('\x1b[');
+  });
+
+  test('--fields with --format csv: one row per record, as csv without --fields', async () => {
+    const dns = await startDnsServer({
+      zone: {
+        'example.test': { A: ['192.0.2.10', '192.0.2.11', '192.0.2.12'] },
+        'other.test': { A: ['192.0.2.20'] },
+      },
+    });
+    try {
+      // Spawned, not spawnSync: the DNS fixture answers from this process's event loop.
+      const cli = (...args: string[]) =>
+        new Promise<string>((resolve, reject) => {
+          const child = spawn(process.execPath, [bin, ...args], {
+            env: { ...env, NETDIAG_DNS_SERVERS: dns.address },
+            stdio: ['ignore', 'pipe', 'inherit'],
+          });
+          let stdout = '';
+          child.stdout.on('data', (chunk) => {
+            stdout += chunk;
+          });
+          child.on('error', reject);
+          child.on('close', (code) =>
+            code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}`)),
+          );
+        });
+      const rows = (text: string) => parseCsv(text, { columns: true }) as Record<string, string>[];
+      const whole = rows(await cli('dns', 'example.test', '--format', 'csv'));
+      expect(whole).toHaveLength(3);
+      const picked = rows(
+        await cli('dns', 'example.test', '--fields', 'records.data', '--format', 'csv'),
+      );
+      expect(picked).toEqual(whole.map((r) => ({ 'records.data': r['data'] })));
+      // A field outside the list repeats on each row; a batch leads with the input (name and type).
+      const batch = rows(
+        await cli(
+          'dns',
+          'example.test',
+          'other.test',
+          '--fields',
+          'domain,records.data',
+          '--format',
+          'csv',
+        ),
+      );
+      expect(batch.map((r) => [r['input'], r['domain'], r['records.data']])).toEqual([
+        ['example.test A', 'example.test', '192.0.2.10'],
+        ['example.test A', 'example.test', '192.0.2.11'],
+        ['example.test A', 'example.test', '192.0.2.12'],
+        ['other.test A', 'other.test', '192.0.2.20'],
+      ]);
+    } finally {
+      await dns.close();
+    }
   });
 
   test('Ctrl-C exits 130 without a stack trace', async () => {

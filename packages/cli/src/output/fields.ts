@@ -83,6 +83,54 @@ export function flatten(value: unknown, prefix = '', row: Record<string, string>
   return row;
 }
 
+/**
+ * CSV rows of `--fields`: one per element of the first list a field goes through
+ * (`records.data` → one row per record), as the CSV of a whole answer has one row per record.
+ * Fields outside that list repeat on each of its rows; a list inside an element is followed the
+ * same way (`cipher_suites.suites.name`); a field in another list is joined in one cell. No list:
+ * one row. Columns are the fields as given, in their order.
+ */
+export function fieldRows(value: unknown, fields: readonly string[]): Record<string, string>[] {
+  const list = firstList(value, fields);
+  if (list === undefined) {
+    return [Object.fromEntries(fields.map((f) => [f, cellOf(pick(value, f))]))];
+  }
+  const prefix = list.path === '' ? '' : `${list.path}.`;
+  const inList = (f: string) =>
+    f.startsWith(prefix) && !/^\d+(?:\.|$)/.test(f.slice(prefix.length));
+  const inner = fields.filter(inList).map((f) => f.slice(prefix.length));
+  const outer = new Map(fields.filter((f) => !inList(f)).map((f) => [f, cellOf(pick(value, f))]));
+  return list.items.flatMap((item) =>
+    fieldRows(item, inner).map((row) =>
+      Object.fromEntries(fields.map((f) => [f, outer.get(f) ?? row[f.slice(prefix.length)] ?? ''])),
+    ),
+  );
+}
+
+/** The first list a field's path crosses without an index (`records` of `records.data`). */
+function firstList(
+  value: unknown,
+  fields: readonly string[],
+): { path: string; items: unknown[] } | undefined {
+  for (const f of fields) {
+    const keys = f.split('.');
+    let current = value;
+    for (let i = 0; i < keys.length && current !== undefined; i++) {
+      const key = keys[i] as string;
+      if (Array.isArray(current)) {
+        if (!/^\d+$/.test(key)) return { path: keys.slice(0, i).join('.'), items: current };
+        current = current[Number(key)];
+      } else current = field(current, key);
+    }
+  }
+  return undefined;
+}
+
+/** A value as one cell: a list of values joined with "; ". */
+export function cellOf(value: unknown): string {
+  return Array.isArray(value) ? value.map(cell).join('; ') : cell(value);
+}
+
 /** A scalar as text: one cell or one tab-separated value. */
 export function cell(value: unknown): string {
   if (value === null || value === undefined) return '';

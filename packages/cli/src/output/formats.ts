@@ -15,7 +15,7 @@
  */
 import type { stringify as CsvStringify } from 'csv-stringify/sync';
 import type { stringify as YamlStringify } from 'yaml';
-import { cell, flatten, pick, selectFields } from './fields.js';
+import { cellOf, fieldRows, flatten, pick, selectFields } from './fields.js';
 import { escapeControls, escapeJson, escapeStrings } from './terminal.js';
 
 // The writers are loaded only for the format asked: yaml alone costs ~10 MB and tens of ms at
@@ -159,10 +159,6 @@ function escapeItem<T>(item: BatchItem<T>): BatchItem<T> {
     : { input, error: { code: item.error.code, message: escapeControls(item.error.message) } };
 }
 
-function cellOf(value: unknown): string {
-  return Array.isArray(value) ? value.map(cell).join('; ') : cell(value);
-}
-
 function csv<T>(items: readonly BatchItem<T>[], options: WriterOptions<T>): string {
   const records: Record<string, string>[] = [];
   for (const item of items) {
@@ -172,9 +168,7 @@ function csv<T>(items: readonly BatchItem<T>[], options: WriterOptions<T>): stri
       continue;
     }
     if (options.fields) {
-      const row: Record<string, string> = { ...lead };
-      for (const f of options.fields) row[f] = cellOf(pick(item.data, f));
-      records.push(row);
+      for (const row of fieldRows(item.data, options.fields)) records.push({ ...lead, ...row });
       continue;
     }
     const rows = options.rows ? options.rows(item.data) : [item.data as object];

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INVALID_IP_MESSAGE, lookupAnswer, lookupAnswerV1 } from '@netdiag/core';
-import { seededRandom32, startHttpTarget, tempDir } from '@netdiag/test-utils';
+import { startHttpTarget, tempDir } from '@netdiag/test-utils';
 import request from 'supertest';
 import { afterAll, describe, expect, test } from 'vitest';
 import { expectMatchesSchema } from '../../test/expect-schema.js';

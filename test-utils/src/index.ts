@@ -42,6 +42,16 @@ export {
 export { prerequisite } from './prerequisite.js';
 export { seededRandom32 } from './random.js';
 export {
+  certificateFlight,
+  handshakeMessage,
+  handshakeRecords,
+  oversizedCertificateFlight,
+  type RawTlsServer,
+  type RawTlsServerOptions,
+  serverHello,
+  startRawTlsServer,
+} from './raw-tls-server.js';
+export {
   bootstrapFile,
   bootstrapRoute,
   type RdapReply,
@@ -52,6 +62,7 @@ export {
   startRdapServer,
 } from './rdap-server.js';
 export { type RedisTestServer, redisAvailable, startRedis } from './redis-server.js';
+export { type StallMeter, startStallMeter } from './stall-meter.js';
 export { removeTempDirs, tempDir } from './temp-dir.js';
 export {
   makeTestPki,

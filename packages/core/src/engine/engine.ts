@@ -74,7 +74,9 @@ import type {
 } from '../schemas/index.js';
 import { scoreIp } from '../score/index.js';
 import { type CheckSiteOptions, checkSite } from '../site/check-site.js';
+import { createTlsCheckLimiter } from '../tls/check-limiter.js';
 import { type CheckTlsOptions, checkTls } from '../tls/check-tls.js';
+import { checkTlsPort } from '../tls/non-tls-ports.js';
 import { type BootstrapLoader, createBootstrapLoader } from '../whois/bootstrap.js';
 import { rdapLookup, rdapLookupResource, whois } from '../whois/lookup.js';
 import type { RdapResourceResult } from '../whois/rdap-normalise.js';
@@ -112,6 +114,11 @@ export interface CreateNetdiagOptions extends Partial<NetdiagConfig> {
    * @default createScanLimiter(): 4 at once, 16 waiting
    */
   scanLimiter?: ScanLimiter;
+  /**
+   * The server-wide cap on TLS checks (`checkTls` with `limited`), a limiter of the same kind.
+   * @default createTlsCheckLimiter(): 4 at once, 16 waiting
+   */
+  tlsLimiter?: ScanLimiter;
   /** Time budgets in ms (tests shorten them). */
   timeouts?: Partial<EngineTimeouts>;
 }
@@ -154,7 +161,10 @@ export interface PortScanInput
     Pick<ScanPortsOptions, 'maxPorts' | 'portTimeout' | 'concurrency' | 'onProgress'> {}
 
 export interface ScanCallOptions extends CallOptions {
-  /** Wait for a slot of the engine's scan limiter (an API); `false` for a local CLI run. @default true */
+  /**
+   * Wait for a slot of the engine's limiter for this capability (port scans, TLS checks): an
+   * API; `false` for a local CLI run. @default true
+   */
   limited?: boolean;
 }
 
@@ -225,8 +235,14 @@ export interface Netdiag {
   scanPorts(input: PortScanInput, options?: ScanCallOptions): Promise<PortScanData>;
   /** `GET /api/tls` data: protocols, suites, chain and an SSL Labs-style grade. */
   checkTls(
-    input: { host: string; port?: number | undefined; servername?: string | undefined },
-    options?: CallOptions & Pick<CheckTlsOptions, 'ca' | 'hsts'>,
+    input: {
+      host: string;
+      port?: number | undefined;
+      servername?: string | undefined;
+      /** Repeat `port` to check a well-known non-TLS port (SMTP, Redis, …). */
+      allowPort?: number | undefined;
+    },
+    options?: ScanCallOptions & Pick<CheckTlsOptions, 'ca' | 'hsts'>,
   ): Promise<TlsData>;
 
   /**
@@ -394,6 +410,7 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
   const breachFlights = createSingleFlight();
   const breachGate = createRateGate();
   const scans: ScanLimiter = options.scanLimiter ?? createScanLimiter();
+  const tlsChecks: ScanLimiter = options.tlsLimiter ?? createTlsCheckLimiter();
 
   const blacklist = (ip: string, call: CallOptions = {}) =>
     checkBlacklist(ip, { resolver, cache: cache('dnsbl'), ...withCall(call) });
@@ -524,16 +541,22 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
       return call.limited === false ? task() : scans.run(task, call.signal);
     },
 
-    checkTls: (input, call = {}) =>
-      checkTls(input.host, {
-        resolver,
-        allowedTargets,
-        ...(input.port !== undefined ? { port: input.port } : {}),
-        ...(input.servername !== undefined ? { servername: input.servername } : {}),
-        ...(call.ca !== undefined ? { ca: call.ca } : {}),
-        ...(call.hsts !== undefined ? { hsts: call.hsts } : {}),
-        ...withCall(call),
-      }),
+    checkTls(input, call = {}) {
+      // A refused port is answered at once, not after a wait for a slot.
+      checkTlsPort(input.port ?? 443, input.allowPort);
+      const task = () =>
+        checkTls(input.host, {
+          resolver,
+          allowedTargets,
+          ...(input.port !== undefined ? { port: input.port } : {}),
+          ...(input.servername !== undefined ? { servername: input.servername } : {}),
+          ...(input.allowPort !== undefined ? { allowPort: input.allowPort } : {}),
+          ...(call.ca !== undefined ? { ca: call.ca } : {}),
+          ...(call.hsts !== undefined ? { hsts: call.hsts } : {}),
+          ...withCall(call),
+        });
+      return call.limited === false ? task() : tlsChecks.run(task, call.signal);
+    },
 
     validateDnssec: (input, call = {}) =>
       validateDnssec(input.domain, {

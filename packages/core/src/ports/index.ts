@@ -12,6 +12,7 @@ export {
   MAX_QUEUED_SCANS,
   SCAN_RETRY_AFTER_S,
   type ScanLimiter,
+  type ScanLimiterLabel,
 } from './scan-limiter.js';
 export {
   ACCEPTS_EVERYTHING_MIN_PORTS,

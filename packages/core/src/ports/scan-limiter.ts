@@ -1,7 +1,8 @@
 /**
  * A server-wide cap on concurrent port scans: each scan holds up to 100 sockets, so without a
  * cap a burst of callers could exhaust file descriptors or turn the server into a scanning
- * cannon. The engine owns one limiter; every face's scans share it.
+ * cannon. The engine owns one limiter; every face's scans share it. TLS checks (about 45
+ * handshakes each) have a second limiter of the same kind, with their own figures.
  * @module
  */
 import { NetdiagError } from '../errors.js';
@@ -14,6 +15,14 @@ export const MAX_QUEUED_SCANS = 16;
 /** Retry-After for a refused scan: about one scan's worst-case duration (100 ports, 1.5 s). */
 export const SCAN_RETRY_AFTER_S = 5;
 
+/** What a limiter's refusal names, and the Retry-After it gives (port scans: 5 s). */
+export interface ScanLimiterLabel {
+  /** Plural, as in "Too many port scans are running on this server". */
+  what: string;
+  /** Seconds, sent as Retry-After with the 503. */
+  retryAfterS: number;
+}
+
 /** A counting semaphore with a bounded, abortable queue. */
 export interface ScanLimiter {
   readonly active: number;
@@ -24,6 +33,7 @@ export interface ScanLimiter {
 export function createScanLimiter(
   max = MAX_CONCURRENT_SCANS,
   maxQueued = MAX_QUEUED_SCANS,
+  label: ScanLimiterLabel = { what: 'port scans', retryAfterS: SCAN_RETRY_AFTER_S },
 ): ScanLimiter {
   let active = 0;
   const waiting: { start: () => void; fail: (error: unknown) => void }[] = [];
@@ -44,8 +54,8 @@ export function createScanLimiter(
         if (waiting.length >= maxQueued) {
           throw new NetdiagError(
             'UPSTREAM_THROTTLED',
-            `Too many port scans are running on this server; retry in ${SCAN_RETRY_AFTER_S} s`,
-            { retryAfterS: SCAN_RETRY_AFTER_S },
+            `Too many ${label.what} are running on this server; retry in ${label.retryAfterS} s`,
+            { retryAfterS: label.retryAfterS },
           );
         }
         await new Promise<void>((resolve, reject) => {

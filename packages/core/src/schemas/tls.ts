@@ -18,6 +18,15 @@ export const checkTlsParamsSchema = z.object({
     )
     .optional()
     .describe('TCP port (1–65535). Default 443.'),
+  allow_port: z
+    .string()
+    .regex(
+      /^(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})$/,
+    )
+    .optional()
+    .describe(
+      'Repeat `port` here to check a well-known non-TLS port (SMTP 25, SSH 22, Redis 6379, …: see docs/tls.md), which is refused otherwise; must equal `port`.',
+    ),
 });
 export type CheckTlsParams = z.input<typeof checkTlsParamsSchema>;
 
@@ -124,6 +133,22 @@ export const tlsDataSchema = z.strictObject({
       }),
     )
     .describe('Every rule that capped (or lifted) the grade'),
+  findings: z
+    .array(
+      z.strictObject({
+        code: z
+          .enum([
+            'certificate_message_too_large',
+            'too_many_certificates',
+            'handshake_budget_spent',
+          ])
+          .describe('Stable identifier of the limit met'),
+        message: z.string().describe('What was found and what netdiag did, in words'),
+      }),
+    )
+    .describe(
+      'Limits the server made the check meet: a Certificate message over 100 KiB (not read), more than 10 certificates (the first 10 reported), the handshake budget spent (suites left out); empty for a usual server',
+    ),
   duration_ms: z.int(),
 });
 export type TlsData = z.infer<typeof tlsDataSchema>;

@@ -4,12 +4,13 @@
  * - each protocol version alone (TLS 1.0–1.3; SSL 2/3 cannot be offered by Node's OpenSSL 3 and
  *   are reported as not testable, never guessed);
  * - per accepted version, the suites in the server's order of preference: offer every suite the
- *   local OpenSSL knows, note the one chosen, take it out, repeat until the server refuses (as
- *   sslscan and testssl.sh do); whether the server enforces its own order is tested by offering
- *   its first two choices reversed;
+ *   local OpenSSL knows (the version's own handshake is the first offer), note the one chosen,
+ *   take it out, repeat until the server refuses (as sslscan and testssl.sh do); whether the
+ *   server enforces its own order is tested by offering its first two choices reversed;
  * - the chain as served (a handshake that trusts only the leaf, so nothing comes from the local
  *   store), trust against Node's root store, host-name match (RFC 6125 via X509Certificate);
  * - ALPN (h2, http/1.1), a stapled OCSP response, session resumption, HSTS from one HTTPS GET.
+ * Handshakes go one at a time, at most `maxHandshakes` (MAX_HANDSHAKES_PER_CHECK) per check.
  * @module
  */
 import { X509Certificate } from 'node:crypto';
@@ -31,7 +32,12 @@ import {
   type TlsVersion,
   tlsHandshake,
 } from './handshake.js';
-import { readServedCertificates } from './served-chain.js';
+import { checkTlsPort } from './non-tls-ports.js';
+import {
+  MAX_REPORTED_CERTIFICATES,
+  readServedCertificates,
+  type ServedChain,
+} from './served-chain.js';
 
 export interface CheckTlsOptions extends GuardOptions {
   /** @default 443 */
@@ -46,6 +52,13 @@ export interface CheckTlsOptions extends GuardOptions {
   now?: () => number;
   /** CA certificates (PEM) trusted besides Node's root store (an internal CA, tests). */
   ca?: string | readonly string[];
+  /**
+   * Check this port although it is a well-known non-TLS port (`NON_TLS_PORTS`: SMTP, Redis, …):
+   * the caller names it a second time. Must equal `port` when given.
+   */
+  allowPort?: number;
+  /** Handshakes this check may make, at least 10. @default MAX_HANDSHAKES_PER_CHECK (160) */
+  maxHandshakes?: number;
 }
 
 /** The answer (the `data` of `GET /api/tls`); its shape is `tlsDataSchema`. */
@@ -62,8 +75,22 @@ const TLS13_SUITES = [
   'TLS_AES_128_CCM_SHA256',
   'TLS_AES_128_CCM_8_SHA256',
 ];
-/** Upper bound on suites per protocol (OpenSSL 3 knows ~80 for TLS ≤ 1.2). */
+/** Upper bound on suites per protocol (OpenSSL 3.0 offers 89 for TLS 1.2, 27 for 1.0 and 1.1). */
 const MAX_SUITES = 128;
+/** After the suites: the chain as served (raw, and Node's when that fails), ALPN, resumption, HSTS. */
+const LATER_HANDSHAKES = 5;
+/** The default handshake, one per protocol version and the later steps. */
+const MIN_HANDSHAKES = 1 + VERSIONS.length + LATER_HANDSHAKES;
+/**
+ * Handshakes one check may make. The enumeration needs at most one per suite the local OpenSSL
+ * can offer plus one per protocol (the refusal that ends the list, or the preference test),
+ * then the later steps: with OpenSSL 3.0 (27 + 27 + 89 + 5 suites) that is
+ * 1 + 28 + 28 + 90 + 6 + 5 = 158 for a server accepting every one, so 160 never cuts a real
+ * answer short; a typical public server needs 30 to 50.
+ */
+export const MAX_HANDSHAKES_PER_CHECK = 160;
+
+type Finding = TlsData['findings'][number];
 
 export async function checkTls(
   host: string,
@@ -74,6 +101,14 @@ export async function checkTls(
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new InvalidInputError('"port" must be a whole number from 1 to 65535', 'port');
   }
+  checkTlsPort(port, options.allowPort);
+  const maxHandshakes = options.maxHandshakes ?? MAX_HANDSHAKES_PER_CHECK;
+  if (!Number.isInteger(maxHandshakes) || maxHandshakes < MIN_HANDSHAKES) {
+    throw new InvalidInputError(
+      `"maxHandshakes" must be a whole number of at least ${MIN_HANDSHAKES}`,
+      'maxHandshakes',
+    );
+  }
   const target = normaliseHost(host, 'host');
   const now = options.now ?? Date.now;
   const handshakeMs = options.handshakeTimeout ?? 5000;
@@ -82,7 +117,26 @@ export async function checkTls(
     const address = checked.addresses[0] as string;
     const servername = options.servername ?? (parseIp(checked.host) ? undefined : checked.host);
     const base = { address, port, servername, timeoutMs: handshakeMs, signal };
-    const shake = (extra: Partial<HandshakeRequest>) => tlsHandshake({ ...base, ...extra });
+    const findings: Finding[] = [];
+    // Every handshake is awaited before the next one starts (one at a time to the target) and
+    // counted by `take`; the suites stop LATER_HANDSHAKES short of the budget. An offer the
+    // local OpenSSL refuses (a protocol's list exhausted) opens no connection: not counted.
+    let spent = 0;
+    const take = (): boolean => {
+      if (spent >= maxHandshakes) return false;
+      spent++;
+      return true;
+    };
+    const suitesUntil = maxHandshakes - LATER_HANDSHAKES;
+    const shake = async (extra: Partial<HandshakeRequest>) => {
+      if (!take()) throw new HandshakeRefused('handshake budget spent', false, true);
+      try {
+        return await tlsHandshake({ ...base, ...extra });
+      } catch (error) {
+        if (error instanceof HandshakeRefused && error.local) spent--;
+        throw error;
+      }
+    };
     const where = `${checked.host.includes(':') ? `[${checked.host}]` : checked.host}:${port}`;
     const attempt = async (extra: Partial<HandshakeRequest>): Promise<HandshakeResult | null> => {
       try {
@@ -115,26 +169,58 @@ export async function checkTls(
         note: 'not testable: this OpenSSL cannot offer SSL 3.0',
       },
     ];
-    const cipher_suites: TlsCheckResult['cipher_suites'] = [];
+    // Each version alone, offering what the suite enumeration offers first (every suite), so
+    // that this handshake is also the enumeration's first.
+    const firsts = new Map<TlsVersion, HandshakeResult>();
     for (const version of VERSIONS) {
-      const first = await attempt({ version });
+      const first = await attempt({ version, ciphers: offerFor(version, []) });
+      if (first) firsts.set(version, first);
       protocols.push({
         protocol: version,
         accepted: first !== null,
         note: first ? `accepted (${first.cipher?.name})` : 'refused',
       });
-      if (first) cipher_suites.push(await enumerateSuites(version, attempt));
+    }
+    const cipher_suites: TlsCheckResult['cipher_suites'] = [];
+    for (const [version, first] of firsts) {
+      // One more suite only while the preference test still fits before the later steps.
+      const enumerated = await enumerateSuites(
+        version,
+        first,
+        attempt,
+        () => spent + 1 < suitesUntil,
+      );
+      cipher_suites.push(enumerated.list);
+      if (enumerated.cut) {
+        findings.push({
+          code: 'handshake_budget_spent',
+          message: `${version}: the suites after the first ${enumerated.list.suites.length} were not enumerated: the check's budget of ${maxHandshakes} handshakes was spent, so the grade may miss a weaker suite`,
+        });
+      }
     }
 
     // The chain as served, in the server's order: read from a hand-made TLS 1.2 handshake when
     // the server speaks TLS 1.2 or older (TLS 1.3 encrypts it); otherwise a handshake trusting
     // only the leaf, so that no certificate is added from a store (Node's order, issuer-linked).
     const legacy = protocols.some((p) => p.accepted && p.protocol !== 'TLSv1.3');
-    const raw = legacy
-      ? await readServedCertificates(address, port, servername, handshakeMs, signal)
-      : null;
-    const rawChain = raw?.length ? parseCertificates(raw) : null;
-    const served = rawChain ?? (await attempt({ ca: leaf.toString() }))?.chain ?? main.chain;
+    const raw: ServedChain | null =
+      legacy && take()
+        ? await readServedCertificates(address, port, servername, handshakeMs, signal)
+        : null;
+    if (raw && 'overLimit' in raw) {
+      findings.push({ code: 'certificate_message_too_large', message: raw.overLimit });
+    }
+    const rawList = raw && 'certificates' in raw && raw.certificates.length ? raw : null;
+    const rawChain = rawList ? parseCertificates(rawList.certificates) : null;
+    const linked = rawChain ? [] : ((await attempt({ ca: leaf.toString() }))?.chain ?? main.chain);
+    const sent = rawChain && rawList ? rawList.sent : linked.length;
+    const served = (rawChain ?? linked).slice(0, MAX_REPORTED_CERTIFICATES);
+    if (sent > served.length) {
+      findings.push({
+        code: 'too_many_certificates',
+        message: `The server sent ${sent} certificates; netdiag reports the first ${MAX_REPORTED_CERTIFICATES} (real chains have 2 to 4) and judges order and completeness on those`,
+      });
+    }
     const order = rawChain
       ? rawChain.every(
           (cert, i) =>
@@ -164,7 +250,9 @@ export async function checkTls(
     const http11 = (await attempt({ alpn: ['http/1.1'] }))?.alpn === 'http/1.1';
     const resumed = main.session ? await attempt({ session: main.session }) : null;
     const hsts =
-      options.hsts === false ? null : await readHsts(checked.host, port, options, signal);
+      options.hsts === false || !take()
+        ? null
+        : await readHsts(checked.host, port, options, signal);
 
     const suites = cipher_suites.flatMap((p) => p.suites);
     const keyBits =
@@ -207,7 +295,7 @@ export async function checkTls(
       },
       certificates,
       chain: {
-        served: served.length,
+        served: sent,
         complete,
         trusted: main.authorized,
         error: main.authorizationError,
@@ -235,6 +323,7 @@ export async function checkTls(
         cipher: rating.cipher_score,
       },
       caps: rating.caps,
+      findings,
       duration_ms: Math.round(performance.now() - started),
     };
   });
@@ -294,33 +383,55 @@ function kxBits(suite: AcceptedSuite, keyBits: number): number {
   return rsaEquivalentBits(suite.group_bits ?? 256);
 }
 
+/** What the enumeration offers for `version` once `excluded` are taken out. */
+function offerFor(version: TlsVersion, excluded: readonly string[]): string {
+  return version === 'TLSv1.3'
+    ? TLS13_SUITES.filter((s) => !excluded.includes(s)).join(':')
+    : ['ALL:COMPLEMENTOFALL', ...excluded.map((name) => `!${name}`)].join(':');
+}
+
+function acceptedSuite(version: TlsVersion, result: HandshakeResult): AcceptedSuite {
+  const cipher = result.cipher as NonNullable<HandshakeResult['cipher']>;
+  return {
+    ...describeCipherSuite(cipher.iana, cipher.name),
+    protocol: version,
+    group: result.ephemeral
+      ? result.ephemeral.type === 'DH'
+        ? 'DH'
+        : result.ephemeral.name
+      : null,
+    group_bits: result.ephemeral?.bits ?? null,
+  };
+}
+
+/**
+ * The suites of `version` in the server's order, from `first` (the version's own handshake,
+ * which offered every suite) on. `mayShake` says whether the budget leaves room for one more
+ * suite; `cut`, whether the list stopped for that reason.
+ */
 async function enumerateSuites(
   version: TlsVersion,
+  first: HandshakeResult,
   attempt: (extra: Partial<HandshakeRequest>) => Promise<HandshakeResult | null>,
-): Promise<TlsCheckResult['cipher_suites'][number]> {
+  mayShake: () => boolean,
+): Promise<{ list: TlsCheckResult['cipher_suites'][number]; cut: boolean }> {
   const found: AcceptedSuite[] = [];
   const excluded: string[] = [];
   const tls13 = version === 'TLSv1.3';
-  for (let i = 0; i < MAX_SUITES; i++) {
-    const offer = tls13
-      ? TLS13_SUITES.filter((s) => !excluded.includes(s)).join(':')
-      : ['ALL:COMPLEMENTOFALL', ...excluded.map((name) => `!${name}`)].join(':');
-    if (offer === '') break;
-    const result = await attempt({ version, ciphers: offer });
-    if (!result?.cipher) break;
+  let cut = false;
+  let result: HandshakeResult | null = first;
+  for (let i = 0; i < MAX_SUITES && result?.cipher; i++) {
     const name = tls13 ? result.cipher.iana : result.cipher.name;
     if (excluded.includes(name)) break; // the server ignored the offer: stop rather than loop
     excluded.push(name);
-    found.push({
-      ...describeCipherSuite(result.cipher.iana, result.cipher.name),
-      protocol: version,
-      group: result.ephemeral
-        ? result.ephemeral.type === 'DH'
-          ? 'DH'
-          : result.ephemeral.name
-        : null,
-      group_bits: result.ephemeral?.bits ?? null,
-    });
+    found.push(acceptedSuite(version, result));
+    const offer = offerFor(version, excluded);
+    if (offer === '') break;
+    if (!mayShake()) {
+      cut = true;
+      break;
+    }
+    result = await attempt({ version, ciphers: offer });
   }
   // Server preference: offered its first two choices reversed, does it still pick its first?
   let server_preference = found.length < 2;
@@ -331,7 +442,7 @@ async function enumerateSuites(
     const chosen = tls13 ? again?.cipher?.iana : again?.cipher?.name;
     server_preference = chosen === (tls13 ? a.iana : a.name);
   }
-  return { protocol: version, server_preference, suites: found };
+  return { list: { protocol: version, server_preference, suites: found }, cut };
 }
 
 function extraCaOf(options: CheckTlsOptions): string[] | undefined {

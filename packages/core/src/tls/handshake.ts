@@ -54,6 +54,8 @@ export class HandshakeRefused extends Error {
   constructor(
     readonly reason: string,
     readonly network: boolean,
+    /** Refused by the local OpenSSL before any connection (an offer matching no suite). */
+    readonly local = false,
   ) {
     super(reason);
   }
@@ -117,7 +119,7 @@ export function tlsHandshake(request: HandshakeRequest): Promise<HandshakeResult
       socket = tls.connect(options);
     } catch (error) {
       // An option this OpenSSL cannot offer at all (e.g. a cipher string matching nothing).
-      return finish(new HandshakeRefused((error as Error).message, false));
+      return finish(new HandshakeRefused((error as Error).message, false, true));
     }
     socket.on('OCSPResponse', (response: Buffer) => {
       ocspResponse = response;

@@ -65,8 +65,30 @@ export function clientHello(servername: string | undefined): Buffer {
 }
 
 /**
- * The DER certificates of the server's Certificate message, in order, or `null` when the server
- * answered with an alert, ended the connection, or did not send one in `timeoutMs`.
+ * The largest Certificate message read (102,400 bytes): OpenSSL's default `max_cert_list`
+ * (`SSL_MAX_CERT_LIST_DEFAULT`, 100 KiB, ssl.h; SSL_CTX_set_max_cert_list(3)), which Node's own
+ * handshakes apply too. The 24-bit length field (RFC 5246 §7.4) would allow 16 MiB.
+ */
+export const MAX_CERTIFICATE_MESSAGE = 100 * 1024;
+/** Certificates kept from the message; real chains have 2 to 4 (leaf, intermediates, root). */
+export const MAX_REPORTED_CERTIFICATES = 10;
+/** A record's fragment is at most 2^14 bytes (RFC 5246 §6.2.1, RFC 8446 §5.1). */
+const MAX_RECORD = 2 ** 14;
+/** Everything read before the Certificate message ends: ServerHello (small) and the message. */
+const MAX_FLIGHT = MAX_CERTIFICATE_MESSAGE + 16 * 1024;
+
+export type ServedChain =
+  /** The first MAX_REPORTED_CERTIFICATES certificates (DER, in order) and how many were sent. */
+  | { certificates: Buffer[]; sent: number }
+  /** Stopped reading: the server sent more than the limits allow (said in words). */
+  | { overLimit: string };
+
+const bytes = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The server's Certificate message, or `null` when the server answered with an alert, ended
+ * the connection, or did not send one in `timeoutMs`. A record or message over the limits above
+ * stops the reading at once and closes the connection.
  */
 export function readServedCertificates(
   address: string,
@@ -74,12 +96,13 @@ export function readServedCertificates(
   servername: string | undefined,
   timeoutMs: number,
   signal: AbortSignal,
-): Promise<Buffer[] | null> {
+): Promise<ServedChain | null> {
   return new Promise((resolve) => {
+    let received = 0;
     let records = Buffer.alloc(0);
     let handshake = Buffer.alloc(0);
     let done = false;
-    const finish = (value: Buffer[] | null) => {
+    const finish = (value: ServedChain | null) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -96,41 +119,61 @@ export function readServedCertificates(
     socket.on('error', () => finish(null));
     socket.on('close', () => finish(null));
     socket.on('data', (chunk: Buffer) => {
-      records = Buffer.concat([records, chunk]);
+      received += chunk.length;
       // Records: type(1) version(2) length(2) fragment (RFC 5246 §6.2.1).
+      records = Buffer.concat([records, chunk]);
       while (records.length >= 5) {
-        const length = records.readUInt16BE(3);
-        if (records.length < 5 + length) break;
         const type = records[0];
+        if (type !== 0x16) return finish(null); // an alert, or anything else: no certificates
+        const length = records.readUInt16BE(3);
+        if (length > MAX_RECORD) {
+          return finish({
+            overLimit: `The server sent a TLS record of ${bytes(length)} bytes, over the 16,384 bytes a record may hold (RFC 5246 §6.2.1); netdiag stopped reading`,
+          });
+        }
+        if (records.length < 5 + length) break;
         const fragment = records.subarray(5, 5 + length);
         records = records.subarray(5 + length);
-        if (type !== 0x16) return finish(null); // an alert, or anything else: no certificates
         handshake = Buffer.concat([handshake, fragment]);
       }
       // Handshake messages: type(1) length(3) body, possibly split across records.
       while (handshake.length >= 4) {
-        const length = handshake.readUIntBE(1, 3);
-        if (handshake.length < 4 + length) return;
         const type = handshake[0];
+        const length = handshake.readUIntBE(1, 3);
+        if (length > MAX_CERTIFICATE_MESSAGE) {
+          const what = type === 11 ? 'Certificate message' : `handshake message (type ${type})`;
+          return finish({
+            overLimit: `The server's TLS 1.2 ${what} is ${bytes(length)} bytes, over netdiag's limit of ${bytes(MAX_CERTIFICATE_MESSAGE)} bytes (OpenSSL's default max_cert_list, which Node's handshakes apply too); netdiag stopped reading and closed the connection, so the order of the chain as sent is unknown`,
+          });
+        }
+        if (handshake.length < 4 + length) break;
         const body = handshake.subarray(4, 4 + length);
         handshake = handshake.subarray(4 + length);
         if (type === 11) return finish(parseCertificateList(body));
-        if (type === 14) return finish([]); // ServerHelloDone without a Certificate (anonymous)
+        if (type === 14) return finish({ certificates: [], sent: 0 }); // ServerHelloDone, no Certificate (anonymous)
+      }
+      if (received > MAX_FLIGHT) {
+        return finish({
+          overLimit: `The server sent more than ${bytes(MAX_FLIGHT)} bytes before the end of its TLS 1.2 Certificate message; netdiag stopped reading`,
+        });
       }
     });
   });
 }
 
-function parseCertificateList(body: Buffer): Buffer[] | null {
+/** The list of RFC 5246 §7.4.2: 24-bit total, then 24-bit length + DER per certificate. */
+function parseCertificateList(body: Buffer): ServedChain | null {
   if (body.length < 3) return null;
-  const total = body.readUIntBE(0, 3);
-  const certs: Buffer[] = [];
+  const end = Math.min(3 + body.readUIntBE(0, 3), body.length);
+  const certificates: Buffer[] = [];
+  let sent = 0;
   let at = 3;
-  while (at + 3 <= 3 + total && at + 3 <= body.length) {
+  while (at + 3 <= end) {
     const length = body.readUIntBE(at, 3);
-    if (at + 3 + length > body.length) return null;
-    certs.push(body.subarray(at + 3, at + 3 + length));
+    if (at + 3 + length > end) return null;
+    if (sent < MAX_REPORTED_CERTIFICATES) certificates.push(body.subarray(at + 3, at + 3 + length));
+    sent++;
     at += 3 + length;
   }
-  return certs;
+  return { certificates, sent };
 }

@@ -19,6 +19,7 @@ export const PARAM_FORMS = {
   host: 'a host name or public IP address',
   ports: 'ports and ranges such as 22,80,8000-8010',
   port: 'a TCP port from 1 to 65535',
+  allow_port: 'the same port as "port", to check a port that does not speak TLS',
   sender: 'an email address such as alice@example.com, or <>',
   helo: 'a host name such as mail.example.com',
   dkim_selector: 'comma-separated DKIM selectors',
@@ -62,11 +63,15 @@ export function dnssecParam(value: string | undefined): boolean {
   throw new InvalidInputError(`"dnssec" must be ${PARAM_FORMS.dnssec}`, 'dnssec');
 }
 
-/** `port` as a number; the capability checks the range (1–65535). */
-export function portParam(value: string | undefined): number | undefined {
+/** A port (`port`, `allow_port`) as a number; the capability checks the range (1–65535). */
+export function portParam(
+  value: string | undefined,
+  name: 'port' | 'allow_port' = 'port',
+): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d{1,5}$/.test(value)) {
-    throw new InvalidInputError('"port" must be a whole number from 1 to 65535', 'port');
+    const what = name === 'allow_port' ? '"allow_port" must repeat "port":' : '"port" must be';
+    throw new InvalidInputError(`${what} a whole number from 1 to 65535`, name);
   }
   return Number(value);
 }

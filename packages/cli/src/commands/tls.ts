@@ -50,7 +50,16 @@ export const registerTls: RegisterCommand = (program, ctx) => {
           failUnder,
         )
         .option('--all', 'list every accepted suite (default: the first five per protocol)'),
-    run: (engine, text, _flags, { call }) => engine.checkTls(target(text as string), call),
+    // A local run: the port in the operand is the user's own choice, so a well-known non-TLS
+    // port (which the API faces refuse without allow_port) is checked as asked, and the
+    // server-wide limiter of TLS checks does not apply (as for `netdiag ports`).
+    run: (engine, text, _flags, { call }) => {
+      const checked = target(text as string);
+      return engine.checkTls(
+        { ...checked, ...(checked.port !== undefined ? { allowPort: checked.port } : {}) },
+        { ...call, limited: false },
+      );
+    },
     text: (data, ui, flags) => renderTls(data, ui, flags.all === true),
     rows: (data) =>
       data.cipher_suites.flatMap((p) =>
@@ -92,6 +101,7 @@ export function renderTls(data: TlsData, ui?: Ui, all = false): string {
     `${data.host}:${data.port} (${data.ip}): grade ${grade}${extra}, score ${data.score}`,
   ];
   for (const cap of data.caps) lines.push(`  ${cap.grade.padEnd(2)} ${cap.reason} (${cap.rule})`);
+  for (const finding of data.findings) lines.push(`  Note: ${finding.message}`);
   lines.push(
     '',
     `Protocols:   ${data.protocols

@@ -253,8 +253,9 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     description:
       "A TLS server's protocols (TLS 1.0–1.3), cipher suites in server order, certificate chain " +
       '(expiry, days left, trust, host-name match), ALPN, OCSP stapling, HSTS and an SSL ' +
-      'Labs-style grade with every cap named. port defaults to 443. Public targets only. Same ' +
-      'answer as GET /api/tls.',
+      'Labs-style grade with every cap named. port defaults to 443; a well-known non-TLS port ' +
+      '(SMTP 25, SSH 22, Redis 6379, …) is refused unless allow_port repeats it. Public targets ' +
+      'only. Same answer as GET /api/tls.',
     via: 'checkTls',
     probe: true,
     limit: 'tool',
@@ -262,7 +263,15 @@ export const NETDIAG_TOOLS: readonly ToolDefinition[] = [
     run: (engine, input, context) => {
       const host = textParam(input.host, 'host', true);
       const port = portParam(textParam(input.port, 'port'));
-      return engine.checkTls({ host, ...(port !== undefined ? { port } : {}) }, call(context));
+      const allowPort = portParam(textParam(input.allow_port, 'allow_port'), 'allow_port');
+      return engine.checkTls(
+        {
+          host,
+          ...(port !== undefined ? { port } : {}),
+          ...(allowPort !== undefined ? { allowPort } : {}),
+        },
+        call(context),
+      );
     },
   }),
   tool({

@@ -178,6 +178,7 @@ const EXAMPLE = {
       rule: '2009e',
     },
   ],
+  findings: [],
   duration_ms: 412,
 };
 
@@ -203,15 +204,31 @@ export const tlsRoutes: RouteDef[] = [
       'the chain is not trusted and M when the certificate does not name the host, with ' +
       '`grade_ignoring_trust` giving the configuration grade. Each handshake has 5 s, the whole ' +
       'check 60 s. A host that refuses, resets or does not speak TLS is 502; no handshake in ' +
-      'time 504. Limited like the other tool endpoints.',
-    params: paramsOf('checkTls', { host: 'example.com', port: '443' }),
+      'time 504. Limited like the other tool endpoints. Caps: handshakes go one at a time, at ' +
+      'most 160 per check (a server accepting every suite OpenSSL 3.0 can offer needs 158; a ' +
+      'typical one 30–50); 4 checks run at once on the server and 16 wait, beyond that 503 with ' +
+      "Retry-After: 10. The TLS 1.2 Certificate message is read up to 100 KiB (OpenSSL's " +
+      'default max_cert_list) and at most 10 certificates are reported; a server past either ' +
+      'limit is named in `findings`. Well-known ports that do not speak TLS from the first byte ' +
+      '(21, 22, 23, 25, 53, 110, 111, 119, 135, 139, 143, 389, 445, 587, 1433, 1521, 2049, 2375, ' +
+      '3306, 3389, 5432, 5672, 5900, 6379, 11211, 27017; the mail ports speak STARTTLS) are 400 ' +
+      'unless `allow_port` repeats the port, e.g. `port=6379&allow_port=6379` for a Redis with TLS.',
+    params: paramsOf('checkTls', { host: 'example.com', port: '443', allow_port: '443' }),
     data: dataSchema('checkTls'),
     example: EXAMPLE,
-    errors: [400, 403, 404, 502, 504],
+    errors: [400, 403, 404, 502, 503, 504],
     handle({ req, ctx, signal }) {
       const host = queryParam(req, 'host', true);
       const port = portParam(queryParam(req, 'port'));
-      return ctx.engine.checkTls({ host, ...(port !== undefined ? { port } : {}) }, { signal });
+      const allowPort = portParam(queryParam(req, 'allow_port'), 'allow_port');
+      return ctx.engine.checkTls(
+        {
+          host,
+          ...(port !== undefined ? { port } : {}),
+          ...(allowPort !== undefined ? { allowPort } : {}),
+        },
+        { signal },
+      );
     },
   },
 ];

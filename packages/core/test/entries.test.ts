@@ -20,7 +20,7 @@ describe('the entries', () => {
     const onlyInRoot = Object.keys(root)
       .filter((name) => !(name in capabilities))
       .sort();
-    const expected = [...Object.keys(schemas), 'findTool', 'NETDIAG_TOOLS'].sort();
+    const expected = [...Object.keys(schemas), ...Object.keys(tools)].sort();
     expect(onlyInRoot).toEqual(expected);
     expect(tools.findTool).toBe(root.findTool);
     // Every schema is a zod schema, and none of them leaks into the capabilities entry.

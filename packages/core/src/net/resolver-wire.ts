@@ -53,8 +53,37 @@ export function buildQuery(
   return { id, name, type, wire };
 }
 
-/** dns-packet also decodes the rcode by name (its typings leave it out). */
-export type DecodedMessage = packet.DecodedPacket & { rcode?: string };
+/**
+ * A resource record as dns-packet decodes it; `data` is the type's decoded form (an address,
+ * a name, an object; a Buffer for types it leaves raw).
+ */
+export interface DecodedRecord {
+  name: string;
+  type: string;
+  class?: string;
+  ttl?: number;
+  flush?: boolean;
+  data?: unknown;
+}
+
+/**
+ * A DNS message as dns-packet decodes it: the parts the resolver reads, with the rcode by name
+ * (which @types/dns-packet leaves out). Declared here, not taken from @types/dns-packet, because
+ * it reaches the public declarations (`ResolverOptions.udpPool`), and a consumer has only the
+ * runtime dependencies: their compile must not need a types-only package (issue 44).
+ */
+export interface DecodedMessage {
+  id?: number;
+  type?: 'query' | 'response';
+  flag_tc?: boolean;
+  flag_ad?: boolean;
+  rcode?: string;
+  questions?: { name: string; type: string; class?: string }[];
+  answers?: DecodedRecord[];
+  authorities?: DecodedRecord[];
+  /** Also the OPT record, with its `options` (RFC 6891 §6.1.2). */
+  additionals?: DecodedRecord[];
+}
 
 /**
  * Decodes `message` and returns it only when it answers `query`: a response (QR set) with the

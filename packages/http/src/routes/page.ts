@@ -2,7 +2,7 @@
  * The routes for people and terminals: the page at `/`, plain-text answers for `curl`
  * (`/`, `/ip`, `/country`, `/city`, `/asn`, as echoip answers them), the page's two static files,
  * and `/docs`, an API reference rendered by Swagger UI from the OpenAPI document with Swagger UI's
- * files served from its npm package (never a CDN).
+ * files served from this origin (copied from its npm package at build time; never a CDN).
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -88,14 +88,25 @@ const PAGE_FILES: Record<string, string> = {
   'docs.js': 'text/javascript; charset=utf-8',
 };
 
-/** Swagger UI's files, from the installed `swagger-ui-dist` package. */
+/** Swagger UI's files (the names scripts/copy-swagger-ui.mjs copies). */
 const SWAGGER_FILES: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
 };
 let swaggerDir: string | undefined;
+/**
+ * The built package serves the copies its build put beside the bundle (`dist/swagger-ui/`): it
+ * does not depend on swagger-ui-dist, whose @scarf/scarf dependency runs a telemetry install
+ * script (issue 44). Run from the sources (the repository's tests), that folder does not exist
+ * and the files come from the swagger-ui-dist devDependency they are copied from.
+ */
 function swaggerFile(name: string): string {
-  swaggerDir ??= dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  if (swaggerDir === undefined) {
+    const built = fileURLToPath(new URL('./swagger-ui', import.meta.url));
+    swaggerDir = existsSync(built)
+      ? built
+      : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  }
   return join(swaggerDir, name);
 }
 
@@ -248,7 +259,7 @@ export const pageRoutes: RouteDef[] = [
     path: '/docs/assets/:file',
     operationId: 'docsAsset',
     tag: 'Page',
-    summary: 'Swagger UI’s files, from the swagger-ui-dist package',
+    summary: 'Swagger UI’s files, served from this origin',
     raw: { contentType: 'text/javascript', description: 'A static file' },
     errors: [404],
     handle: serveFiles(SWAGGER_FILES, swaggerFile),

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 if (!process.env.TSX_TSCONFIG_PATH) {
   for (const pkg of ['core', 'http']) {
     if (!existsSync(fileURLToPath(new URL(`../packages/${pkg}/dist/index.js`, import.meta.url)))) {
-      throw new Error(`packages/${pkg} is not built: run "npx pnpm@10 build" first`);
+      throw new Error(`packages/${pkg} is not built: run "npx --yes pnpm@10 build" first`);
     }
   }
   const run = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {

@@ -38,7 +38,7 @@ function requireBuild(): void {
   for (const pkg of ['core', 'http']) {
     const entry = new URL(`../packages/${pkg}/dist/index.js`, import.meta.url);
     if (!existsSync(entry)) {
-      throw new Error(`packages/${pkg} is not built: run "npx pnpm@10 build" first`);
+      throw new Error(`packages/${pkg} is not built: run "npx --yes pnpm@10 build" first`);
     }
   }
 }

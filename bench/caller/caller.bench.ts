@@ -5,7 +5,7 @@
  * - GET /api/breach for an address already in the 1-hour cache (the upstream is never asked
  *   again: the fake XposedOrNot counts its requests);
  * - scoreIp alone, in process.
- * Run: npx pnpm@10 build && npx tsx bench/caller/caller.bench.ts   (BENCH_DURATION_S, default
+ * Run: npx --yes pnpm@10 build && npx tsx bench/caller/caller.bench.ts   (BENCH_DURATION_S, default
  * 10); the server and scoreIp are the built packages.
  */
 // First: re-runs this bench on the built packages when started on the sources (see built.ts).

@@ -7,7 +7,7 @@
  * `lookup -` (the generic batch path: one engine call and one item per target) is measured too.
  * Addresses are random public IPv4 (seeded). Peak RSS: GNU time's %M. Every upstream on loopback
  * (run inside `unshare -n`); the IP tables come from a warmed disk cache.
- * Run: npx pnpm@10 build && npx tsx bench/cli/bulk.bench.ts   (BENCH_ROUNDS, default 3;
+ * Run: npx --yes pnpm@10 build && npx tsx bench/cli/bulk.bench.ts   (BENCH_ROUNDS, default 3;
  * BENCH_BULK_N, default 100000)
  */
 // First: re-runs this bench on the built packages when started on the sources (see built.ts).

@@ -13,7 +13,7 @@
  * preloaded module), so nothing outside Node is needed.
  * BENCH_CLI_BEFORE=/path/to/an/older/packages/cli/bin.js adds that build's rows to the same run
  * (how BENCHMARKS.md compares before and after a change).
- * Run: npx pnpm@10 build && npx tsx bench/cli/start.bench.ts   (BENCH_ROUNDS, default 15)
+ * Run: npx --yes pnpm@10 build && npx tsx bench/cli/start.bench.ts   (BENCH_ROUNDS, default 15)
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

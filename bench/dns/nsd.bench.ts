@@ -16,7 +16,7 @@
  *     client's CPU time, so 12 queries cost 7 of them even for c-ares; with a network between,
  *     what item 2 asks for — the lists cost about one round trip — can be seen.
  *
- * Run: npx pnpm@10 build && npx tsx bench/dns/nsd.bench.ts   (needs nsd: apt-get install nsd;
+ * Run: npx --yes pnpm@10 build && npx tsx bench/dns/nsd.bench.ts   (needs nsd: apt-get install nsd;
  * BENCH_QUERIES, default 20000; BENCH_ROUNDS, default 5)
  */
 // First: re-runs this bench on the built packages when started on the sources (see built.ts).

@@ -11,7 +11,7 @@
  * yardstick's median over the whole run. Each request gets a page of its own (a comment with a
  * count in front): the page reader keeps the last page's facts, and a page read again would skip
  * its reading.
- * Run: npx pnpm@10 build && npx tsx bench/headers/grade-steps.bench.ts
+ * Run: npx --yes pnpm@10 build && npx tsx bench/headers/grade-steps.bench.ts
  * BENCH_CORE=<path to a build's dist/index.js> grades with that build instead (before/after).
  * BENCH_ONLY=<text> keeps the pages whose shape contains the text.
  */

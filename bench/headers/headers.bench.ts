@@ -1,7 +1,7 @@
 /**
  * GET /api/v1/headers throughput and p99: netdiag (Express 5 + CORS + limits + access log)
  * against a bare node:http server returning the same JSON, same run, same load.
- * Run: npx pnpm@10 build && npx tsx bench/headers/headers.bench.ts
+ * Run: npx --yes pnpm@10 build && npx tsx bench/headers/headers.bench.ts
  */
 import { fileURLToPath } from 'node:url';
 import { load, startChild, table } from '../lib.js';

@@ -11,7 +11,7 @@
  * BENCH_PAIRED=1 all of them are loaded at once in each round instead (see below). Besides
  * req/s, each run records the server's CPU time per request (from /proc): the load generator
  * shares the machine, and CPU per request is the steadier measure of what a request costs.
- * Run: npx pnpm@10 build && npx tsx bench/ip/http.bench.ts   (BENCH_DURATION_S per run,
+ * Run: npx --yes pnpm@10 build && npx tsx bench/ip/http.bench.ts   (BENCH_DURATION_S per run,
  * default 5; BENCH_ROUNDS, default 5; BENCH_PAIRED=1)
  */
 import { join } from 'node:path';

@@ -3,7 +3,7 @@
  * on loopback — the server-rendered HTML with the visitor's address, score and evidence — for a
  * public visitor (X-Forwarded-For through a trusted loopback proxy; blocklist answers from a
  * loopback DNS server, first uncached, then cached) and for curl's plain-text answer.
- * Run: npx pnpm@10 build && npx tsx bench/page/page.bench.ts   (BENCH_ROUNDS, default 200)
+ * Run: npx --yes pnpm@10 build && npx tsx bench/page/page.bench.ts   (BENCH_ROUNDS, default 200)
  */
 // First: re-runs this bench on the built packages when started on the sources (see built.ts).
 import '../built.js';

@@ -3,7 +3,7 @@
  * (lookup, DNS against a loopback fixture, headers echo, bulk) with the limits raised.
  * Reports requests/second for one server process (= one core) and p50/p99, and fails when
  * any answer is not 2xx (the limits are raised, so even a 429 would be an error here).
- * Run: npx pnpm@10 build && npx tsx bench/production/load.bench.ts
+ * Run: npx --yes pnpm@10 build && npx tsx bench/production/load.bench.ts
  */
 import { fileURLToPath } from 'node:url';
 import { load, startChild, table } from '../lib.js';

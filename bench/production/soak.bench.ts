@@ -2,7 +2,7 @@
  * Soak: a steady BENCH_RATE requests/second (default 300) of the mixed workload for
  * BENCH_DURATION_S (default 600). Samples RSS and heap from /metrics every 10 s and reports
  * growth after the first minute (warm-up).
- * Run: npx pnpm@10 build && npx tsx bench/production/soak.bench.ts
+ * Run: npx --yes pnpm@10 build && npx tsx bench/production/soak.bench.ts
  */
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';

@@ -11,7 +11,7 @@
  * start it, `node packages/http/dist/bin.js`, on a fresh machine, without tsx (and so without
  * the child network guard: every upstream points at a closed loopback port, and the bench is
  * meant to run inside `unshare -n`). Linux only (VmHWM from /proc).
- * Run: npx pnpm@10 build && npx tsx bench/production/start.bench.ts   (BENCH_ROUNDS, default 5)
+ * Run: npx --yes pnpm@10 build && npx tsx bench/production/start.bench.ts   (BENCH_ROUNDS, default 5)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -32,7 +32,7 @@ describe('the entries', () => {
   const built = prerequisite(
     'the built @netdiag/core',
     existsSync(join(dist, 'capabilities.js')),
-    'npx pnpm@10 build',
+    'npx --yes pnpm@10 build',
   );
 
   const IMPORT =

@@ -15,6 +15,7 @@ export {
   type TestAlgorithm,
   type ZoneSpec,
 } from './dnssec-zones.js';
+export { LOOPBACK_FEED_ENV } from './feed-env.js';
 export { type FilteredPort, startFilteredPort } from './filtered-port.js';
 export { installNetworkGuard, isLoopback, takeViolations } from './guard.js';
 export {

@@ -86,6 +86,14 @@ function exported(manifest: Record<string, unknown>, subpath: string): boolean {
   });
 }
 
+/** Development dependencies a source file may reach, each with its reason. */
+const DEV_FALLBACKS = new Map([
+  [
+    'packages/http/src/routes/page.ts: swagger-ui-dist',
+    'run from the sources (tests) before the build has copied its files into dist/',
+  ],
+]);
+
 describe('product sources', () => {
   test('the walk sees every package and its files', () => {
     expect(packages.sort()).toEqual(['cli', 'core', 'http', 'mcp']);
@@ -118,7 +126,7 @@ describe('product sources', () => {
       for (const spec of specifiers(file.text)) {
         const bare = splitBare(spec);
         if (!bare) continue;
-        if (!declared.has(bare.name)) {
+        if (!declared.has(bare.name) && !DEV_FALLBACKS.has(`${file.name}: ${bare.name}`)) {
           // Type-only imports of dev types are erased; anything loaded at run time must be declared.
           const typeOnly = new RegExp(`import\\s+type[^;]*['"]${spec}['"]`).test(file.text);
           if (!typeOnly) problems.push(`${file.name}: '${spec}' is not a declared dependency`);
@@ -159,6 +167,8 @@ describe('product sources', () => {
         deps.flatMap((d) => Object.keys(manifestOf(pkg, d)?.['peerDependencies'] ?? {})),
       );
       for (const dep of deps) {
+        // Type packages serve the published declarations (createApp's Express types).
+        if (dep.startsWith('@types/')) continue;
         if (!named.has(dep) && !peers.has(dep)) unused.push(`${pkg}: ${dep}`);
       }
     }

@@ -4,21 +4,14 @@
  * the temp directories the test file made with `tempDir`.
  */
 import { afterAll, afterEach } from 'vitest';
+import { LOOPBACK_FEED_ENV } from './feed-env.js';
 import { installNetworkGuard, takeViolations } from './guard.js';
 import { removeTempDirs } from './temp-dir.js';
 
 installNetworkGuard();
 
-// A server made by a test without feed URLs refreshes its feeds on schedule: point them at a
-// closed loopback port so that it never asks the real ones (a test that sets its own wins).
-for (const name of [
-  'NETDIAG_TOR_EXIT_LIST_URL',
-  'NETDIAG_RELAY_RANGES_URL',
-  'NETDIAG_VPN_EXITS_URL',
-  'NETDIAG_CLOUD_RANGES_URL',
-]) {
-  process.env[name] ??= `http://127.0.0.1:9/${name.toLowerCase()}`;
-}
+// A test that sets its own feed URLs wins.
+for (const [name, url] of Object.entries(LOOPBACK_FEED_ENV)) process.env[name] ??= url;
 
 afterEach(() => {
   const violations = takeViolations();

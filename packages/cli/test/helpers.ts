@@ -1,3 +1,4 @@
+import { LOOPBACK_FEED_ENV } from '@netdiag/test-utils';
 import type { CliIO } from '../src/io.js';
 
 /** Captures what a CLI run prints. */
@@ -7,7 +8,7 @@ export function captureIO(env: Record<string, string | undefined> = {}, stdin = 
   const io: CliIO = {
     stdout: (text) => void out.push(text),
     stderr: (text) => void err.push(text),
-    env: { NETDIAG_LOG_LEVEL: 'silent', ...env },
+    env: { NETDIAG_LOG_LEVEL: 'silent', ...LOOPBACK_FEED_ENV, ...env },
     stdin: async () => stdin,
   };
   return {

@@ -25,7 +25,7 @@ export const checkTlsParamsSchema = z.object({
     )
     .optional()
     .describe(
-      'Repeat `port` here to check a well-known non-TLS port (SMTP 25, SSH 22, Redis 6379, …: see docs/tls.md), which is refused otherwise; must equal `port`.',
+      'Repeat `port` here to check a well-known non-TLS port (SMTP 25, SSH 22, Redis 6379 and the other ports of services that do not speak TLS), which is refused otherwise; must equal `port`.',
     ),
 });
 export type CheckTlsParams = z.input<typeof checkTlsParamsSchema>;

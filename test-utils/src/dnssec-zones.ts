@@ -8,7 +8,7 @@
  * @module
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ServedZone, toolAvailable } from './nsd-server.js';
 import { prerequisite } from './prerequisite.js';
@@ -35,6 +35,12 @@ export interface ZoneSpec {
    */
   ds?: 'valid' | 'bad-digest' | 'missing-key' | 'none';
   children?: ZoneSpec[];
+  /**
+   * Lines made from the key tags of the zone's own KSK and ZSK: `signed` ones go into the zone
+   * before signing (extra DNSKEYs then join the signed DNSKEY RRset), `unsigned` ones are
+   * appended to the signed file (RRSIGs that no signer made). For the KeyTrap tests.
+   */
+  craft?: (tags: { ksk: number; zsk: number }) => { signed?: string[]; unsigned?: string[] };
 }
 
 export interface BuiltHierarchy {
@@ -110,6 +116,9 @@ function keygen(dir: string, zone: ZoneSpec, ksk: boolean): string {
   return run('dnssec-keygen', args, dir).trim();
 }
 
+/** The key tag in a key file's base name (`K<name>+<alg>+<tag>`, both signers). */
+const tagOf = (keyBase: string) => Number(keyBase.split('+').at(-1));
+
 function dsOf(dir: string, keyBase: string): string {
   return run('dnssec-dsfromkey', ['-2', `${keyBase}.key`], dir).trim();
 }
@@ -150,6 +159,8 @@ function buildZone(
   }
   const ksk = keygen(dir, zone, true);
   const zsk = keygen(dir, zone, false);
+  const crafted = zone.craft?.({ ksk: tagOf(ksk), zsk: tagOf(zsk) }) ?? {};
+  lines.push(...(crafted.signed ?? []));
   writeFileSync(unsignedFile, `${lines.join('\n')}\n`);
   const signedFile = join(dir, `${safe}.signed`);
   if (zone.signer === 'ldns') {
@@ -176,6 +187,7 @@ function buildZone(
   if (!readFileSync(signedFile, 'utf8').includes('RRSIG')) {
     throw new Error(`signing ${origin} produced no RRSIG`);
   }
+  if (crafted.unsigned?.length) appendFileSync(signedFile, `${crafted.unsigned.join('\n')}\n`);
   out.push({ name: zone.name, file: signedFile });
   const mode = zone.ds ?? 'valid';
   if (mode === 'none') return { ds: [], nsName };

@@ -33,6 +33,16 @@ export {
   startHttpsTarget,
 } from './https-target.js';
 export {
+  CHAIN_DEPTH,
+  chainNames,
+  collidingDnskeys,
+  collidingTags,
+  forgedRrsigs,
+  type KeyTrapCounts,
+  keyTagOf,
+  keyTrapTree,
+} from './keytrap-zones.js';
+export {
   type LoopbackDnsProcess,
   type ServedZone,
   startNsd,

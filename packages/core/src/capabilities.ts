@@ -83,6 +83,7 @@ export {
 // --- DNSSEC validation (issue 19) ---
 export {
   type DenialProof,
+  DNSSEC_LIMITS,
   type DnssecAnswer,
   type DnssecFailure,
   type DnssecKey,

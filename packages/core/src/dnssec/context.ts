@@ -1,7 +1,7 @@
 /**
  * What the validation steps share: the resolver asked with DO and CD (RFC 4035 §3.2.1, §3.2.2:
- * the signatures, and the data even when an upstream validator thinks it bogus), the clock, and
- * the error that ends the walk at a bogus link.
+ * the signatures, and the data even when an upstream validator thinks it bogus), the clock, the
+ * budget of the whole validation (limits.ts), and the errors that end the walk.
  * @module
  */
 import type { DnsRecord, DnsResolver, DnsResponse, RecordType } from '../net/dns-types.js';
@@ -10,12 +10,24 @@ import type { DnssecFailure, SignatureCheck } from './types.js';
 
 export interface WalkContext {
   resolver: DnsResolver;
+  /** The caller's signal and the time budget: checked between signature verifications too. */
   signal: AbortSignal;
   /** Validation time, seconds since the epoch. */
   now: number;
+  /** What the validation has spent so far, shared by every step and CNAME hop. */
+  spent: { queries: number; signatures: number };
+  /** The question budget (`maxQueries`) and the signature budget that goes with it. */
+  maxQueries: number;
+  maxSignatures: number;
 }
 
-export function ask(ctx: WalkContext, name: string, type: RecordType): Promise<DnsResponse> {
+export async function ask(ctx: WalkContext, name: string, type: RecordType): Promise<DnsResponse> {
+  if (ctx.spent.queries >= ctx.maxQueries) {
+    throw new LimitReached(
+      `the validation asked the ${ctx.maxQueries} DNS questions its budget allows (maxQueries) before it could ask for ${displayName(name)} ${type}, so nothing was proven either way`,
+    );
+  }
+  ctx.spent.queries += 1;
   return ctx.resolver.query(name === '' ? '.' : name, type, {
     signal: ctx.signal,
     timeout: false,
@@ -29,6 +41,12 @@ export function ask(ctx: WalkContext, name: string, type: RecordType): Promise<D
  * stops with an `indeterminate` verdict — nothing was proven either way.
  */
 export class UnavailableLink extends Error {}
+
+/**
+ * A limit of limits.ts stopped the validation (a KeyTrap-shaped zone, a chain too long for the
+ * question budget): `indeterminate` too, the limit named in the message.
+ */
+export class LimitReached extends UnavailableLink {}
 
 /** A link of the chain does not verify: the walk stops with a `bogus` verdict. */
 export class BogusLink extends Error {

@@ -6,7 +6,7 @@
  */
 import type { DnsRecord } from '../net/dns-types.js';
 import { ancestor, isSubdomain, labelsOf, plainName } from './canonical.js';
-import { rrsigs, wellFormed, zoneLine } from './context.js';
+import { rrsigs, type WalkContext, wellFormed, zoneLine } from './context.js';
 import {
   nsecCovering,
   nsecMatching,
@@ -32,28 +32,33 @@ export interface VerifiedDenial {
 }
 
 /** The NSEC and NSEC3 records of `section` (owned in `zone`) whose signatures verify. */
-export function verifiedDenial(
+export async function verifiedDenial(
   section: readonly DnsRecord[],
   zone: string,
   keys: readonly ZoneKey[],
-  now: number,
-): VerifiedDenial {
+  ctx: WalkContext,
+): Promise<VerifiedDenial> {
   const sigs = rrsigs(section);
   const checks: SignatureCheck[] = [];
-  const keep = (type: 'NSEC' | 'NSEC3') =>
-    section.filter((r) => {
-      if (r.type !== type || !wellFormed(r) || !isSubdomain(r.name, zone)) return false;
+  const keep = async (type: 'NSEC' | 'NSEC3') => {
+    const kept: DnsRecord[] = [];
+    for (const r of section) {
+      if (r.type !== type || !wellFormed(r) || !isSubdomain(r.name, zone)) continue;
       // Each NSEC/NSEC3 owner holds exactly one such record: it is its own RRset.
       const set = section.filter((o) => o.type === type && plainName(o.name) === plainName(r.name));
-      const v = verifyRrset(set, sigs, zone, keys, now);
+      const v = await verifyRrset(set, sigs, zone, keys, ctx);
       checks.push(
         ...v.checks.filter(
           (c) => !checks.some((d) => d.rrset === c.rrset && d.key_tag === c.key_tag),
         ),
       );
-      return v.valid;
-    });
-  return { nsecs: keep('NSEC'), nsec3s: nsec3Entries(keep('NSEC3')), checks };
+      if (v.valid) kept.push(r);
+    }
+    return kept;
+  };
+  const nsecs = await keep('NSEC');
+  const nsec3s = nsec3Entries(await keep('NSEC3'));
+  return { nsecs, nsec3s, checks };
 }
 
 export interface DenialOutcome {

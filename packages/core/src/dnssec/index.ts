@@ -3,6 +3,7 @@
  * @module
  */
 export { SUPPORTED_ALGORITHMS } from './algorithms.js';
+export { DNSSEC_LIMITS } from './limits.js';
 export { IANA_ROOT_ANCHORS } from './trust-anchor.js';
 export type {
   DenialProof,

@@ -7,29 +7,44 @@
 import type { KeyObject } from 'node:crypto';
 import type { DnsRecord } from '../net/dns-types.js';
 import type { DnskeyValue, RrsigValue } from '../net/resolver-present-modern.js';
+import { nextTurn } from '../net/signal.js';
 import { importDnskey, isSupportedAlgorithm, verifySignature } from './algorithms.js';
 import { displayName, labelsOf, plainName, rrsigSignedPart, signedData } from './canonical.js';
+import { LimitReached, type WalkContext } from './context.js';
+import { MAX_SIGNATURES_PER_RRSET, SIGNATURES_PER_QUESTION } from './limits.js';
 import type { SignatureCheck } from './types.js';
 
 /** A DNSKEY ready for verification. */
 export interface ZoneKey {
   record: DnsRecord;
   value: DnskeyValue;
-  /** undefined when the key could not be imported (malformed or unsupported algorithm). */
-  key: KeyObject | undefined;
+  /**
+   * undefined when the key cannot be imported (malformed or unsupported algorithm). Imported on
+   * first use: a DNSKEY RRset of hundreds of keys costs nothing until a signature names one.
+   */
+  readonly key: KeyObject | undefined;
 }
 
 export function zoneKey(record: DnsRecord): ZoneKey {
   const value = record.value as DnskeyValue;
-  let key: KeyObject | undefined;
-  if (isSupportedAlgorithm(value.algorithm)) {
-    try {
-      key = importDnskey(value.algorithm, Buffer.from(value.publicKey, 'base64'));
-    } catch {
-      key = undefined;
-    }
-  }
-  return { record, value, key };
+  let imported: KeyObject | null | undefined;
+  return {
+    record,
+    value,
+    get key() {
+      if (imported === undefined) {
+        imported = null;
+        if (isSupportedAlgorithm(value.algorithm)) {
+          try {
+            imported = importDnskey(value.algorithm, Buffer.from(value.publicKey, 'base64'));
+          } catch {
+            imported = null;
+          }
+        }
+      }
+      return imported ?? undefined;
+    },
+  };
 }
 
 /** RFC 1982 §3.2: `a` ≤ `b` in 32-bit serial-number arithmetic. */
@@ -47,23 +62,34 @@ export interface RrsetVerification {
 /**
  * Verifies `records` (one RRset: same owner and type) with the RRSIGs among `rrsigs` that cover
  * it. `zone` is the zone the RRset belongs to (the signer must be it), `keys` the zone's
- * trusted keys, `now` seconds since the epoch. Secure when any RRSIG verifies (§5.3.3).
+ * trusted keys. Secure when one RRSIG verifies (§5.3.3): the first that does ends the search,
+ * and the RRSIGs that name one of `keys` are tried first. Each verification waits for the event
+ * loop's next turn (and throws when `ctx.signal` aborted); more than MAX_SIGNATURES_PER_RRSET on
+ * the RRset, or `ctx.maxSignatures` in the validation, throws `LimitReached` (KeyTrap).
  */
-export function verifyRrset(
+export async function verifyRrset(
   records: readonly DnsRecord[],
   rrsigs: readonly DnsRecord[],
   zone: string,
   keys: readonly ZoneKey[],
-  now: number,
-): RrsetVerification {
+  ctx: WalkContext,
+): Promise<RrsetVerification> {
   const first = records[0];
   if (!first) return { valid: false, checks: [] };
   const owner = plainName(first.name);
   const rrsetLabel = `${displayName(owner)} ${first.type}`;
-  const covering = rrsigs.filter(
-    (s) => plainName(s.name) === owner && (s.value as RrsigValue).typeCovered === first.type,
-  );
+  const named = new Set(keys.map((k) => `${k.value.keyTag}/${k.value.algorithm}`));
+  const namesKey = (s: DnsRecord) => {
+    const v = s.value as RrsigValue;
+    return named.has(`${v.keyTag}/${v.algorithm}`) ? 0 : 1;
+  };
+  const covering = rrsigs
+    .filter(
+      (s) => plainName(s.name) === owner && (s.value as RrsigValue).typeCovered === first.type,
+    )
+    .sort((a, b) => namesKey(a) - namesKey(b));
   const checks: SignatureCheck[] = [];
+  let tried = 0;
   for (const sig of covering) {
     const v = sig.value as RrsigValue;
     const check = (outcome: SignatureCheck['outcome']): SignatureCheck => ({
@@ -103,28 +129,49 @@ export function verifyRrset(
       continue;
     }
     // §5.3.1: inception ≤ now ≤ expiration, in serial-number arithmetic.
-    if (!serialLte(now, v.expiration)) {
+    if (!serialLte(ctx.now, v.expiration)) {
       checks.push(check('expired'));
       continue;
     }
-    if (!serialLte(v.inception, now)) {
+    if (!serialLte(v.inception, ctx.now)) {
       checks.push(check('not-yet-valid'));
       continue;
     }
-    let ok = false;
+    let signed: { data: Buffer; signature: Buffer } | undefined;
     try {
       const { head, signature } = rrsigSignedPart(sig);
       const data = signedData(head, owner, first.typeCode, v.originalTtl, v.labels, records);
-      ok = candidates.some((k) =>
-        verifySignature(v.algorithm, k.key as KeyObject, data, signature),
-      );
+      signed = { data, signature };
     } catch {
       // Rdata that cannot be put in canonical form cannot have been signed as it stands.
-      ok = false;
+      signed = undefined;
+    }
+    let ok = false;
+    for (const k of signed ? candidates : []) {
+      if (tried === MAX_SIGNATURES_PER_RRSET) {
+        throw new LimitReached(
+          `netdiag checks at most ${MAX_SIGNATURES_PER_RRSET} signatures on one RRset (a KeyTrap defence, CVE-2023-50387) and none of those over ${rrsetLabel} verified, so nothing was proven either way`,
+        );
+      }
+      if (ctx.spent.signatures === ctx.maxSignatures) {
+        throw new LimitReached(
+          `netdiag checks at most ${ctx.maxSignatures} signatures in one validation (${SIGNATURES_PER_QUESTION} per question of maxQueries, a KeyTrap defence, CVE-2023-50387) and reached that before ${rrsetLabel} verified, so nothing was proven either way`,
+        );
+      }
+      // One verification per turn of the event loop: other requests go on, an abort stops here.
+      await nextTurn(ctx.signal);
+      tried += 1;
+      ctx.spent.signatures += 1;
+      const { data, signature } = signed as { data: Buffer; signature: Buffer };
+      if (verifySignature(v.algorithm, k.key as KeyObject, data, signature)) {
+        ok = true;
+        break;
+      }
     }
     checks.push(check(ok ? 'valid' : 'bad-signature'));
+    if (ok) return { valid: true, checks };
   }
-  return { valid: checks.some((c) => c.outcome === 'valid'), checks };
+  return { valid: false, checks };
 }
 
 /** The RRSIG that validated, when its Labels field shows a wildcard expansion (§5.3.4). */

@@ -5,7 +5,9 @@
  * RRset is then authenticated (zone-keys.ts); a proven absence of DS at a delegation makes
  * everything below insecure; a name that is no zone cut keeps the walk in the same zone. The
  * answer is then verified with the keys of its zone, with its denial of existence or wildcard
- * proof. The first link that does not verify ends the walk as `bogus`, named in `failure`.
+ * proof. The first link that does not verify ends the walk as `bogus`, named in `failure`. The
+ * work is bounded (limits.ts): DNS questions, signature checks per RRset and per validation,
+ * keys sharing a key tag; past a bound the verdict is `indeterminate`, the bound in `reason`.
  * @module
  */
 import { DNS_TYPES_V1, parseRecordType } from '../dns/record-types.js';
@@ -26,7 +28,14 @@ import {
   type WalkContext,
   zoneLine,
 } from './context.js';
-import { proveNoData, proveNxDomain, proveWildcard, verifiedDenial } from './denial.js';
+import {
+  proveNoData,
+  proveNxDomain,
+  proveWildcard,
+  type VerifiedDenial,
+  verifiedDenial,
+} from './denial.js';
+import { DEFAULT_MAX_QUERIES, SIGNATURES_PER_QUESTION } from './limits.js';
 import { nsecMatching, nsecNoDsAtDelegation } from './nsec.js';
 import { nsec3Matching } from './nsec3.js';
 import { verifyRrset, wildcardLabels, type ZoneKey } from './rrsig.js';
@@ -50,6 +59,12 @@ export interface ValidateDnssecOptions extends BaseOptions {
   trustAnchors?: string | readonly string[];
   /** The clock signature validity windows are judged against. @default Date.now */
   now?: () => number;
+  /**
+   * DNS questions the validation may ask, CNAME hops included (BIND 9.18's max-query-count), and
+   * with it the signatures it may check (two per question). When either is spent, the verdict is
+   * `indeterminate` and `reason` says which. @default 200
+   */
+  maxQueries?: number;
 }
 
 /** CNAME chains followed at most this far (the same bound as BIND's and Unbound's 8 or more). */
@@ -67,10 +82,24 @@ export async function validateDnssec(
   const anchor = parseTrustAnchors(options.trustAnchors ?? IANA_ROOT_ANCHORS);
   const nowMs = (options.now ?? Date.now)();
   if (!Number.isFinite(nowMs)) throw new InvalidInputError('the clock gave no time', 'now');
+  const maxQueries = options.maxQueries ?? DEFAULT_MAX_QUERIES;
+  if (!Number.isInteger(maxQueries) || maxQueries < 1) {
+    throw new InvalidInputError(
+      'maxQueries must be a whole number of questions, 1 or more',
+      'maxQueries',
+    );
+  }
   const resolver = options.resolver ?? getDefaultResolver();
   return withTimeout({ ...options, timeout: options.timeout ?? 30_000 }, 'dns', (signal) =>
     validateName(
-      { resolver, signal, now: Math.floor(nowMs / 1000) },
+      {
+        resolver,
+        signal,
+        now: Math.floor(nowMs / 1000),
+        spent: { queries: 0, signatures: 0 },
+        maxQueries,
+        maxSignatures: SIGNATURES_PER_QUESTION * maxQueries,
+      },
       domain,
       type,
       anchor,
@@ -189,7 +218,7 @@ async function walkToZone(
     const ds = rrset(response.answers, candidate, 'DS');
     if (ds.length > 0) {
       // RFC 4035 §5.2: the DS RRset is signed by the parent zone.
-      const v = verifyRrset(ds, rrsigs(response.answers), zone, keys, ctx.now);
+      const v = await verifyRrset(ds, rrsigs(response.answers), zone, keys, ctx);
       if (!v.valid) {
         throw new BogusLink({
           zone: displayName(zone),
@@ -223,7 +252,7 @@ async function walkToZone(
       continue;
     }
     // NODATA for DS: either no zone cut here, or an unsigned delegation (RFC 4035 §5.2).
-    const denial = verifiedDenial(response.authority, zone, keys, ctx.now);
+    const denial = await verifiedDenial(response.authority, zone, keys, ctx);
     const proof = proveNoData(denial, candidate, 'DS', zone);
     if (proof.status === 'bogus') {
       throw new BogusLink({
@@ -255,7 +284,7 @@ async function walkToZone(
 }
 
 /** Whether the verified NSEC/NSEC3 at `name` shows a delegation (NS, no SOA) without DS. */
-function delegationState(denial: ReturnType<typeof verifiedDenial>, name: string) {
+function delegationState(denial: VerifiedDenial, name: string) {
   const nsec = nsecMatching(denial.nsecs, name);
   if (nsec) return nsecNoDsAtDelegation(nsec);
   const nsec3 = nsec3Matching(denial.nsec3s, name);
@@ -297,7 +326,7 @@ async function validateAnswer(
   const found = direct.length > 0 ? direct : cname;
   const label = `${displayName(name)} ${type}`;
   if (response.rcode === 'NOERROR' && found.length > 0) {
-    const v = verifyRrset(found, sigs, zone, keys, ctx.now);
+    const v = await verifyRrset(found, sigs, zone, keys, ctx);
     const answer: DnssecAnswer = { rcode: response.rcode, records, signatures: v.checks };
     if (!v.valid) {
       throw new BogusLink({
@@ -312,7 +341,7 @@ async function validateAnswer(
     }
     const labels = wildcardLabels(found, sigs, v.checks);
     if (labels !== undefined) {
-      const denial = verifiedDenial(response.authority, zone, keys, ctx.now);
+      const denial = await verifiedDenial(response.authority, zone, keys, ctx);
       const proof = proveWildcard(denial, name, labels, zone);
       const wildcard = displayName(['*', ancestor(name, labels)].filter(Boolean).join('.'));
       if (proof.status === 'bogus') {
@@ -340,7 +369,7 @@ async function validateAnswer(
       ...(target !== undefined ? { cname: target } : {}),
     };
   }
-  const denial = verifiedDenial(response.authority, zone, keys, ctx.now);
+  const denial = await verifiedDenial(response.authority, zone, keys, ctx);
   const nx = response.rcode === 'NXDOMAIN';
   const outcome = nx ? proveNxDomain(denial, name, zone) : proveNoData(denial, name, type, zone);
   const answer: DnssecAnswer = {

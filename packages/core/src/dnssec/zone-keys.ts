@@ -11,6 +11,7 @@ import { canonicalRdata, displayName } from './canonical.js';
 import {
   ask,
   BogusLink,
+  LimitReached,
   rrset,
   rrsigs,
   signatureRule,
@@ -18,6 +19,7 @@ import {
   type WalkContext,
 } from './context.js';
 import { digestName, dsDigest, isSupportedDigest } from './digest.js';
+import { MAX_KEY_TAG_COLLISIONS } from './limits.js';
 import { verifyRrset, type ZoneKey, zoneKey } from './rrsig.js';
 import type { AnchorRecord } from './trust-anchor.js';
 import type { DnssecKey, DsInfo, SignatureCheck, ZoneLink } from './types.js';
@@ -36,7 +38,8 @@ const isDnskeyAnchor = (a: Authenticator): a is Extract<AnchorRecord, { type: 'D
 
 /**
  * Fetches and authenticates the DNSKEY RRset of `zone` with `authenticators` (the DS RRset,
- * already validated in the parent, or the trust anchor). Throws `BogusLink` when it fails.
+ * already validated in the parent, or the trust anchor). Throws `BogusLink` when it fails,
+ * `LimitReached` when the keys or signatures pass a limit of limits.ts.
  */
 export async function establishZone(
   ctx: WalkContext,
@@ -54,7 +57,6 @@ export async function establishZone(
   }
   const keyRecords = rrset(response.answers, zone, 'DNSKEY');
   const keys = keyRecords.map(zoneKey);
-  const ds: DsInfo[] = authenticators.map((a) => dsInfo(zone, a, keys));
   const dnskeys = (matched: Set<ZoneKey>): DnssecKey[] =>
     keys.map((k) => ({
       key_tag: k.value.keyTag,
@@ -65,6 +67,7 @@ export async function establishZone(
     }));
   const link = (
     status: ZoneLink['status'],
+    ds: DsInfo[],
     checks: SignatureCheck[],
     matched = new Set<ZoneKey>(),
   ): ZoneLink => ({
@@ -84,7 +87,15 @@ export async function establishZone(
       : isSupportedAlgorithm(a.algorithm) && isSupportedDigest(a.digestType),
   );
   if (usable.length === 0) {
-    return { link: link('insecure', []), keys: undefined };
+    // No digest is computed for an unsupported DS: this costs nothing whatever the keys.
+    return {
+      link: link(
+        'insecure',
+        authenticators.map((a) => dsInfo(zone, a, keys)),
+        [],
+      ),
+      keys: undefined,
+    };
   }
   if (keyRecords.length === 0) {
     throw new BogusLink({
@@ -93,6 +104,15 @@ export async function establishZone(
       rule: `RFC 4035 §5.2: ${dsSource === 'parent' ? 'the parent publishes DS records' : 'a trust anchor exists'} but ${label} serves no DNSKEY RRset (rcode ${response.rcode})`,
     });
   }
+  // KeyTrap (CVE-2023-50387): keys sharing a tag are each tried by every DS and every signature
+  // that names the tag; past the limit, nothing is tried.
+  const crowd = largestTagGroup(keys);
+  if (crowd.size > MAX_KEY_TAG_COLLISIONS) {
+    throw new LimitReached(
+      `${crowd.size} DNSKEYs of ${label} share key tag ${crowd.keyTag} and algorithm ${crowd.algorithm}; netdiag tries at most ${MAX_KEY_TAG_COLLISIONS} keys with one tag (a KeyTrap defence, CVE-2023-50387), so nothing was proven either way`,
+    );
+  }
+  const ds: DsInfo[] = authenticators.map((a) => dsInfo(zone, a, keys));
   const matched = new Set<ZoneKey>();
   ds.forEach((info, i) => {
     if (info.outcome !== 'matched') return;
@@ -112,13 +132,15 @@ export async function establishZone(
       algorithm: (mismatch ?? missing).algorithm,
     });
   }
-  // §5.2: the DNSKEY RRset must be signed by a key the DS authenticates.
-  const verification = verifyRrset(
+  // §5.2: the DNSKEY RRset must be signed by a key the DS authenticates. Only those keys decide
+  // (a key that merely shares a DS's key tag decides nothing), and the signatures listed are the
+  // ones tried until one verified.
+  const verification = await verifyRrset(
     keyRecords,
     rrsigs(response.answers),
     zone,
     [...matched],
-    ctx.now,
+    ctx,
   );
   if (!verification.valid) {
     const first = [...matched][0] as ZoneKey;
@@ -136,11 +158,21 @@ export async function establishZone(
   }
   // RFC 4034 §2.1.1: only keys with the Zone Key flag sign zone data; RFC 5011 §7: not revoked.
   const trusted = keys.filter((k) => k.value.flags & 0x0100 && !(k.value.flags & 0x0080));
-  // For people, every signature over the set is checked against every key of the set (a ZSK's
-  // signature is then "valid", not "no-matching-key"); the verdict above used only the keys the
-  // DS authenticates, so a key that merely shares a DS's key tag decides nothing.
-  const shown = verifyRrset(keyRecords, rrsigs(response.answers), zone, keys, ctx.now);
-  return { link: link('secure', shown.checks, matched), keys: trusted };
+  return { link: link('secure', ds, verification.checks, matched), keys: trusted };
+}
+
+/** The most keys of the set that share one key tag and algorithm. */
+function largestTagGroup(keys: readonly ZoneKey[]) {
+  const groups = new Map<string, number>();
+  let largest = { size: 0, keyTag: 0, algorithm: 0 };
+  for (const k of keys) {
+    const id = `${k.value.keyTag}/${k.value.algorithm}`;
+    const size = (groups.get(id) ?? 0) + 1;
+    groups.set(id, size);
+    if (size > largest.size)
+      largest = { size, keyTag: k.value.keyTag, algorithm: k.value.algorithm };
+  }
+  return largest;
 }
 
 function authenticates(zone: string, a: Authenticator, key: ZoneKey): boolean {

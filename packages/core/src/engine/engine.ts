@@ -110,6 +110,11 @@ export interface CreateNetdiagOptions extends Partial<NetdiagConfig> {
    */
   dnssecTrustAnchors?: string | readonly string[];
   /**
+   * DNS questions one `validateDnssec` may ask (its `maxQueries`); a validation that needs more
+   * is `indeterminate`. @default 200 (`DNSSEC_LIMITS.maxQueries`)
+   */
+  dnssecMaxQueries?: number;
+  /**
    * The server-wide cap on port scans (`scanPorts` with `limited`).
    * @default createScanLimiter(): 4 at once, 16 waiting
    */
@@ -565,6 +570,7 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
         ...(options.dnssecTrustAnchors !== undefined
           ? { trustAnchors: options.dnssecTrustAnchors }
           : {}),
+        ...(options.dnssecMaxQueries !== undefined ? { maxQueries: options.dnssecMaxQueries } : {}),
         ...withCall(call),
       }),
 

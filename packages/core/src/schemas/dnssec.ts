@@ -90,7 +90,7 @@ export const dnssecDataSchema = z.strictObject({
   status: z
     .enum(['secure', 'insecure', 'bogus', 'indeterminate'])
     .describe(
-      'RFC 4035 §4.3: secure (signed chain from the trust anchor), insecure (a delegation on the way provably has no DS), bogus (a link does not verify; see failure), indeterminate (no trust anchor covers the name, or the resolver answered SERVFAIL/REFUSED on the way)',
+      'RFC 4035 §4.3: secure (signed chain from the trust anchor), insecure (a delegation on the way provably has no DS), bogus (a link does not verify; see failure), indeterminate (no trust anchor covers the name, the resolver answered SERVFAIL/REFUSED on the way, or the validation passed one of its limits — keys sharing a key tag, signature checks, DNS questions; reason names it)',
     ),
   reason: z.string().describe('One sentence for people'),
   failure: z

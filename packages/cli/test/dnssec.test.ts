@@ -71,6 +71,20 @@ describe.skipIf(!present)('netdiag dnssec', () => {
     });
   });
 
+  test('--max-queries: past the question budget the answer is indeterminate, the limit named', async () => {
+    const { code, stdout } = await ask('www.p384.example', '--max-queries', '3');
+    expect(code).toBe(EXIT.ok);
+    expect(stdout).toMatch(
+      /^www\.p384\.example\. A: INDETERMINATE\n {2}the validation asked the 3 DNS questions its budget allows \(maxQueries\) before it could ask for p384\.example\. DS/,
+    );
+    const bad = await ask('www.p384.example', '--max-queries', '0');
+    expect(bad.code).toBe(EXIT.badInput);
+    expect(bad.stderr).toMatch(/--max-queries must be a whole number above 0/);
+    // The library's default, said in the help.
+    const help = await cli('dnssec', '--help');
+    expect(help.stdout).toMatch(/--max-queries <n>[\s\S]*\(default 200\)/);
+  });
+
   test('-t picks the type; an unknown type is a usage error', async () => {
     const tlsa = await ask('_443._tcp.p256.example', '-t', 'tlsa');
     expect(tlsa.code).toBe(EXIT.ok);

@@ -2,13 +2,14 @@
  * `netdiag dnssec DOMAIN…`: the data of `GET /api/dnssec` — netdiag's own DNSSEC validation from
  * the root trust anchor, with the chain of zones — and `--fail-on bogus,insecure` for CI.
  * `@server` / `--server` picks the resolver (asked with DO and CD), `--trust-anchor FILE` a
- * private root.
+ * private root, `--max-queries` the question budget (the library's default, 200).
  * @module
  */
 import { readFileSync } from 'node:fs';
 import {
   createResolver,
   DNS_TYPES_V1,
+  DNSSEC_LIMITS,
   type DnssecResult,
   type DnssecStatus,
   InvalidInputError,
@@ -17,7 +18,7 @@ import {
   type ZoneLink,
 } from '@netdiag/core/capabilities';
 import { InvalidArgumentError } from 'commander';
-import { targetCommand, type Ui } from '../command.js';
+import { positiveInt, targetCommand, type Ui } from '../command.js';
 import { table } from '../output/table.js';
 import type { RegisterCommand } from './types.js';
 
@@ -25,6 +26,7 @@ interface DnssecFlags {
   type?: string;
   server?: string;
   trustAnchor?: string;
+  maxQueries?: number;
   failOn?: DnssecStatus[];
 }
 
@@ -76,6 +78,11 @@ export const registerDnssec: RegisterCommand = (program, ctx) => {
           'DS or DNSKEY records (zone-file lines) to start from instead of the IANA root KSKs',
         )
         .option(
+          '--max-queries <n>',
+          `DNS questions one validation may ask, CNAMEs included; past it the answer is indeterminate (default ${DNSSEC_LIMITS.maxQueries})`,
+          positiveInt('--max-queries'),
+        )
+        .option(
           '--fail-on <statuses>',
           `exit 5 when the status is one of these, comma-separated (${STATUSES.join(', ')})`,
           parseFailOn,
@@ -89,12 +96,19 @@ export const registerDnssec: RegisterCommand = (program, ctx) => {
       return domains.map((domain) => ({ input: domain, arg: domain }));
     },
     engine: (flags) => {
-      if (flags.server === undefined && flags.trustAnchor === undefined) return undefined;
+      if (
+        flags.server === undefined &&
+        flags.trustAnchor === undefined &&
+        flags.maxQueries === undefined
+      ) {
+        return undefined;
+      }
       const server = flags.server === undefined ? undefined : serverOf(flags.server);
       const anchors = flags.trustAnchor === undefined ? undefined : readAnchors(flags.trustAnchor);
       return () => ({
         ...(server ? { resolver: createResolver({ servers: [server], cache: false }) } : {}),
         ...(anchors !== undefined ? { dnssecTrustAnchors: anchors } : {}),
+        ...(flags.maxQueries !== undefined ? { dnssecMaxQueries: flags.maxQueries } : {}),
       });
     },
     run: (engine, domain, flags, { call }) =>

@@ -104,7 +104,10 @@ export const dnssecRoutes: RouteDef[] = [
       'down with its DS, keys and signatures. The queries go to the server-wide resolver with ' +
       'the DO and CD bits, so a validating resolver still hands over bogus data to examine. A ' +
       'resolver that answers SERVFAIL on the way gives `indeterminate` with the rcode in ' +
-      '`reason`; no answer in time is 504. Limited like the other tool endpoints.',
+      '`reason`; so does a zone past the validation limits that resolvers adopted after KeyTrap ' +
+      '(CVE-2023-50387): more than 2 DNSKEYs sharing a key tag, more than 8 signature checks on ' +
+      'one RRset or 400 in the validation, more than 200 DNS questions (long CNAME chains), the ' +
+      'limit named in `reason`. No answer in time is 504. Limited like the other tool endpoints.',
     params: paramsOf('validateDnssec', { domain: 'example.com', type: 'A' }),
     data: dataSchema('validateDnssec'),
     example: EXAMPLE,

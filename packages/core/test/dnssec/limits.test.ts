@@ -75,15 +75,14 @@ describe.skipIf(!present)('validateDnssec work limits', () => {
     return validateDnssec(name, { resolver: counting, trustAnchors: built.trustAnchor, ...extra });
   };
 
-  test('the KeyTrap zone: dnssec-dsfromkey sees 501 keys with one tag', () => {
-    const zone = built.zones.find((z) => z.name === 'keytrap.example');
-    const tags = collidingTags(zone?.file as string, 'keytrap.example');
-    const counts = new Map<number, number>();
-    for (const tag of tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-    expect(Math.max(...counts.values())).toBe(501);
-  });
-
   test('KeyTrap: indeterminate within the budget, the key-tag limit named, the loop free', async () => {
+    // The zone is what it should be: dnssec-dsfromkey sees 501 keys with one tag.
+    const zone = built.zones.find((z) => z.name === 'keytrap.example');
+    const counts = new Map<number, number>();
+    for (const tag of collidingTags(zone?.file as string, 'keytrap.example')) {
+      counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    }
+    expect(Math.max(...counts.values())).toBe(501);
     const run = await measured(() => validate('www.keytrap.example'));
     console.info(
       `KeyTrap www.keytrap.example A: ${run.result.status} in ${run.wallMs.toFixed(0)} ms wall, ${run.cpuMs.toFixed(0)} ms CPU, ${asked} questions, longest event-loop stall ${run.stallMs.toFixed(1)} ms`,

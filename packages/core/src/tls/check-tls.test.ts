@@ -64,7 +64,7 @@ describe.skipIf(!haveOpenssl)('checkTls on real servers', () => {
     const closed = await freePort();
     await expect(check(closed)).rejects.toMatchObject({
       code: 'UPSTREAM_ERROR',
-      message: `[netdiag] [target] cannot connect to 127.0.0.1:${closed}: ECONNREFUSED`,
+      message: `[netdiag] [target] cannot connect to 127.0.0.1:${closed}: connection refused (nothing listens on that port)`,
     });
     const plain = await startHttpTarget({ routes: {} });
     try {

@@ -6,9 +6,15 @@
  * @module
  */
 import { META_DISALLOWED, parseCsp, parseCspMeta } from './csp-parser.js';
-import { SourceList } from './source-list.js';
-import { inCodeUnitOrder } from './source-order.js';
 import { type CheckOutcome, headerValues, type ScanInput, shownValue } from './types.js';
+
+/**
+ * Most bytes of `<meta http-equiv="Content-Security-Policy">` content a page may carry, all its
+ * tags together; more is an invalid policy. Headers stop at 16 KiB (undici's default
+ * `maxHeaderSize`); without this a 1 MiB page could hand the parser a 1 MiB policy. Upstream has
+ * no cap: a deliberate difference, for hostile pages only (docs/probes.md).
+ */
+export const MAX_META_POLICY_BYTES = 64 * 1024;
 
 const DANGEROUSLY_BROAD = new Set([
   'ftp:',
@@ -24,7 +30,6 @@ const UNSAFE_INLINE = new Set(["'unsafe-inline'", 'data:']);
 const BROAD_OR_INLINE = new Set([...DANGEROUSLY_BROAD, ...UNSAFE_INLINE]);
 const PASSIVE_DIRECTIVES = ['img-src', 'media-src'];
 const NONCES_HASHES = ["'sha256-", "'sha384-", "'sha512-", "'nonce-"];
-const INSECURE_SCHEMES = ['http:', 'ftp:'];
 
 /** Results that count as a pass. */
 const PASSING = [
@@ -35,7 +40,7 @@ const PASSING = [
 ];
 
 export interface CspOutcome extends CheckOutcome {
-  /** The effective policy (directive → sorted sources), null when none applies. */
+  /** The effective policy (directive → sources in code-unit order), null when none applies. */
   policy: Record<string, string[]> | null;
 }
 
@@ -44,120 +49,47 @@ function splitPolicies(values: readonly string[]): string[] {
   return values.flatMap((v) => v.split(',').map((s) => s.trim()));
 }
 
-/**
- * Whether any source of any of the lists passes `test`. Loops rather than copies: spreading
- * and flat-mapping the lists of a 1 MiB policy (200,000 sources, read several times) took
- * ~80 ms of the check, and `push(...list)` overflowed the stack from some 130,000 on.
- */
-function some(lists: Iterable<Iterable<string>>, test: (source: string) => boolean): boolean {
-  for (const list of lists) for (const source of list) if (test(source)) return true;
-  return false;
-}
-
-/** A directive's sources, or what stands for a missing one (`*`, or none). */
-type Sources = SourceList | ReadonlySet<string> | readonly string[];
+const hasNonceOrHash = (sources: Iterable<string>) =>
+  [...sources].some((s) => NONCES_HASHES.some((prefix) => s.startsWith(prefix)));
 
 /**
- * Whether any of the lists has one of `members`: a lookup of each member in each list, which a
- * `SourceList` answers by binary search. Testing every source instead (as upstream) made the
- * check of a 1 MiB policy of 210,000 distinct sources ~7 times as long as its parse: a dozen
- * passes over them, each a call per source (BENCHMARKS.md, issue 20 item 1).
+ * Directives of the header policies plus those of the `<meta>` policies (less the header-only
+ * ones), each parsed alone and counted as none when invalid (upstream). `all` is the parse of
+ * both together: when every policy comes from one side it is that side's parse already.
  */
-function hasAnyOf(lists: readonly Sources[], members: ReadonlySet<string>): boolean {
-  for (const list of lists) {
-    for (const member of members) {
-      if (Array.isArray(list) ? list.includes(member) : (list as ReadonlySet<string>).has(member))
-        return true;
+function directiveCount(http: string[], meta: string[], all: Map<string, Set<string>>): number {
+  if (meta.length === 0) return all.size;
+  if (http.length === 0) return [...all.keys()].filter((d) => !META_DISALLOWED.includes(d)).length;
+  const size = (parse: () => { directives: Map<string, Set<string>> }) => {
+    try {
+      return parse().directives.size;
+    } catch {
+      return 0;
     }
-  }
-  return false;
+  };
+  return size(() => parseCsp(http)) + size(() => parseCspMeta(meta));
 }
 
-/** Whether a source of any of the lists starts with one of `prefixes` (see `hasAnyOf`). */
-function hasPrefixIn(lists: readonly Sources[], prefixes: readonly string[]): boolean {
-  for (const list of lists) {
-    for (const prefix of prefixes) {
-      const found =
-        list instanceof SourceList
-          ? list.hasPrefix(prefix)
-          : some([list], (source) => source.startsWith(prefix));
-      if (found) return true;
-    }
-  }
-  return false;
-}
-
-const hasNonceOrHash = (sources: Sources) => hasPrefixIn([sources], NONCES_HASHES);
-
-/** The check's verdict and the policy it judged (after its edits; null when none applies). */
-interface CspAnalysis {
-  outcome: CheckOutcome;
-  directives: ReadonlyMap<string, SourceList> | null;
-}
-
-/**
- * Each scan's analysis, made once: the grade asks for it twice (this test, and X-Frame-Options,
- * which a `frame-ancestors` directive supersedes), and each parse of a 1 MiB `<meta>` policy
- * is tens of milliseconds. A `ScanInput` is a snapshot of one scan: nothing changes it after it
- * is made, so an analysis of it stays true.
- */
-const analyses = new WeakMap<ScanInput, CspAnalysis>();
-
-/** The CSP analysis of a scan (see `analyses`). */
-export function analyseCsp(input: ScanInput): CspAnalysis {
-  let analysis = analyses.get(input);
-  if (analysis === undefined) {
-    analysis = analyse(input);
-    analyses.set(input, analysis);
-  }
-  return analysis;
-}
-
-/**
- * The CSP test as the grade runs it: the verdict without the reported policy, which the grade
- * does not show. Writing that policy out (every source as a string, in code-unit order) was
- * a fifth of the grade's time on a page of a 1 MiB policy of host sources, done twice (profile;
- * BENCHMARKS.md, issue 20 item 1).
- */
-export function cspVerdict(input: ScanInput): CheckOutcome {
-  return analyseCsp(input).outcome;
-}
-
-/**
- * The CSP test (Observatory `contentSecurityPolicyTest`), with the effective policy as upstream
- * reports it (every source a string, in code-unit order). For the tests that hold the analysis
- * to upstream's output: the grade runs `cspVerdict`, and nothing exported runs this on what a
- * server sent (on a hostile 1 MiB policy the reported policy takes as long again as the parse).
- */
 export function checkCsp(input: ScanInput): CspOutcome {
-  const { outcome, directives } = analyseCsp(input);
-  if (directives === null) return { ...outcome, policy: null };
-  const policy: Record<string, string[]> = {};
-  // Code-unit order, as `[...sources].sort()`: from the source order the lists are in, by a
-  // radix sort when the two orders differ on their code units (source-order.ts; the default
-  // sort of 200,000 sources took ~65 ms).
-  for (const [directive, sources] of directives) {
-    policy[directive] = inCodeUnitOrder(sources.toArray());
-  }
-  return { ...outcome, policy };
-}
-
-function analyse(input: ScanInput): CspAnalysis {
   const response = input.auto;
   const headerValuesRaw = headerValues(response, 'content-security-policy');
-  const present =
-    headerValuesRaw.length > 0 || (response?.httpEquiv['content-security-policy']?.length ?? 0) > 0;
+  const metaValues = response?.httpEquiv['content-security-policy'] ?? [];
+  const present = headerValuesRaw.length > 0 || metaValues.length > 0;
   const value = shownValue(headerValuesRaw);
-  const out = (
-    result: string,
-    directives: CspAnalysis['directives'] = null,
-    pass = PASSING.includes(result),
-  ): CspAnalysis => ({ outcome: { result, pass, present, value }, directives });
+  const out = (result: string, policy: CspOutcome['policy'] = null): CspOutcome => ({
+    result,
+    pass: PASSING.includes(result),
+    present,
+    value,
+    policy,
+  });
   if (!response || !input.url) return out('csp-not-implemented');
 
   const httpPolicies = splitPolicies(headerValuesRaw);
-  const metaPolicies = splitPolicies(response.httpEquiv['content-security-policy'] ?? []);
-  let csp: Map<string, SourceList>;
+  const metaPolicies = splitPolicies(metaValues);
+  const metaBytes = metaValues.reduce((sum, v) => sum + Buffer.byteLength(v), 0);
+  if (metaBytes > MAX_META_POLICY_BYTES) return out('csp-header-invalid');
+  let csp: Map<string, Set<string>>;
   let duplicates: Set<string>;
   try {
     const parsed = parseCsp([...httpPolicies, ...metaPolicies]);
@@ -166,30 +98,7 @@ function analyse(input: ScanInput): CspAnalysis {
   } catch {
     return out('csp-header-invalid');
   }
-  // Only whether the headers or the <meta> tags give any directive matters here. When all the
-  // policies come from one of them, its parse is the one above (parseCsp depends on its input
-  // alone, parseCspMeta is parseCsp less the header-only directives, and the other parse is
-  // of nothing): parsing a 1 MiB <meta> policy a second time doubled the time of this check.
-  let directiveCount: number;
-  if (metaPolicies.length === 0) directiveCount = csp.size;
-  else if (httpPolicies.length === 0) {
-    directiveCount = [...csp.keys()].filter((d) => !META_DISALLOWED.includes(d)).length;
-  } else {
-    let headerOnly: Map<string, SourceList>;
-    let meta: Map<string, SourceList>;
-    try {
-      headerOnly = parseCsp(httpPolicies).directives;
-    } catch {
-      headerOnly = new Map();
-    }
-    try {
-      meta = parseCspMeta(metaPolicies).directives;
-    } catch {
-      meta = new Map();
-    }
-    directiveCount = headerOnly.size + meta.size;
-  }
-  if (directiveCount === 0) {
+  if (directiveCount(httpPolicies, metaPolicies, csp) === 0) {
     const reportOnly = headerValues(response, 'content-security-policy-report-only')[0];
     return out(reportOnly ? 'csp-not-implemented-but-reporting-enabled' : 'csp-not-implemented');
   }
@@ -226,35 +135,38 @@ function analyse(input: ScanInput): CspAnalysis {
 
   // Active content: every directive but the passive ones and script-src, then script-src as
   // found above; passive: img-src and media-src, each falling back to default-src.
-  const active = [
-    ...[...csp.entries()]
-      .filter(
-        ([directive]) => !PASSIVE_DIRECTIVES.includes(directive) && directive !== 'script-src',
-      )
-      .map(([, sources]) => sources),
-    scriptSrc,
-  ];
-  const passive = PASSIVE_DIRECTIVES.map((d) => csp.get(d) ?? csp.get('default-src') ?? []);
+  const active = [...csp]
+    .filter(([directive]) => !PASSIVE_DIRECTIVES.includes(directive) && directive !== 'script-src')
+    .map(([, sources]) => sources);
+  active.push(scriptSrc);
+  const passive = PASSIVE_DIRECTIVES.map((d) => csp.get(d) ?? csp.get('default-src') ?? new Set());
   const https = input.url.protocol === 'https:';
+  const insecure = (lists: Set<string>[]) =>
+    lists.some((list) => [...list].some((s) => s.startsWith('http:') || s.startsWith('ftp:')));
 
-  if (hasAnyOf([scriptSrc], BROAD_OR_INLINE) || hasAnyOf([objectSrc], DANGEROUSLY_BROAD)) {
+  if (
+    [...scriptSrc].some((s) => BROAD_OR_INLINE.has(s)) ||
+    [...objectSrc].some((s) => DANGEROUSLY_BROAD.has(s))
+  ) {
     worst('csp-implemented-with-unsafe-inline');
   }
-  if (https && hasPrefixIn(active, INSECURE_SCHEMES)) worst('csp-implemented-with-insecure-scheme');
+  if (https && insecure(active)) worst('csp-implemented-with-insecure-scheme');
   if (scriptSrc.has("'unsafe-eval'") || styleSrc.has("'unsafe-eval'"))
     worst('csp-implemented-with-unsafe-eval');
-  if (https && hasPrefixIn(passive, INSECURE_SCHEMES))
+  if (https && insecure(passive))
     worst('csp-implemented-with-insecure-scheme-in-passive-content-only');
-  if (hasAnyOf([styleSrc], BROAD_OR_INLINE))
+  if ([...styleSrc].some((s) => BROAD_OR_INLINE.has(s)))
     worst('csp-implemented-with-unsafe-inline-in-style-src-only');
   const defaultSrc = csp.get('default-src');
   if (defaultSrc?.has("'none'") && defaultSrc.size === 1)
     worst('csp-implemented-with-no-unsafe-default-src-none');
   else worst('csp-implemented-with-no-unsafe');
 
+  const policy: Record<string, string[]> = {};
+  for (const [directive, sources] of csp) policy[directive] = [...sources].sort();
   const final = result as unknown as string;
   if (PASSING.includes(final) && duplicates.size > 0) {
-    return out('csp-implemented-but-duplicate-directives', csp, true);
+    return { ...out('csp-implemented-but-duplicate-directives', policy), pass: true };
   }
-  return out(final, csp);
+  return out(final, policy);
 }

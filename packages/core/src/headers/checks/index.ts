@@ -6,7 +6,7 @@
 import { checkCookies } from './cookies.js';
 import { checkCors } from './cors.js';
 import { checkCoep, checkCoop, checkCorp } from './cross-origin-policies.js';
-import { cspVerdict } from './csp.js';
+import { checkCsp } from './csp.js';
 import { checkInformationDisclosure } from './information-disclosure.js';
 import { checkPermissionsPolicy } from './permissions-policy.js';
 import { checkRedirection } from './redirection.js';
@@ -28,7 +28,7 @@ export interface CheckDef {
 }
 
 export const CHECKS: readonly CheckDef[] = [
-  { test: 'content-security-policy', header: 'Content-Security-Policy', run: cspVerdict },
+  { test: 'content-security-policy', header: 'Content-Security-Policy', run: checkCsp },
   { test: 'strict-transport-security', header: 'Strict-Transport-Security', run: checkHsts },
   { test: 'x-frame-options', header: 'X-Frame-Options', run: checkXFrameOptions },
   {

@@ -3,7 +3,7 @@
  * (Observatory `x-frame-options.js`).
  * @module
  */
-import { analyseCsp } from './csp.js';
+import { checkCsp } from './csp.js';
 import { type CheckOutcome, joinedHeader, type ScanInput } from './types.js';
 
 const PASSING = [
@@ -22,7 +22,7 @@ export function checkXFrameOptions(input: ScanInput): CheckOutcome {
     else if (xfo.startsWith('allow-from')) result = 'x-frame-options-allow-from-origin';
     else result = 'x-frame-options-header-invalid';
   }
-  if (input.auto && analyseCsp(input).directives?.has('frame-ancestors')) {
+  if (input.auto && checkCsp(input).policy?.['frame-ancestors']) {
     result = 'x-frame-options-implemented-via-csp';
   }
   return { result, pass: PASSING.includes(result), present: value !== null, value };

@@ -50,8 +50,6 @@ export function parseItemToken(value: string): string | null {
 export function parseDictionaryKeys(value: string): string[] | null {
   const text = trim(value, ' \t');
   if (!DICTIONARY.test(text)) return null;
-  if (text === '') return [];
-  if (!text.includes('"')) return keysAfterCommas(text);
   const keys: string[] = [];
   NEXT_MEMBER.lastIndex = 0;
   for (let member = NEXT_MEMBER.exec(text); member; member = NEXT_MEMBER.exec(text)) {
@@ -59,42 +57,6 @@ export function parseDictionaryKeys(value: string): string[] | null {
   }
   return keys;
 }
-
-/**
- * The keys of a valid dictionary without a string. There every comma separates two members (only
- * an sf-string can hold one, §3.3.3), and each member starts with its key after optional
- * whitespace. A match per member (an array and a substring each) was most of the time on a
- * header of thousands of members, and `split(',')` then a `map` over the pieces still made two
- * arrays and a string per member. One pass that takes only the keys was measured to be needed
- * (2026-11-29, bench/parsers: 3.4 → 2.4× the yardstick on 8,192 one-letter members, 0.95 → 0.6×
- * on members with parameters).
- */
-function keysAfterCommas(text: string): string[] {
-  const keys: string[] = [];
-  for (let at = 0; ; at++) {
-    let start = at;
-    while (text.charCodeAt(start) === 0x20 || text.charCodeAt(start) === 0x09) start++;
-    // The key's first character is one of KEY's ([a-z*], checked by DICTIONARY).
-    let end = start + 1;
-    while (isKeyChar(text.charCodeAt(end))) end++;
-    // `text[start]` is V8's cached one-character string: cheaper than `slice` (measured).
-    keys.push(end - start === 1 ? (text[start] as string) : text.slice(start, end));
-    // The next comma: right after a bare key, else found by `indexOf`. A loop over the
-    // characters was ~10 % faster on one-letter members once optimised, but 2× slower on the
-    // first (unoptimised) parse of members with values (measured), which is how a header is read.
-    at = text.charCodeAt(end) === 0x2c ? end : text.indexOf(',', end);
-    if (at === -1) return keys;
-  }
-}
-
-/** `[a-z0-9_\-.*]` (KEY after its first character) by character code. */
-const isKeyChar = (ch: number) =>
-  (ch >= 0x61 && ch <= 0x7a) ||
-  (ch >= 0x30 && ch <= 0x39) ||
-  ch === 0x5f ||
-  ch === 0x2d ||
-  ch === 0x2e ||
-  ch === 0x2a;
 
 /**
  * `value` without the leading and trailing characters of `chars`. Not `/[ \t]+$/`: a regex

@@ -61,35 +61,4 @@ describe('runChecks: one check per turn of the event loop', () => {
     await expect(runChecks(input, checks, controller.signal)).rejects.toBeInstanceOf(AbortedError);
     expect(ran).toEqual(['a', 'b']);
   });
-
-  test('a check in steps gets a turn between its steps, and stops with the caller', async () => {
-    const turns: boolean[] = [];
-    let turned = false;
-    const stepped = (abort?: AbortController): CheckDef => ({
-      test: 'stepped',
-      header: '',
-      run: () => outcome('not in steps'),
-      *steps() {
-        for (let step = 0; step < 3; step++) {
-          setImmediate(() => {
-            turned = true;
-          });
-          turned = false;
-          if (step === 1) abort?.abort(new Error('client went away'));
-          yield;
-          turns.push(turned);
-        }
-        return outcome('in steps');
-      },
-    });
-    expect((await runChecks(input, [stepped()])).map((o) => o.result)).toEqual(['in steps']);
-    expect(turns).toEqual([true, true, true]);
-
-    turns.length = 0;
-    const controller = new AbortController();
-    await expect(runChecks(input, [stepped(controller)], controller.signal)).rejects.toBeInstanceOf(
-      AbortedError,
-    );
-    expect(turns).toEqual([true]);
-  });
 });

@@ -12,8 +12,8 @@ import { checkPermissionsPolicy } from './permissions-policy.js';
 import { checkRedirection } from './redirection.js';
 import { checkReferrerPolicy } from './referrer-policy.js';
 import { checkHsts } from './strict-transport-security.js';
-import { checkSubresourceIntegrity, sriSteps } from './subresource-integrity.js';
-import type { CheckOutcome, CheckSteps, ScanInput } from './types.js';
+import { checkSubresourceIntegrity } from './subresource-integrity.js';
+import type { CheckOutcome, ScanInput } from './types.js';
 import { checkXContentTypeOptions } from './x-content-type-options.js';
 import { checkXFrameOptions } from './x-frame-options.js';
 
@@ -23,8 +23,6 @@ export interface CheckDef {
   /** The header(s) the test reads, for the report. */
   header: string;
   run(input: ScanInput): CheckOutcome;
-  /** The same check in steps, for the grade (see `CheckSteps`). */
-  steps?(input: ScanInput): CheckSteps;
 }
 
 export const CHECKS: readonly CheckDef[] = [
@@ -43,12 +41,7 @@ export const CHECKS: readonly CheckDef[] = [
   { test: 'cross-origin-resource-sharing', header: 'Access-Control-Allow-Origin', run: checkCors },
   { test: 'cookies', header: 'Set-Cookie', run: checkCookies },
   { test: 'redirection', header: 'Location', run: checkRedirection },
-  {
-    test: 'subresource-integrity',
-    header: '',
-    run: checkSubresourceIntegrity,
-    steps: sriSteps,
-  },
+  { test: 'subresource-integrity', header: '', run: checkSubresourceIntegrity },
   { test: 'permissions-policy', header: 'Permissions-Policy', run: checkPermissionsPolicy },
   {
     test: 'information-disclosure',

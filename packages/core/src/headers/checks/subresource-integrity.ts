@@ -6,14 +6,7 @@
  */
 import { tldts } from '../../net/domain.js';
 import { HTML_TYPES, scanHtml } from '../html.js';
-import {
-  type CheckOutcome,
-  type CheckSteps,
-  joinedHeader,
-  onlyIfWorse,
-  type ScanInput,
-  toTheEnd,
-} from './types.js';
+import { type CheckOutcome, joinedHeader, onlyIfWorse, type ScanInput } from './types.js';
 
 /** Best first. */
 const ORDER = [
@@ -33,21 +26,7 @@ const PASSING = [
   'sri-not-implemented-but-no-scripts-loaded',
 ];
 
-/**
- * Scripts read in one step of the grade (`sriSteps`): ~3 ms of work. A script with a full URL
- * costs a URL parse and a registrable-domain lookup (tldts), ~1.3 µs together, of a `src` that
- * is a slice of the page (twice the time of a flat string for the URL parser); a 1 MiB page of
- * 22,000 external scripts from distinct sites held the process 26-46 ms per MiB in one step,
- * the longest step of its grade (BENCHMARKS.md, issue 20 item 1).
- */
-const SCRIPTS_PER_STEP = 2048;
-
 export function checkSubresourceIntegrity(input: ScanInput): CheckOutcome {
-  return toTheEnd(sriSteps(input));
-}
-
-/** `checkSubresourceIntegrity` in steps of SCRIPTS_PER_STEP scripts (see `CheckSteps`). */
-export function* sriSteps(input: ScanInput): CheckSteps {
   const response = input.auto;
   const done = (result: string, value: string | null = null, present = false): CheckOutcome => ({
     result,
@@ -66,9 +45,7 @@ export function* sriSteps(input: ScanInput): CheckSteps {
   let result: string | null = null;
   let foreign = false;
   const external: string[] = [];
-  let read = 0;
   for (const script of scripts) {
-    if (++read % SCRIPTS_PER_STEP === 0) yield;
     if (!script.src) continue;
     const relativeProtocol = /^\/\/[^/]/.test(script.src);
     const fullUrl = /^https?:\/\//i.test(script.src);
@@ -78,10 +55,6 @@ export function* sriSteps(input: ScanInput): CheckSteps {
     const secureOrigin = relativeOrigin || (sameSite && !relativeProtocol);
     if (!secureOrigin) foreign = true;
     let scheme: string | null = null;
-    // Not `URL.canParse` and the scheme from the text, which would skip making the URL object
-    // (about a seventh of this check on a page of thousands of external scripts): on Node 20 it
-    // answers false for a valid URL with characters outside Latin-1 ("http://é") once the
-    // calling code is optimised (found by a property test, 2026-11-29).
     if (fullUrl) {
       try {
         scheme = new URL(script.src).protocol;

@@ -59,22 +59,6 @@ export interface CheckOutcome {
   value: string | null;
 }
 
-/**
- * A check that can be run in steps: a generator that yields between steps and returns the
- * outcome. The grade gives the event loop a turn at each yield (run-checks.ts); a check that
- * reads one item after another of a hostile page (thousands of scripts) so keeps each step
- * short whatever the page holds.
- */
-export type CheckSteps = Generator<void, CheckOutcome, void>;
-
-/** The outcome of a check in steps, run to the end at once. */
-export function toTheEnd(steps: CheckSteps): CheckOutcome {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
 /** All values of a header on a response (`[]` when absent). */
 export function headerValues(response: CapturedResponse | null, name: string): string[] {
   return response?.headers[name.toLowerCase()] ?? [];

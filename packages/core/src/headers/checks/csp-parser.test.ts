@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { InvalidInputError } from '../../errors.js';
-import { MAX_DIRECTIVES, parseCsp, parseCspMeta } from './csp-parser.js';
+import { MAX_DIRECTIVES, MAX_MERGED_SOURCES, parseCsp, parseCspMeta } from './csp-parser.js';
 
 /** The sources of `directive`, in the order the parse gives them. */
 const sources = (policies: string[], directive = 'img-src') => [
@@ -145,5 +145,39 @@ describe('parseCsp: a limit on directives (a deliberate difference from upstream
   test('empty directives do not count', () => {
     const padded = `${policy(MAX_DIRECTIVES)}${' ;'.repeat(5000)}`;
     expect(parseCsp([padded]).directives.size).toBe(MAX_DIRECTIVES);
+  });
+});
+
+describe('parseCsp: a limit on the merges of later policies (a deliberate difference)', () => {
+  /** Two policies of `count` distinct img-src sources: the second merges 2 × count. */
+  const twice = (count: number) => {
+    const policy = `img-src ${Array.from({ length: count }, (_, i) => `${i.toString(36)}.`).join(' ')}`;
+    return [policy, policy];
+  };
+
+  test(`up to ${MAX_MERGED_SOURCES} sources merged in all; more is invalid`, () => {
+    expect(sources(twice(MAX_MERGED_SOURCES / 2))).toHaveLength(MAX_MERGED_SOURCES / 2);
+    expect(() => parseCsp(twice(MAX_MERGED_SOURCES / 2 + 1))).toThrow(InvalidInputError);
+  });
+
+  test('each later policy, and each repeat of a directive in one, merges again', () => {
+    const sources1000 = Array.from({ length: 1000 }, (_, i) => `${i.toString(36)}.`).join(' ');
+    const times = Math.ceil(MAX_MERGED_SOURCES / 1000);
+    const later = Array.from({ length: times }, () => 'img-src x');
+    expect(() => parseCsp([`img-src ${sources1000}`, `img-src ${sources1000}`, ...later])).toThrow(
+      'sources to merge',
+    );
+    const first = `report-uri ${sources1000}`;
+    const repeated = `${first}${'; report-uri x'.repeat(times)}`;
+    expect(() => parseCsp([first, repeated])).toThrow('sources to merge');
+  });
+
+  test('policies people write are far from it', () => {
+    const policy = Array.from(
+      { length: 30 },
+      (_, d) =>
+        `x${d}-src ${Array.from({ length: 20 }, (_, i) => `https://h${i}.example`).join(' ')}`,
+    ).join('; ');
+    expect(parseCsp([policy, policy, policy, policy]).directives.size).toBe(30);
   });
 });

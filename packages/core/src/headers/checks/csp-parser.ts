@@ -19,9 +19,19 @@ const DUPLICATES_ALLOWED = new Set(['report-uri', 'report-to']);
 /**
  * Most directives a policy may have; one with more is invalid (`csp-header-invalid`). CSP3
  * defines about thirty and browsers ignore unknown names (CSP3 §2.2). Upstream has no limit: a
- * deliberate difference, which bounds the re-sorts of a repeated report-uri (docs/probes.md).
+ * deliberate difference, for hostile policies only (docs/probes.md).
  */
 export const MAX_DIRECTIVES = 1024;
+/**
+ * Most sources that the policies after the first may merge with what the policies before them
+ * left, counted over every directive they name (each repeat and each later policy merges that
+ * directive's sources again); a list that needs more is invalid. Two policies of the largest
+ * size that can arrive (16 KiB of header, 64 KiB of `<meta>`) merge some 20,000; hundreds of
+ * short policies, or repeats of report-uri, naming a directive of thousands of sources would
+ * make upstream's merges quadratic. Upstream has no limit: a deliberate difference.
+ * (test/adversarial/inputs.ts has both shapes.)
+ */
+export const MAX_MERGED_SOURCES = 65_536;
 
 export interface ParsedCsp {
   /** Directive → its sources, in the order upstream's Set has them. */
@@ -36,7 +46,18 @@ export interface ParsedCsp {
  */
 const byCollator = (a: string, b: string) => a.localeCompare(b, 'en');
 
-/** A source, the index of the policy it came from, and whether it is kept (upstream's shape). */
+/**
+ * What the policies so far leave of a directive: its sources in order, the policy each came
+ * from, and upstream's `keep` flag, which is the same for all of them (false after the first of
+ * several policies, so that a later one has to allow a source again; true after a later one).
+ */
+interface Kept {
+  sources: string[];
+  policies: number[];
+  keep: boolean;
+}
+
+/** A source in one of upstream's merges. */
 interface Source {
   source: string;
   policy: number;
@@ -50,8 +71,9 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
     // The messages are the Observatory's (its parser test cases check them).
     if (policy.length < SHORTEST_POLICY) throw new InvalidInputError(`Invalid policy: ${policy}`);
   }
-  const lists = new Map<string, Source[]>();
+  const lists = new Map<string, Kept>();
   const duplicateWarnings = new Set<string>();
+  let merged = 0;
   clean.forEach((policy, index) => {
     const seen = new Set<string>();
     let count = 0;
@@ -69,23 +91,43 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
         duplicateWarnings.add(directive);
       }
       seen.add(directive);
-      // Upstream sorts this directive's sources and those that earlier policies left together,
-      // stably. Those are in order already, so this sorts the new ones and merges.
       const values = sources.map((source) => source.toLocaleLowerCase());
       if (values.length === 0 && directive.endsWith('-src')) values.push("'none'");
       values.sort(byCollator);
-      // The first policy's sources are kept unless a shorter one covers them; a later policy's
-      // only when it matches one of an earlier policy.
-      const fresh = values.map((source) => ({ source, policy: index, keep: index === 0 }));
-      const combined =
-        index === 0
-          ? fresh
-          : [...(lists.get(directive) ?? []), ...fresh].sort((a, b) =>
-              byCollator(a.source, b.source),
-            );
+      if (index === 0) {
+        // Within one policy, a source that starts with the one before it adds nothing.
+        const kept = values.filter(
+          (value, i) => i === 0 || !value.startsWith(values[i - 1] as string),
+        );
+        lists.set(directive, {
+          sources: kept,
+          policies: kept.map(() => 0),
+          keep: clean.length === 1,
+        });
+        continue;
+      }
+      // Upstream sorts these sources and those the policies before left together, stably:
+      // both are in order, so the sort merges them (equal sources, the earlier ones first).
+      const old = lists.get(directive) ?? { sources: [], policies: [], keep: false };
+      merged += old.sources.length + values.length;
+      if (merged > MAX_MERGED_SOURCES) {
+        throw new InvalidInputError(
+          `Invalid policy: more than ${MAX_MERGED_SOURCES} sources to merge`,
+        );
+      }
+      const combined: Source[] = [
+        ...old.sources.map((source, i) => ({
+          source,
+          policy: old.policies[i] as number,
+          keep: old.keep,
+        })),
+        ...values.map((source) => ({ source, policy: index, keep: false })),
+      ].sort((a, b) => byCollator(a.source, b.source));
       for (let i = 1; i < combined.length; i++) {
         const before = combined[i - 1] as Source;
         const source = combined[i] as Source;
+        // From the same policy and starting with the one before: superfluous. Matched by a
+        // source of another policy: allowed by both, kept.
         if (source.policy === before.policy) {
           if (source.source.startsWith(before.source)) source.keep = false;
         } else if (pathPartMatch(before.source, source.source)) {
@@ -93,17 +135,16 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
         }
       }
       const kept = combined.filter((source) => source.keep);
-      // After the first of several policies, a source stays only if a later one allows it.
-      if (index === 0 && clean.length > 1) for (const source of kept) source.keep = false;
-      lists.set(directive, kept);
+      lists.set(directive, {
+        sources: kept.map((source) => source.source),
+        policies: kept.map((source) => source.policy),
+        keep: true,
+      });
     }
   });
   const directives = new Map<string, Set<string>>();
-  for (const [directive, sources] of lists) {
-    directives.set(
-      directive,
-      new Set(sources.length > 0 ? sources.map((source) => source.source) : ["'none'"]),
-    );
+  for (const [directive, { sources }] of lists) {
+    directives.set(directive, new Set(sources.length > 0 ? sources : ["'none'"]));
   }
   return { directives, duplicateWarnings };
 }

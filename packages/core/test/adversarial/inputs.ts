@@ -13,8 +13,9 @@ export interface WorstCase {
   shape: string;
   /**
    * The most of this input that can reach the parser in one piece: the page cap (1 MiB), the
-   * HTTP client's header limit (16 KiB), the WHOIS answer cap (256 KiB), the RDAP answer cap
-   * (2 MiB), a DNS message (64 KiB; SPF and DMARC records arrive in one).
+   * HTTP client's header limit (16 KiB), a CSP (a header's 16 KiB and the page's 64 KiB of
+   * `<meta>` policy), the WHOIS answer cap (256 KiB), the RDAP answer cap (2 MiB), a DNS
+   * message (64 KiB; SPF and DMARC records arrive in one).
    */
   limit: number;
   make(bytes: number): unknown;
@@ -22,6 +23,8 @@ export interface WorstCase {
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
+/** Headers stop at 16 KiB (undici's `maxHeaderSize`), `<meta>` policies at 64 KiB (csp.ts). */
+const CSP_LIMIT = 16 * KIB + 64 * KIB;
 
 /**
  * About `bytes` (UTF-8) of `unit(i)` for i = 0, 1, 2…: every piece distinct, so that no parser
@@ -137,19 +140,19 @@ export const WORST_CASES: readonly WorstCase[] = [
   },
   {
     parser: 'CSP (parseCsp)',
-    limit: MIB,
+    limit: CSP_LIMIT,
     shape: 'one directive, thousands of sources',
     make: (bytes) => [`default-src ${fill("'self' https: ", bytes)}`],
   },
   {
     parser: 'CSP (parseCsp)',
-    limit: MIB,
+    limit: CSP_LIMIT,
     shape: 'thousands of empty directives between two real ones',
     make: (bytes) => [`script-src a${fill('; ', bytes)}style-src b`],
   },
   {
     parser: 'CSP (parseCsp)',
-    limit: MIB,
+    limit: CSP_LIMIT,
     shape: 'one directive, distinct short sources in random order',
     make: (bytes) => [
       `default-src ${shuffled(distinct((i) => word(i, LOWER), bytes, ' ')).join(' ')}`,
@@ -157,7 +160,7 @@ export const WORST_CASES: readonly WorstCase[] = [
   },
   {
     parser: 'CSP (parseCsp)',
-    limit: MIB,
+    limit: CSP_LIMIT,
     shape: 'one directive, distinct host sources in random order',
     make: (bytes) => [
       `img-src ${shuffled(distinct((i) => `https://${word(i, LOWER)}.example`, bytes, ' ')).join(' ')}`,
@@ -165,7 +168,7 @@ export const WORST_CASES: readonly WorstCase[] = [
   },
   {
     parser: 'CSP (parseCsp)',
-    limit: MIB,
+    limit: CSP_LIMIT,
     shape: 'one directive, distinct non-ASCII sources in random order',
     make: (bytes) => [
       `img-src ${shuffled(distinct((i) => word(i, 'äöüéèêñçßøåæœ中文字'), bytes, ' ')).join(' ')}`,
@@ -174,13 +177,13 @@ export const WORST_CASES: readonly WorstCase[] = [
   {
     // Past MAX_DIRECTIVES (1,024) the policy is invalid: the parse stops there.
     parser: 'CSP (parseCsp)',
-    limit: MIB,
+    limit: CSP_LIMIT,
     shape: 'thousands of distinct directives of one source',
     make: (bytes) => [distinct((i) => `x${word(i, LOWER)}-src a`, bytes, '; ').join('; ')],
   },
   {
     parser: 'CSP (parseCsp)',
-    limit: MIB,
+    limit: CSP_LIMIT,
     shape: 'the most directives a policy may have (1,024), each of distinct sources',
     make: (bytes) => {
       const sources = shuffled(distinct((i) => word(i, LOWER), bytes, ' '));
@@ -195,11 +198,39 @@ export const WORST_CASES: readonly WorstCase[] = [
   },
   {
     parser: 'CSP (parseCsp)',
-    limit: MIB,
+    limit: CSP_LIMIT,
     shape: 'two policies of the same distinct path sources (intersection)',
     make: (bytes) => {
       const policy = `img-src ${shuffled(distinct((i) => `https://a.example/${word(i, LOWER)}/`, bytes / 2, ' ')).join(' ')}`;
       return [policy, policy];
+    },
+  },
+  {
+    // Every later policy that names a directive merges its sources again (MAX_MERGED_SOURCES).
+    parser: 'CSP (parseCsp)',
+    limit: CSP_LIMIT,
+    shape: 'two policies of thousands of sources, then thousands of one-source policies',
+    make: (bytes) => {
+      const policy = `img-src ${distinct((i) => `${word(i, LOWER)}.`, bytes / 5, ' ').join(' ')}`;
+      return [
+        policy,
+        policy,
+        ...Array.from({ length: Math.floor(bytes / 2 / 10) }, () => 'img-src x'),
+      ];
+    },
+  },
+  {
+    // Each repeat of a directive in a later policy merges its sources again (MAX_MERGED_SOURCES).
+    parser: 'CSP (parseCsp)',
+    limit: CSP_LIMIT,
+    shape: 'a report-uri of thousands of sources, repeated in a later policy',
+    make: (bytes) => {
+      const repeat = 'report-uri x; ';
+      const repeats = Math.min(1023, Math.floor(bytes / 4 / repeat.length));
+      // "a." "b." … "aa.": none starts with another, so the prefix rule keeps them all.
+      const room = (bytes - repeats * repeat.length) / 2;
+      const sources = distinct((i) => `${word(i, LOWER)}.`, room, ' ').join(' ');
+      return [`report-uri ${sources}`, `report-uri ${sources}; ${repeat.repeat(repeats)}`];
     },
   },
   {

@@ -1,62 +1,85 @@
 /**
- * Issue 20 item 1: no parser of remote text may be super-linear. For each worst case the time
- * for ~1 MiB must stay within a bound, and growing the input 4× must grow the time about 4×
- * (a quadratic parser shows ~16×). Then random mixes of the hostile tokens, as property tests:
- * no parser throws on them, and none takes long.
+ * Issue 42 item 1: every parser of remote text, on each of its worst cases (inputs.ts) at the
+ * largest input that can arrive, takes at most 50 ms, and 4× the input at most 6× the time (a
+ * quadratic parser takes ~16×). Then random mixes of the hostile tokens: no parser throws on
+ * them, and none takes long.
+ *
+ * Times are CPU time (`process.cpuUsage`), the best of several runs: a runner busy with other
+ * test files keeps this process waiting (wall-clock time would count that, up to 10× at a load
+ * of 8 on 2 cores) and slows what it runs, but never makes it faster. A growth over the bound
+ * is measured again, up to three times, before it fails: a load that comes and goes can land on
+ * the runs of one size only.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { cpuMs, sizeOf, timesMs, WORST_CASES, wallMs } from './inputs.js';
+import { cpuMs, sizeOf, timesMs, WORST_CASES } from './inputs.js';
 import { PARSERS } from './parsers.js';
 
-describe('worst-case input: linear time', () => {
+/** Most CPU time one parse of the largest input may take (issue 42 item 1). */
+const MAX_MS = 50;
+/** Most growth of the time for 4× the input (issue 42 item 1). */
+const MAX_GROWTH = 6;
+/**
+ * The growth from `small` to `big` (4× its size): the best of seven runs of one parse of `big`
+ * against the best of seven runs of four parses of `small` back to back, taking turns. Both runs
+ * then last about as long and meet the same load; a lone small parse of a few milliseconds
+ * finds a quiet moment far more often than a big one, which made linear parsers read 7–12×.
+ */
+function growth(parse: (input: unknown) => unknown, big: unknown, small: unknown): number {
+  const cpuOf = (run: () => void) => {
+    const start = cpuMs();
+    run();
+    return cpuMs() - start;
+  };
+  let bigMs = Number.POSITIVE_INFINITY;
+  let fourMs = Number.POSITIVE_INFINITY;
+  parse(big);
+  for (let run = 0; run < 7; run++) {
+    fourMs = Math.min(
+      fourMs,
+      cpuOf(() => {
+        for (let i = 0; i < 4; i++) parse(small);
+      }),
+    );
+    bigMs = Math.min(
+      bigMs,
+      cpuOf(() => parse(big)),
+    );
+  }
+  // Below 4 ms for four parses, timer and scheduling noise: the floor.
+  return (4 * bigMs) / Math.max(fourMs, 4);
+}
+
+describe('worst-case input: bounded and linear', () => {
   test('every parser has worst cases', () => {
     expect(new Set(WORST_CASES.map((c) => c.parser))).toEqual(new Set(Object.keys(PARSERS)));
   });
 
   test.each(WORST_CASES.map((c) => [`${c.parser}: ${c.shape}`, c] as const))(
     '%s',
-    (_name, c) => {
+    async (_name, c) => {
       const parse = PARSERS[c.parser] as (input: unknown) => unknown;
-      // At the largest input that can arrive, and at a quarter of it.
       const big = c.make(c.limit);
-      const small = c.make(c.limit / 4);
-      // CPU time: a runner busy with other test files keeps this process waiting, which
-      // wall-clock time would count (up to 10× the CPU time at a load of 8 on 2 cores).
-      const bigTimes = timesMs(() => parse(big), 5, cpuMs);
-      const bigMs = bigTimes[2] as number; // the median
-      // One synchronous step on the largest possible input stays bounded (BENCHMARKS.md has
-      // the per-MiB figures against the 50 ms/MiB target and the cases that still miss it; the
-      // slowest, a CSP of 1 MiB of distinct non-ASCII sources sorted with the collator, took
-      // 1.1 s of CPU on a loaded runner). 2 s still catches a catastrophic case: the old HTML
-      // scanner took 5 s at 128 KiB, a WHOIS status of 64 KiB of spaces 8 s.
-      expect(bigMs, `${bigMs.toFixed(1)} ms for ${sizeOf(big)} bytes`).toBeLessThan(2000);
-      // Linear: 4× the input may not take much more than 4× the time (quadratic would be ~16×).
-      // Small timings are noisy on a shared runner: below 2 ms the ratio says nothing.
-      // The shortest runs: a garbage collection or another process only ever adds time (one
-      // in the big runs made a linear parser look 11× slower).
-      // Wall-clock here: process CPU time also counts V8's concurrent marking threads, which
-      // made the same parse read anywhere from 10× to 16× on one machine within minutes.
-      // Below 256 KiB (a header, a record in a DNS message) the two sizes are 256 and 64 KiB, more
-      // than can arrive: at 64 and 16 KiB a quadratic term can hide under that 2 ms floor (a tag-list
-      // reader that searched the rest of the record for "=" from every segment read 4.8× there,
-      // and 16× at these sizes).
-      // (Not a DNS message: one is at most 65,535 bytes by its TCP length field, RFC 1035 §4.2.2.)
+      const worst = timesMs(() => parse(big), 5, cpuMs)[0] as number;
+      expect(worst, `${worst.toFixed(1)} ms for ${sizeOf(big)} bytes`).toBeLessThan(MAX_MS);
+
+      // Growth from a quarter of the size. Below 256 KiB (a header, a record in a DNS message)
+      // the two sizes are 256 and 64 KiB, more than can arrive: at 64 and 16 KiB a quadratic
+      // term can hide under the floor (a tag-list reader that searched the rest of the record
+      // for "=" from every segment read 4.8× there, and 16× at these sizes). A DNS message is
+      // at most 65,535 bytes by its TCP length field (RFC 1035 §4.2.2).
       const probe = c.limit > 0xffff || big instanceof Uint8Array ? c.limit : 256 * 1024;
       const wide = probe === c.limit ? big : c.make(probe);
-      const narrow = probe === c.limit ? small : c.make(probe / 4);
-      const bigWall = timesMs(() => parse(wide), 5, wallMs);
-      const smallWall = timesMs(() => parse(narrow), 5, wallMs);
-      const ratio = (bigWall[0] as number) / Math.max(smallWall[0] as number, 2);
+      const narrow = c.make(probe / 4);
       const sizeRatio = sizeOf(wide) / sizeOf(narrow);
-      // 3.5× the size ratio (14× here): a quadratic parser takes ~16×, while a linear one that
-      // keeps ~100,000 small objects alive grows its garbage-collection work with its live heap
-      // and reads up to ~12× (a CSP of thousands of distinct directives, one Set each, 10.5–11.7×
-      // in CI and by hand on 2026-11-24; BENCHMARKS.md lists that shape among the misses).
-      expect(ratio, `4× the input took ${ratio.toFixed(1)}× the time`).toBeLessThan(
-        sizeRatio * 3.5,
-      );
-      // Twelve parses of up to 1 MiB: a loaded runner needs more than the default 20 s.
+      let grew = Number.POSITIVE_INFINITY;
+      for (let attempt = 0; attempt < 3 && grew > MAX_GROWTH; attempt++) {
+        // A pause first, for the collector's threads to finish what the runs before left them.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        // Per 4× of the input: some shapes round their size to whole units.
+        grew = Math.min(grew, (growth(parse, wide, narrow) * 4) / sizeRatio);
+      }
+      expect(grew, `4× the input took ${grew.toFixed(1)}× the time`).toBeLessThan(MAX_GROWTH);
     },
     60_000,
   );
@@ -103,9 +126,9 @@ describe('random mixes of hostile tokens (fast-check)', () => {
             : csp
               ? [text]
               : text;
-          const t0 = performance.now();
+          const t0 = cpuMs();
           parse(input);
-          expect(performance.now() - t0).toBeLessThan(500);
+          expect(cpuMs() - t0).toBeLessThan(500);
         },
       ),
       { numRuns: 40 },

@@ -1,7 +1,7 @@
 /**
- * scanHtml reads the page with htmlparser2's tokenizer alone; it reported, until 2026-11-29,
- * what htmlparser2's `Parser` gave on the same page (quadratic on unclosed elements: see
- * html.ts). That reading is kept here as the oracle.
+ * scanHtml reads the page with htmlparser2's tokenizer alone (its `Parser` is quadratic on
+ * unclosed elements: html.ts); it must report what a reading with the `Parser` reports, which
+ * is kept here as the oracle. Its time on hostile pages: test/adversarial.
  */
 import fc from 'fast-check';
 import { Parser } from 'htmlparser2';
@@ -58,8 +58,8 @@ const token = fc.constantFrom(
 );
 
 /**
- * Attribute names at or near the six read (html.ts picks the one of the same length, then
- * compares): each as it is, in any ASCII case, with a character changed, dropped or added.
+ * Attribute names at or near the six read: each as it is, in any ASCII case, with a character
+ * changed, dropped or added.
  */
 const SIX = ['content', 'http-equiv', 'name', 'src', 'integrity', 'crossorigin'];
 const nearName = fc
@@ -124,21 +124,5 @@ describe('scanHtml', () => {
       },
       scripts: [{ src: '/a.js', integrity: 'sha384-x', crossorigin: '' }, { src: null }],
     });
-  });
-
-  test('unclosed elements take linear time (the parser took 80 s for 1 MiB)', () => {
-    // A fresh page each time: scanHtml keeps the last page's facts.
-    const time = (size: number, salt: string) => {
-      const html = `${'<b>'.repeat(size / 6)}${'</i>'.repeat(size / 8)}${salt}`;
-      const start = performance.now();
-      scanHtml(html);
-      return performance.now() - start;
-    };
-    time(64 * 1024, 'warm');
-    const small = Math.min(time(64 * 1024, 'a'), time(64 * 1024, 'b'));
-    const big = Math.min(time(1024 * 1024, 'a'), time(1024 * 1024, 'b'));
-    // 16× the input: linear ~16× the time, the parser's quadratic stack ~250×.
-    expect(big / Math.max(small, 1)).toBeLessThan(16 * 3.5);
-    expect(big).toBeLessThan(2_000);
   });
 });

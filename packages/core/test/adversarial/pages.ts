@@ -4,7 +4,7 @@
  * they are; each CSP worst case as the `content` of `<meta http-equiv>` tags, at the 64 KiB
  * those may carry (csp.ts), and one far over it; and pages of thousands of external scripts,
  * which the Subresource Integrity check reads one by one. Shared by the grade's test of these
- * pages (`grade-pages.test.ts`) and its bench (`bench/headers/grade-steps`).
+ * pages (`grade-pages.test.ts`) and bench/parsers/worst-case.bench.ts.
  */
 import { MAX_META_POLICY_BYTES } from '../../src/headers/checks/csp.js';
 import { WORST_CASES } from './inputs.js';

@@ -139,7 +139,9 @@ export function checkCsp(input: ScanInput): CspOutcome {
     .filter(([directive]) => !PASSIVE_DIRECTIVES.includes(directive) && directive !== 'script-src')
     .map(([, sources]) => sources);
   active.push(scriptSrc);
-  const passive = PASSIVE_DIRECTIVES.map((d) => csp.get(d) ?? csp.get('default-src') ?? new Set());
+  const passive = PASSIVE_DIRECTIVES.map(
+    (d) => csp.get(d) ?? csp.get('default-src') ?? new Set<string>(),
+  );
   const https = input.url.protocol === 'https:';
   const insecure = (lists: Set<string>[]) =>
     lists.some((list) => [...list].some((s) => s.startsWith('http:') || s.startsWith('ftp:')));

@@ -4,6 +4,7 @@
  * data feeds, the WHOIS/RDAP and breach clients and the scan limiter — and answers every
  * endpoint with exactly its SPEC/CONTRACT `data`. The faces (HTTP, CLI, MCP) translate their
  * input into one engine call and its answer into their output.
+ * One piece: every method closes over the same resolver, caches, datasets and feeds.
  * @module
  */
 import { tmpdir } from 'node:os';

@@ -7,6 +7,7 @@
  * (CC BY 4.0, "IP geolocation by DB-IP") and IP → AS ranges from @ip-location-db/asn
  * (CC BY 4.0, RouteViews + RIRs + DB-IP). MaxMind-format City/Country and ASN/ISP databases
  * can replace them (`geoipDb`, `asnDb`: NETDIAG_GEOIP_DB, NETDIAG_ASN_DB).
+ * One piece: loading and the lookup share the tables each source builds (issue 43 splits the data out).
  * @module
  */
 import { readFile } from 'node:fs/promises';

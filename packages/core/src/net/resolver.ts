@@ -3,6 +3,7 @@
  * is truncated, random ids and source ports, answers checked against the question, a timeout
  * per server with failover across the list, or DNS-over-HTTPS; a TTL-honouring cache with
  * negative caching (RFC 2308) and collapsing of identical in-flight queries.
+ * One piece: the query's life (cache, in-flight collapse, attempts, failover) shares its state.
  * @module
  */
 import dns from 'node:dns';

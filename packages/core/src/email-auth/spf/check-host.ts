@@ -3,6 +3,7 @@
  * (§5), `redirect` and `exp` (§6), macros (§7) and the processing limits of §4.6.4. Errors that
  * end the whole check (permerror, temperror) unwind as `SpfAbort` so that a nested include's
  * error becomes the result of the topmost check (§5.2, §5).
+ * One piece: the evaluation is one recursive walk whose limits (§4.6.4) are counted across it.
  * @module
  */
 

@@ -5,8 +5,6 @@
  * dropped, the rest of the record still counts (trailofbits/dmarc "ignores syntax errors").
  * @module
  */
-import { isAsciiLetter } from '../../ascii.js';
-import { isWhitespaceCode } from '../../whitespace.js';
 import { parseTagList } from '../tag-list.js';
 
 export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
@@ -64,27 +62,24 @@ const FAILURE_OPTIONS: readonly string[] = ['0', '1', 'd', 's'];
 /** RFC 7489 §6.3 rf: afrf (RFC 6591); iodef (RFC 5070) appeared in drafts and is still seen. */
 const REPORT_FORMATS: readonly string[] = ['afrf', 'iodef'];
 
+/** Problems listed per record before the rest are only counted. */
+const MAX_REPORTED = 50;
+/**
+ * Segments read per record: RFC 7489 §6.3 and DMARCbis define fourteen tags, so a record of
+ * more is hostile and its rest is not read (as SPF stops past fifty errors).
+ */
+const MAX_SEGMENTS = 1024;
+/** Invalid report URIs quoted in a `rua`/`ruf` problem; the rest are counted. */
+const LISTED_BAD_URIS = 10;
+
 /**
  * The version test of RFC 7489 §6.4 (`dmarc-version = "v" *WSP "=" *WSP %x44.4d.41.52.43.31`):
  * the first tag is `v`, in either case — tag names are ABNF quoted strings, which are
  * case-insensitive (RFC 5234 §2.3) — and its value is exactly `DMARC1`, upper case (§6.4 spells
  * it with %x codes; §6.3: "MUST have the value of DMARC1"). `V=DMARC1` is a DMARC record,
  * `v=dmarc1` is not.
+ * No whitespace before the "v": §6.6.3 discards records that do not begin with "v=DMARC1".
  */
-/** Problems listed per record before the rest are only counted. */
-const MAX_REPORTED = 50;
-/**
- * Segments read per record. RFC 7489 §6.3 and DMARCbis define fourteen tags; a record of
- * thousands of segments is hostile (each costs an entry; thousands of repeated `fo=` tags were
- * 4.4 times as slow per MiB as V8's `JSON.parse`, bench/parsers), and its rest is not read, as
- * SPF leaves a record unread past fifty errors.
- */
-const MAX_SEGMENTS = 1024;
-/** Invalid report URIs quoted in a `rua`/`ruf` problem; the rest are counted. */
-const LISTED_BAD_URIS = 10;
-
-// No whitespace before the "v": §6.6.3 discards records that do not begin with "v=DMARC1", and
-// the §6.4 grammar allows none there (checkdmarc reports such a record as an error).
 const DMARC_VERSION = /^[Vv]\s*=\s*DMARC1\s*(?:;|$)/;
 
 /**
@@ -111,7 +106,6 @@ export function startsWithWhitespace(text: string): boolean {
  */
 export function parseDmarcRecord(record: string): DmarcRecordParse {
   const result: DmarcRecordParse = { valid: false, tags: {}, errors: [], unknown_tags: [] };
-  // Malformed segments past MAX_REPORTED are only counted (below): no need to keep them.
   const list = parseTagList(record, MAX_REPORTED, MAX_SEGMENTS);
   const first = list.entries[0];
   // §6.4: "v" MUST be the first tag and its value exactly "DMARC1".
@@ -130,9 +124,7 @@ export function parseDmarcRecord(record: string): DmarcRecordParse {
   result.tags.v = 'DMARC1';
   // A record is at most a DNS message (64 KiB); a hostile one can hold thousands of bad
   // segments or repeat a tag thousands of times. Every tag is still read, but past
-  // MAX_REPORTED problems the rest are only counted, in one closing message: an error object
-  // and a message for each made parsing slow (156 ms per MiB of ";x" segments) and the answer
-  // huge.
+  // MAX_REPORTED problems the rest are only counted, in one closing message.
   let unlisted = list.malformedCount - list.malformed.length;
   const full = () => result.errors.length + result.unknown_tags.length >= MAX_REPORTED;
   for (const segment of list.malformed) {
@@ -147,9 +139,7 @@ export function parseDmarcRecord(record: string): DmarcRecordParse {
     });
   }
   const seen = new Set<string>(['v']);
-  const entries = list.entries;
-  for (let k = 1; k < entries.length; k++) {
-    const entry = entries[k] as (typeof entries)[number];
+  for (const entry of list.entries.slice(1)) {
     const name = entry.name.toLowerCase();
     if (seen.has(name)) {
       if (full()) unlisted++;
@@ -188,9 +178,6 @@ export function parseDmarcRecord(record: string): DmarcRecordParse {
 
 /** Sets one tag; returns an error message, `'unknown'`, or undefined when it was applied. */
 function applyTag(tags: DmarcTags, name: string, raw: string): string | undefined {
-  // Report URIs keep their case, so they are read before the keywords are lower-cased: a `rua`
-  // of 64 KiB was copied for nothing.
-  if (name === 'rua' || name === 'ruf') return applyReportUris(tags, name, raw);
   const value = raw.toLowerCase();
   const empty = raw === '' ? `tag "${name}" has no value` : undefined;
   switch (name) {
@@ -241,6 +228,22 @@ function applyTag(tags: DmarcTags, name: string, raw: string): string | undefine
       tags.rf = formats.join(':');
       return undefined;
     }
+    case 'rua':
+    case 'ruf': {
+      if (empty) return empty;
+      const uris: string[] = [];
+      const bad: string[] = [];
+      let badCount = 0;
+      for (const item of raw.split(',')) {
+        const text = item.trim();
+        if (!('error' in parseDmarcUri(text))) uris.push(text);
+        else if (badCount++ < LISTED_BAD_URIS) bad.push(`"${text}"`);
+      }
+      if (uris.length > 0) tags[name] = uris;
+      if (badCount === 0) return undefined;
+      const more = badCount > bad.length ? ` and ${badCount - bad.length} more` : '';
+      return `${name} has invalid report URI(s) ${bad.join(', ')}${more}: expected mailto:address[!size] (RFC 7489 §6.2)`;
+    }
     case 'psd':
       if (value !== 'y' && value !== 'n' && value !== 'u') {
         return `psd=${raw} must be y, n or u (DMARCbis, RFC 9989)`;
@@ -257,149 +260,24 @@ function applyTag(tags: DmarcTags, name: string, raw: string): string | undefine
 }
 
 /**
- * Sets `rua` or `ruf` to the valid URIs of a comma-separated list (RFC 7489 §6.3), each item
- * trimmed; returns an error naming the first invalid ones. Items are read in place, and copied
- * only when kept or quoted: a split, a trimmed copy and a slice per item were most of a list of
- * thousands of invalid URIs (measured: 3.4–4.2 times the yardstick, bench/parsers).
- */
-function applyReportUris(tags: DmarcTags, name: 'rua' | 'ruf', raw: string): string | undefined {
-  if (raw === '') return `tag "${name}" has no value`;
-  const uris: string[] = [];
-  const bad: string[] = [];
-  let badCount = 0;
-  for (let from = 0; from <= raw.length; ) {
-    let end = raw.indexOf(',', from);
-    if (end === -1) end = raw.length;
-    let start = from;
-    from = end + 1;
-    while (start < end && isWhitespaceCode(raw.charCodeAt(start))) start++;
-    while (end > start && isWhitespaceCode(raw.charCodeAt(end - 1))) end--;
-    if (isDmarcUri(raw, start, end)) uris.push(raw.slice(start, end));
-    else if (badCount++ < LISTED_BAD_URIS) bad.push(`"${raw.slice(start, end)}"`);
-  }
-  if (uris.length > 0) tags[name] = uris;
-  if (badCount === 0) return undefined;
-  const more = badCount > bad.length ? ` and ${badCount - bad.length} more` : '';
-  return `${name} has invalid report URI(s) ${bad.join(', ')}${more}: expected mailto:address[!size] (RFC 7489 §6.2)`;
-}
-
-/**
  * Parses one report destination: a URI with a scheme, optionally followed by `!size` with a
  * unit k, m, g or t (RFC 7489 §6.2). Commas and exclamation marks inside the URI must be
  * percent-encoded, so the last `!digits[unit]` is the size.
  */
 export function parseDmarcUri(text: string): DmarcUri | { error: string } {
-  const size = sizeSuffix(text);
-  const uri = size === undefined ? text : text.slice(0, size.bang);
-  if (!URI.test(uri)) return { error: `"${text}" is not a URI` };
-  if (MAILTO.test(uri) && !MAILTO_ADDRESS.test(uri)) {
+  const sized = /^(.*)!(\d+)([kmgtKMGT])?$/.exec(text);
+  const uri = sized ? (sized[1] as string) : text;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s,!]+$/.test(uri)) {
+    return { error: `"${text}" is not a URI` };
+  }
+  if (/^mailto:/i.test(uri) && !/^mailto:[^@]+@[^@]+$/i.test(uri)) {
     return { error: `"${text}" is not a mailto: address` };
   }
   return {
     uri,
-    ...(size ? { size: size.digits } : {}),
-    ...(size?.unit ? { unit: size.unit.toLowerCase() } : {}),
+    ...(sized ? { size: sized[2] as string } : {}),
+    ...(sized?.[3] ? { unit: sized[3].toLowerCase() } : {}),
   };
-}
-
-const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s,!]+$/;
-const MAILTO = /^mailto:/i;
-const MAILTO_ADDRESS = /^mailto:[^@]+@[^@]+$/i;
-
-/**
- * Whether `parseDmarcUri` reads a URI in `text[start, end)`, without the error object and its
- * message, and without a copy of the item: `URI` and the `mailto:` patterns by character codes.
- * A `rua` or `ruf` of thousands of invalid URIs made an error object per URI (4.3 times the
- * yardstick per MiB, found by bench/parsers/search.bench.ts), then a copy and three pattern
- * tests per URI (3.4–4.2 times), where only the first ten are quoted.
- */
-function isDmarcUri(text: string, start: number, end: number): boolean {
-  const bang = sizeBang(text, start, end);
-  const uriEnd = bang === -1 ? end : bang;
-  const rest = uriScheme(text, start, uriEnd);
-  if (rest === -1) return false;
-  return !isMailto(text, start, rest) || isMailtoAddress(text, rest, uriEnd);
-}
-
-/**
- * Where `URI` (`^[A-Za-z][A-Za-z0-9+.-]*:[^\s,!]+$`) finds the end of the scheme's ":" in
- * `text[start, end)`, or -1 when the pattern fails there.
- */
-function uriScheme(text: string, start: number, end: number): number {
-  if (start === end || !isAsciiLetter(text.charCodeAt(start))) return -1;
-  let i = start + 1;
-  for (; i < end; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 0x3a) break; // ":"
-    // [A-Za-z0-9+.-]
-    if (!isAsciiLetter(ch) && !isDigit(ch) && ch !== 0x2b && ch !== 0x2e && ch !== 0x2d) return -1;
-  }
-  const rest = i + 1;
-  if (rest >= end) return -1;
-  for (let j = rest; j < end; j++) {
-    const ch = text.charCodeAt(j);
-    if (ch === 0x2c || ch === 0x21 || isWhitespaceCode(ch)) return -1; // "," "!" \s
-  }
-  return rest;
-}
-
-/** Whether the scheme `text[start, rest - 1)` is `mailto` in any case (`MAILTO`). */
-function isMailto(text: string, start: number, rest: number): boolean {
-  if (rest - start !== 7) return false;
-  for (let i = 0; i < 6; i++) {
-    if ((text.charCodeAt(start + i) | 0x20) !== 'mailto'.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
-/** `[^@]+@[^@]+$` on `text[from, end)`, the address of `MAILTO_ADDRESS`: exactly one "@" inside. */
-function isMailtoAddress(text: string, from: number, end: number): boolean {
-  const at = lastIndexIn(text, 0x40, from, end);
-  return at > from && at < end - 1 && lastIndexIn(text, 0x40, from, at) === -1;
-}
-
-/**
- * The last index of the code `ch` in `text[start, end)`, or -1. Not `lastIndexOf`: it would go on
- * searching before `start`, through every item before, for an item without one.
- */
-function lastIndexIn(text: string, ch: number, start: number, end: number): number {
-  for (let i = end - 1; i >= start; i--) if (text.charCodeAt(i) === ch) return i;
-  return -1;
-}
-
-/** `[0-9]` (`\d`). */
-function isDigit(ch: number): boolean {
-  return ch >= 0x30 && ch <= 0x39;
-}
-
-/**
- * The index of the "!" that starts the `!digits[kmgt]` at the end of `text[start, end)`, as
- * `^(.*)!(\d+)([kmgtKMGT])?$` finds it, or -1 (the suffix holds no "!", so only the last one can
- * start it; a line terminator before it, which `.` does not match, leaves a URI the next test
- * refuses either way). By index: the pattern's greedy `.*` went to the end of each item and back
- * (a record of thousands of invalid items, bench/parsers).
- */
-function sizeBang(text: string, start: number, end: number): number {
-  const bang = lastIndexIn(text, 0x21, start, end);
-  if (bang === -1) return -1;
-  if (isUnit(text.charCodeAt(end - 1))) end--;
-  if (end === bang + 1) return -1;
-  for (let i = bang + 1; i < end; i++) if (!isDigit(text.charCodeAt(i))) return -1;
-  return bang;
-}
-
-/** k, m, g, t in either case. */
-function isUnit(ch: number): boolean {
-  const lower = ch | 0x20;
-  return lower === 0x6b || lower === 0x6d || lower === 0x67 || lower === 0x74;
-}
-
-/** The size suffix of `text` (see `sizeBang`): its digits and unit. */
-function sizeSuffix(text: string): { bang: number; digits: string; unit: string } | undefined {
-  const bang = sizeBang(text, 0, text.length);
-  if (bang === -1) return undefined;
-  const end = isUnit(text.charCodeAt(text.length - 1)) ? text.length - 1 : text.length;
-  return { bang, digits: text.slice(bang + 1, end), unit: text.slice(end) };
 }
 
 /** The tags RFC 7489 §6.3 gives defaults for, applied (DMARCbis: missing p means none). */

@@ -3,6 +3,7 @@
  * record and of the records it includes or redirects to, in evaluation order, with the DNS
  * lookups it costs (RFC 7208 §4.6.4: 10), the void lookups (2), loops, deprecated `ptr`,
  * permissive `all`, record size (§3.4) and syntax errors with the offending token.
+ * One file: the walk's steps share one `Walk` state and recurse into each other (include, redirect).
  * @module
  */
 import type { DnsResolver, MxValue } from '../../net/dns-types.js';

@@ -46,9 +46,7 @@ export function parseMacroString(text: string, options: ParseMacroOptions = {}):
   const letters = options.letters ?? DOMAIN_MACRO_LETTERS;
   const allowSpace = Boolean(options.allowSpace);
   const tokens: MacroToken[] = [];
-  // Literal text is taken as slices of `text` (from `start`) rather than built a character at
-  // a time, and MACRO_EXPAND matches in place rather than on a copy of the rest of the text:
-  // 2.5× faster on a 60 KB macro-string.
+  // Literal text is taken as slices of `text` (from `start`); MACRO_EXPAND matches in place.
   let literal = '';
   let start = 0;
   for (let i = 0; i < text.length; ) {
@@ -71,7 +69,6 @@ export function parseMacroString(text: string, options: ParseMacroOptions = {}):
           error: `"${shown}" is not a macro: "%" must start %{x}, %%, %_ or %- (RFC 7208 §7.1)`,
         };
       }
-      // Indexed, not destructured: destructuring iterates, slowly until optimised.
       const whole = match[0];
       const letterText = match[1] ?? '';
       const digits = match[2] ?? '';
@@ -125,143 +122,15 @@ export function parseMacroString(text: string, options: ParseMacroOptions = {}):
 }
 
 /** toplabel = ( *alphanum ALPHA *alphanum ) / ( 1*alphanum "-" *( alphanum / "-" ) alphanum ) */
-const TOPLABEL_PATTERN = '[a-z0-9]*[a-z][a-z0-9]*|[a-z0-9]+-[a-z0-9-]*[a-z0-9]';
-const TOPLABEL = new RegExp(`^(?:${TOPLABEL_PATTERN})$`, 'i');
+const TOPLABEL = /^(?:[a-z0-9]*[a-z][a-z0-9]*|[a-z0-9]+-[a-z0-9-]*[a-z0-9])$/i;
 
-/**
- * `%{…}` with a domain-spec letter and a nonzero part count (§7.1–7.3), any case. The count is
- * zeros, a nonzero digit, then any digits: one way to match each count. (It was
- * `\d*[1-9]\d*`, with as many ways as nonzero digits; a term of twenty `%{d11}` and a bad `%`
- * took 40 ms, 2× more per macro, since a failed match tried every combination.)
- */
-const DOMAIN_MACRO = macroPattern('slodiphv');
-
-/** `%{…}` with one of `letters` and a nonzero part count, in one way (see DOMAIN_MACRO). */
-function macroPattern(letters: string): string {
-  return `%\\{[${letters}](?:0*[1-9]\\d*)?r?[.\\-+,/_=]*\\}`;
-}
-/**
- * Domain-specs that certainly check out, tested with one pattern: literal characters other
- * than `%`, and `%{…}` with a domain-spec letter and a nonzero part count (no `%%`, `%_`, `%-`,
- * so every `%` opens a macro that ends at the next `}`), ending in a macro or in "." toplabel
- * ["."] (the lookahead makes that the last label, so the label pattern runs once). Anything
- * else is tokenised as before. One test instead of the tokens is 5–7× faster per domain-spec,
- * and most of the cost of a record of thousands of them.
- */
-const VALID_DOMAIN_SPEC = new RegExp(
-  `^(?:[!-$&-~]|${DOMAIN_MACRO})*(?:${DOMAIN_MACRO}|\\.(?=[a-z0-9-]+\\.?$)(?:${TOPLABEL_PATTERN})\\.?)$`,
-  'i',
-);
-
-/**
- * Everything up to the end of the last macro of a valid domain-spec macro-string (the tokens
- * start with different characters, so each iteration matches one way and the backtracking from
- * the end stops at the last macro: linear).
- */
-const LAST_MACRO = new RegExp(`^(?:[!-$&-~]|%[%_-]|${DOMAIN_MACRO})*${DOMAIN_MACRO}`, 'i');
-
-/**
- * The longest start of a macro-string that tokenises without error (§7.1: literal characters
- * %x21-24 / %x26-7E, and SP in explanations; `%%`, `%_`, `%-`; `%{…}` with one of `letters` and
- * a nonzero part count): one match, no token objects. Global, so that `lastIndex` gives its
- * length without a match array.
- */
-function validStart(letters: string, allowSpace: boolean): RegExp {
-  const literal = allowSpace ? '[ !-$&-~]' : '[!-$&-~]';
-  // Sticky, not `^`: it goes on from where `literalEnd` stopped (each token is told by its first
-  // character, so the match from there ends where the match from the start would).
-  return new RegExp(`(?:${literal}|%[%_-]|${macroPattern(letters)})*`, 'giy');
-}
-
-/**
- * Where the run of literal characters (%x21-24 / %x26-7E, and SP when `space`) from the start
- * of `text` ends, reading no further than SHORT characters: at the first "%" or character
- * outside the grammar, the end, or SHORT. A loop over codes before any pattern: most
- * macro-strings (`x=y`, `include:_spf.example.com`) are short and literal characters only, and
- * a pattern per term was a third of the parse of thousands of `x=y` (bench/parsers). Past SHORT
- * the pattern goes on: per character it is twice as fast as this loop (a 64 KiB value read by
- * the loop took 1.4x the time).
- */
-function literalEnd(text: string, space: boolean): number {
-  const end = Math.min(text.length, SHORT);
-  let i = 0;
-  for (; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7e || code === 0x25 || (code < 0x21 && !(space && code === 0x20))) break;
-  }
-  return i;
-}
-const SHORT = 64;
-
-const VALID_DOMAIN_START = validStart(DOMAIN_MACRO_LETTERS, false);
-const validStarts = new Map<string, RegExp>();
-
-/**
- * `parseMacroString(text, options).error`, or `undefined` when it parses, without building the
- * tokens: a record of thousands of macros in an unknown modifier or before a bad `%` built
- * one object per macro to keep none (~240 ms/MiB). The error is that of the first token that
- * does not check out, and its message quotes only that token, so it is read from there.
- */
+/** `parseMacroString(text, options).error`, or `undefined` when it parses. */
 export function macroStringError(
   text: string,
   options: ParseMacroOptions = {},
 ): string | undefined {
-  const space = Boolean(options.allowSpace);
-  const literal = literalEnd(text, space);
-  if (literal === text.length) return undefined;
-  const letters = options.letters ?? DOMAIN_MACRO_LETTERS;
-  let pattern: RegExp | undefined = VALID_DOMAIN_START;
-  if (letters !== DOMAIN_MACRO_LETTERS || space) {
-    const key = space ? `${letters} ` : letters;
-    pattern = validStarts.get(key);
-    if (pattern === undefined) {
-      pattern = validStart(letters, space);
-      validStarts.set(key, pattern);
-    }
-  }
-  pattern.lastIndex = literal;
-  pattern.test(text);
-  const valid = pattern.lastIndex;
-  if (valid === text.length) return undefined;
-  const parsed = parseMacroString(text.slice(valid), options);
-  if (!parsed.ok) return parsed.error;
-  // Unreachable (the pattern stops only at a token that does not check out); kept total.
-  const whole = parseMacroString(text, options);
-  return whole.ok ? undefined : whole.error;
-}
-
-/**
- * Whether `spec` is literal characters only (no macro) ending in "." toplabel ["."]: what
- * VALID_DOMAIN_SPEC matches without a "%", by character codes. Most domain-specs are plain
- * names, and the pattern per term was ~40 % of the parse of thousands of `a:<name>.x` after
- * the dual-cidr pattern went (bench/parsers). False sends the spec on to the pattern.
- */
-function isLiteralDomain(spec: string): boolean {
-  // Literal characters first: this stops at the first "%" of a spec of macros, where looking
-  // for the last "." first read all of a 64 KiB one (1.3x the time on it). Past SHORT
-  // characters, the pattern reads it.
-  if (literalEnd(spec, false) !== spec.length) return false;
-  let end = spec.length;
-  if (spec.charCodeAt(end - 1) === 0x2e) end--; // one trailing "."
-  let dot = end - 1;
-  while (dot >= 0 && spec.charCodeAt(dot) !== 0x2e) dot--;
-  return dot >= 0 && isToplabel(spec, dot + 1, end);
-}
-
-/** Whether `text` from `start` to `end` is a toplabel (TOPLABEL_PATTERN), by character codes. */
-function isToplabel(text: string, start: number, end: number): boolean {
-  if (end <= start) return false;
-  let letter = false;
-  let hyphen = false;
-  for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    const lower = code | 0x20;
-    if (lower >= 0x61 && lower <= 0x7a) letter = true;
-    else if (code === 0x2d) hyphen = true;
-    else if (code < 0x30 || code > 0x39) return false;
-  }
-  // With a hyphen: alphanumerics at both ends (`[a-z0-9]+-[a-z0-9-]*[a-z0-9]`); without: a letter.
-  return hyphen ? text.charCodeAt(start) !== 0x2d && text.charCodeAt(end - 1) !== 0x2d : letter;
+  const parsed = parseMacroString(text, options);
+  return parsed.ok ? undefined : parsed.error;
 }
 
 /**
@@ -271,21 +140,15 @@ function isToplabel(text: string, start: number, end: number): boolean {
  */
 export function checkDomainSpec(spec: string): string | undefined {
   if (spec === '') return 'the domain is empty';
-  if (isLiteralDomain(spec) || VALID_DOMAIN_SPEC.test(spec)) return undefined;
-  const error = macroStringError(spec);
-  if (error !== undefined) return error;
-  // A valid macro-string: only what follows its last macro can be the domain-end, so only that
-  // is tokenised (a term of thousands of macros and a bad ending built a token for each).
-  const start = LAST_MACRO.exec(spec)?.[0].length ?? 0;
-  if (start === spec.length) return undefined;
-  const parsed = parseMacroString(spec.slice(start));
-  const last = parsed.ok ? parsed.tokens[parsed.tokens.length - 1] : undefined;
+  const parsed = parseMacroString(spec);
+  if (!parsed.ok) return parsed.error;
+  const last = parsed.tokens[parsed.tokens.length - 1] as MacroToken;
+  if (last.kind === 'macro') return undefined;
   // The domain-end is in the final literal run: "." toplabel, optionally followed by ".".
-  const tail = (last?.text ?? '').replace(/\.$/, '');
+  const tail = last.text.replace(/\.$/, '');
   const dot = tail.lastIndexOf('.');
   const toplabel = dot === -1 ? '' : tail.slice(dot + 1);
-  // No macro at all (`start` 0): the whole spec is one literal token.
-  if (dot === -1 && start === 0) {
+  if (dot === -1 && parsed.tokens.length === 1) {
     return `"${spec}" is not a fully qualified domain name (RFC 7208 §7.1 domain-end)`;
   }
   if (!TOPLABEL.test(toplabel)) {

@@ -14,7 +14,6 @@
  * year (only with the year last, .es) is 1970–2069.
  * @module
  */
-import { isSpaceCode } from './linear-text.js';
 
 const MONTHS: Record<string, number> = {
   jan: 1,
@@ -127,33 +126,28 @@ function parseDateParts(input: string): Parts | undefined {
   if (input.length > 120) return undefined;
   let text = input.trim();
   let offset: number | undefined;
-  // Each clean-up below runs only when the character it needs is there ("#", a final ".", "("):
-  // an answer of thousands of distinct unreadable dates ran all four on each.
   // registro.br: "19990518 #162310", the ticket that registered the domain follows the date.
-  if (text.includes('#')) text = text.replace(/\s+#\d+$/, '');
+  text = text.replace(/\s+#\d+$/, '');
   // A final full stop: "2001-Aug-23." (.tr), "2007. 03. 02." (.kr).
-  if (text.endsWith('.')) text = text.replace(/(\d)\.$/, '$1');
-  if (text.includes('(')) {
-    // Format hints such as "(YYYY-MM-DD)" say nothing about the zone. One character class, not
-    // `(?:[ymdhs]{1,4}[-./: ]?)+`: that nesting backtracks exponentially on "(yyyy…" without ")".
-    text = text.replace(/\([ymdhs\-./: ]{1,40}\)/gi, ' ');
-    // A zone in parentheses: "(UTC+8)", "(GMT+0:00)", "(JST)".
-    text = text.replace(/\(([^)]*)\)/g, (whole, inner: string) => {
-      const zone = parseZone(inner.trim());
-      if (zone !== undefined) {
-        offset = zone;
-        return ' ';
-      }
-      return whole;
-    });
-  }
-  text = (hasOddSpace(text) ? text.replace(/\s+/g, ' ') : text).trim();
-  if (text === '' || (startsWithLetter(text, 0x62) && /^before\b/i.test(text))) return undefined;
+  text = text.replace(/(\d)\.$/, '$1');
+  // Format hints such as "(YYYY-MM-DD)" say nothing about the zone. One character class, not
+  // `(?:[ymdhs]{1,4}[-./: ]?)+`: that nesting backtracks exponentially on "(yyyy…" without ")".
+  text = text.replace(/\([ymdhs\-./: ]{1,40}\)/gi, ' ');
+  // A zone in parentheses: "(UTC+8)", "(GMT+0:00)", "(JST)".
+  text = text.replace(/\(([^)]*)\)/g, (whole, inner: string) => {
+    const zone = parseZone(inner.trim());
+    if (zone !== undefined) {
+      offset = zone;
+      return ' ';
+    }
+    return whole;
+  });
+  text = text.replace(/\s+/g, ' ').trim();
+  if (text === '' || /^before\b/i.test(text)) return undefined;
 
   // A trailing zone. Numeric offsets and "Z" count only right after a time, so that the
-  // "-04" of "2019-10-04" is never read as a zone. Each pattern runs only when the character it
-  // needs is there (a ":", a space: all whitespace is one space by now), as below.
-  const numeric = text.includes(':') ? NUMERIC_ZONE.exec(text) : null;
+  // "-04" of "2019-10-04" is never read as a zone.
+  const numeric = /(\d:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(z|[+-]\d{2}(?::?\d{2})?)$/i.exec(text);
   if (numeric) {
     const zone = parseZone(numeric[2] as string);
     if (zone !== undefined) {
@@ -161,7 +155,7 @@ function parseDateParts(input: string): Parts | undefined {
       text = text.slice(0, numeric.index + (numeric[1] as string).length);
     }
   } else {
-    const named = text.includes(' ') ? NAMED_ZONE.exec(text) : null;
+    const named = /\s([a-z]{1,5}(?:[+-]\d{1,2}(?::?\d{2})?)?)$/i.exec(text);
     const zone = named ? parseZone(named[1] as string) : undefined;
     if (named && zone !== undefined) {
       offset = zone;
@@ -187,49 +181,32 @@ function parseDateParts(input: string): Parts | undefined {
     return t ? { year, month, day, ...t, offset } : undefined;
   };
 
-  // The layouts below tell themselves apart by the run of digits they start with: four (a year
-  // and a separator), eight (20191004), one or two (a day), or none (a word). Each pattern runs
-  // only for its run: all eight were tried on every date, and a date that none reads ("1234x")
-  // cost twelve pattern runs. Measured on an RDAP answer of thousands of such dates
-  // (bench/parsers): 0.75–0.8 of its time with the guards on the clean-ups above, then 0.87–0.92
-  // of that with the separator test after a year.
-  const digits = leadingDigits(text);
   let m: RegExpExecArray | null;
-  if (digits === 4) {
-    // Both year-first layouts put "-", "/", "." or a space after the year.
-    if (!isYearSeparator(text.charCodeAt(4))) return undefined;
-    // 2019-10-04, 2019/10/04, 2019.10.04, 2019. 10. 04 (.kr) (+ time)
-    m = /^(\d{4})[-/.] ?(\d{1,2})[-/.] ?(\d{1,2})(?!\d)(.*)$/.exec(text);
-    if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), m[4]);
-    // 2001-Aug-23 (.tr) (+ time)
-    m = /^(\d{4})[-/. ]([a-z]{3,9})[-/. ](\d{1,2})(?!\d)(.*)$/i.exec(text);
-    if (m) {
-      const month = monthNumber(m[2] as string);
-      if (month) return build(Number(m[1]), month, Number(m[3]), m[4]);
-    }
-    return undefined;
+  // 2019-10-04, 2019/10/04, 2019.10.04, 2019. 10. 04 (.kr) (+ time)
+  m = /^(\d{4})[-/.] ?(\d{1,2})[-/.] ?(\d{1,2})(?!\d)(.*)$/.exec(text);
+  if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), m[4]);
+  // 2001-Aug-23 (.tr) (+ time)
+  m = /^(\d{4})[-/. ]([a-z]{3,9})[-/. ](\d{1,2})(?!\d)(.*)$/i.exec(text);
+  if (m) {
+    const month = monthNumber(m[2] as string);
+    if (month) return build(Number(m[1]), month, Number(m[3]), m[4]);
   }
-  if (digits === 8) {
-    // 20191004 (+ time)
-    m = /^(\d{4})(\d{2})(\d{2})(\s.*)?$/.exec(text);
-    return m ? build(Number(m[1]), Number(m[2]), Number(m[3]), m[4]) : undefined;
+  // 20191004 (+ time)
+  m = /^(\d{4})(\d{2})(\d{2})(\s.*)?$/.exec(text);
+  if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), m[4]);
+  // 04.10.2019, 04-10-2019, 04/10/2019, 4.10.2019 (+ time): day first.
+  m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(.*)$/.exec(text);
+  if (m) {
+    let day = Number(m[1]);
+    let month = Number(m[2]);
+    if (month > 12 && day <= 12) [day, month] = [month, day];
+    return build(Number(m[3]), month, day, m[4]);
   }
-  if (digits > 2) return undefined;
-  if (digits > 0) {
-    // 04.10.2019, 04-10-2019, 04/10/2019, 4.10.2019 (+ time): day first.
-    m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(.*)$/.exec(text);
-    if (m) {
-      let day = Number(m[1]);
-      let month = Number(m[2]);
-      if (month > 12 && day <= 12) [day, month] = [month, day];
-      return build(Number(m[3]), month, day, m[4]);
-    }
-    // 16/09/03 (.es): day first, two-digit year (+ time)
-    m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2})(?!\d)(.*)$/.exec(text);
-    if (m) {
-      const yy = Number(m[3]);
-      return build(yy < 70 ? 2000 + yy : 1900 + yy, Number(m[2]), Number(m[1]), m[4]);
-    }
+  // 16/09/03 (.es): day first, two-digit year (+ time)
+  m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2})(?!\d)(.*)$/.exec(text);
+  if (m) {
+    const yy = Number(m[3]);
+    return build(yy < 70 ? 2000 + yy : 1900 + yy, Number(m[2]), Number(m[1]), m[4]);
   }
   // 04-Oct-2019, 04 Oct 2019, 30th April 2003, 4-oct-2019, Friday 7th November 2003 (+ time)
   m =
@@ -240,7 +217,6 @@ function parseDateParts(input: string): Parts | undefined {
     const month = monthNumber(m[2] as string);
     if (month) return build(Number(m[3]), month, Number(m[1]), m[4]);
   }
-  if (digits > 0) return undefined;
   // Oct 04 2019, October 4, 2019, Mon Oct 04 2019 (+ time), Mon Oct 04 05:05:04 2019
   m = /^(?:[a-z]{3,9},?\s)?([a-z]{3,9})\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s(\d{4})(.*)$/i.exec(text);
   if (m) {
@@ -261,47 +237,6 @@ function parseDateParts(input: string): Parts | undefined {
     }
   }
   return undefined;
-}
-
-const NUMERIC_ZONE = /(\d:\d{2}(?::\d{2}(?:[.,]\d+)?)?)\s*(z|[+-]\d{2}(?::?\d{2})?)$/i;
-const NAMED_ZONE = /\s([a-z]{1,5}(?:[+-]\d{1,2}(?::?\d{2})?)?)$/i;
-
-/** How many ASCII digits (`\d`) `text` starts with. */
-function leadingDigits(text: string): number {
-  let i = 0;
-  while (i < text.length && isDigitCode(text.charCodeAt(i))) i++;
-  return i;
-}
-
-/** "-", "/", "." or a space. */
-function isYearSeparator(ch: number): boolean {
-  return ch === 0x2d || ch === 0x2f || ch === 0x2e || ch === 0x20;
-}
-
-function isDigitCode(ch: number): boolean {
-  return ch >= 0x30 && ch <= 0x39;
-}
-
-/** Whether `text` starts with the ASCII letter `lower` (a lower-case code) in either case. */
-function startsWithLetter(text: string, lower: number): boolean {
-  return (text.charCodeAt(0) | 0x20) === lower;
-}
-
-/**
- * Whether `text.replace(/\s+/g, ' ')` would change `text`: some whitespace other than a space,
- * or two in a row. Most dates have neither, and the replacement was the costliest line of a
- * date that no layout reads (a CPU profile of thousands of them). A scan by code, since it runs
- * to spare a pattern run.
- */
-function hasOddSpace(text: string): boolean {
-  let previous = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    const space = isSpaceCode(ch);
-    if (space && (previous || ch !== 0x20)) return true;
-    previous = space;
-  }
-  return false;
 }
 
 function monthNumber(name: string): number | undefined {

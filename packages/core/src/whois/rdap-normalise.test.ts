@@ -2,16 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prerequisite } from '@netdiag/test-utils';
-import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { toIsoDate as toIsoDateBefore } from '../../test/fixtures/dates-before.js';
 import type { RdapObject } from './rdap-client.js';
 import {
   entityName,
+  eventDate,
   fillGaps,
   hasGaps,
   ianaRegistrarId,
-  normaliseHostName,
   normaliseRdapDomain,
   normaliseRdapResource,
   registrarLink,
@@ -293,141 +291,17 @@ describe('normaliseRdapResource', () => {
   });
 });
 
-describe('lists read without copies give what the filtered copies gave', () => {
-  // normaliseRdapDomain before its lists were read in place (objects(), strings(),
-  // uniqueNonEmpty() made filtered copies) and its dates told apart by their leading digits.
-  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
-  const objects = (value: unknown): RdapObject[] =>
-    Array.isArray(value) ? (value.filter(isObject) as RdapObject[]) : [];
-  const strings = (value: unknown): string[] =>
-    Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-  const uniqueNonEmpty = (values: string[]) => [...new Set(values.filter((v) => v !== ''))];
-  const findEntity = (doc: RdapObject, role: string, depth = 0): RdapObject | undefined => {
-    for (const entity of objects(doc.entities)) {
-      if (strings(entity.roles).some((r) => r.toLowerCase() === role)) return entity;
-    }
-    if (depth >= 2) return undefined;
-    for (const entity of objects(doc.entities)) {
-      const nested = findEntity(entity, role, depth + 1);
-      if (nested) return nested;
-    }
-    return undefined;
-  };
-  const ianaId = (entity: RdapObject | undefined): number | null => {
-    if (!entity) return null;
-    for (const id of objects(entity.publicIds)) {
-      const record = id as { type?: unknown; identifier?: unknown };
-      if (typeof record.type === 'string' && /iana registrar id/i.test(record.type)) {
-        const value = String(record.identifier ?? '').trim();
-        if (/^\d+$/.test(value)) return Number(value);
-      }
-    }
-    return null;
-  };
-  const eventDate = (doc: RdapObject, action: string): string => {
-    for (const event of objects(doc.events)) {
-      const record = event as { eventAction?: unknown; eventDate?: unknown };
-      if (typeof record.eventAction === 'string' && record.eventAction.toLowerCase() === action) {
-        const date = toIsoDateBefore(text(record.eventDate));
-        if (date) return date;
-      }
-    }
-    return '';
-  };
-  const before = (doc: RdapObject) => {
-    const registrar = findEntity(doc, 'registrar');
-    const nameServers = objects(doc.nameservers).map((ns) =>
-      normaliseHostName(text(ns.ldhName) || text(ns.unicodeName)),
-    );
-    return {
-      domain: 'example.com',
-      registrar: entityName(registrar),
-      registrar_iana_id: ianaId(registrar),
-      creation_date: eventDate(doc, 'registration'),
-      expiration_date: eventDate(doc, 'expiration'),
-      last_updated: eventDate(doc, 'last changed'),
-      name_servers: uniqueNonEmpty(nameServers),
-      status: uniqueNonEmpty(
-        strings(doc.status).map((s) => s.trim().toLowerCase().replace(/\s+/g, ' ')),
-      ),
-      rdap_link: 'https://rdap.example/',
-    };
-  };
+describe('eventDate', () => {
+  const events = (dates: string[]) =>
+    ({
+      events: dates.map((eventDate) => ({ eventAction: 'registration', eventDate })),
+    }) as RdapObject;
 
-  // Lists of what RDAP holds mixed with what it must not: null, numbers, strings, arrays,
-  // holes (a sparse array), and not a list at all.
-  const junk = fc.constantFrom<unknown>(null, 0, 'x', '', [], [{}], true);
-  const listOf = (item: fc.Arbitrary<unknown>) =>
-    fc.oneof(
-      fc.array(item, { maxLength: 4 }),
-      fc.array(fc.oneof(item, junk), { maxLength: 4 }),
-      fc.sparseArray(fc.oneof(item, junk), { maxLength: 4 }),
-      junk,
-      fc.constant(undefined),
-    );
-  const word = fc.constantFrom('', ' ', 'Active', ' client  Hold', 'ok', 'OK ', 'x\ty', 'Ünï');
-  const role = fc.constantFrom('registrar', 'Registrar', 'abuse', 'technical', '');
-  const entity = fc.letrec((tie) => ({
-    entity: fc.record(
-      {
-        roles: listOf(role),
-        handle: fc.constantFrom('H1', ' H2 ', 7),
-        vcardArray: fc.constantFrom<unknown>(
-          ['vcard', [['fn', {}, 'text', 'Registrar Inc.']]],
-          ['vcard', [['org', {}, 'text', 'Org']]],
-          ['vcard', 'bad'],
-        ),
-        publicIds: listOf(
-          fc.record({
-            type: fc.constantFrom('IANA Registrar ID', 'other'),
-            identifier: fc.constantFrom('292', ' 42 ', 'x', 9),
-          }),
-        ),
-        entities: fc.oneof({ depthSize: 'small' }, fc.constant(undefined), listOf(tie('entity'))),
-      },
-      { requiredKeys: [] },
-    ),
-  })).entity;
-  const event = fc.record(
-    {
-      eventAction: fc.constantFrom('registration', 'Expiration', 'last changed', 'transfer', 3),
-      eventDate: fc.constantFrom('2001-01-01T00:00:00Z', '1234x', ' 31-Oct-2019 ', '', 5),
-    },
-    { requiredKeys: [] },
-  );
-  const nameServer = fc.record(
-    {
-      ldhName: fc.constantFrom(
-        'NS1.Example.COM.',
-        'ns1.example.com',
-        '',
-        ' ',
-        'xn--bcher-kva.example',
-      ),
-      unicodeName: fc.constantFrom('bücher.example', 'NS2.example', ''),
-    },
-    { requiredKeys: [] },
-  );
-  const doc = fc.record(
-    {
-      entities: listOf(entity),
-      events: listOf(event),
-      nameservers: listOf(nameServer),
-      status: listOf(word),
-    },
-    { requiredKeys: [] },
-  );
-
-  test('normaliseRdapDomain', () => {
-    fc.assert(
-      fc.property(doc, (d) => {
-        const rdap = d as RdapObject;
-        expect(normaliseRdapDomain(rdap, 'example.com', 'https://rdap.example/')).toEqual(
-          before(rdap),
-        );
-      }),
-      { numRuns: 20_000 },
-    );
+  test('the first readable date of the action, among its first 32 events', () => {
+    const late = events([...Array.from({ length: 31 }, (_, i) => `${i}x`), '2001-01-01T00:00:00Z']);
+    expect(eventDate(late, 'registration')).toBe('2001-01-01T00:00:00.000Z');
+    // A registry lists each action once (RFC 9083 §4.5): past 32 unreadable ones, none is read.
+    const hostile = events([...Array.from({ length: 32 }, (_, i) => `${i}x`), '2001-01-01']);
+    expect(eventDate(hostile, 'registration')).toBe('');
   });
 });

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { cutDashTail, isSpaceCode, replaceUpTo, stripTrailing } from './linear-text.js';
+import { cutDashTail, replaceUpTo, stripTrailing } from './linear-text.js';
 
 const text = fc
   .array(
@@ -74,13 +74,4 @@ describe('linear-text', () => {
     replaceUpTo(spaces, ']', /(?:(?<!\s)\s+)?\[[^\]]*\]/g, '');
     expect(performance.now() - t0).toBeLessThan(500);
   });
-});
-
-test('isSpaceCode is `\\s` for every UTF-16 code unit', () => {
-  const wrong: string[] = [];
-  for (let ch = 0; ch <= 0xffff; ch++) {
-    if (isSpaceCode(ch) !== /\s/.test(String.fromCharCode(ch))) wrong.push(ch.toString(16));
-  }
-  expect(wrong).toEqual([]);
-  expect(isSpaceCode(Number.NaN)).toBe(false);
 });

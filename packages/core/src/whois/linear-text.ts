@@ -38,25 +38,6 @@ export function replaceUpTo(
 /** JavaScript's `\s`: the characters `trim()` removes. */
 const SPACE = /\s/;
 const isSpace = (char: string) => SPACE.test(char);
-
-/**
- * JavaScript's `\s` by character code (ECMA-262 §22.2.2.9: WhiteSpace and LineTerminator): tab,
- * LF, VT, FF, CR, space, U+FEFF, the line and paragraph separators U+2028/2029 and Unicode's
- * space separators (Zs: U+00A0, U+1680, U+2000–200A, U+202F, U+205F, U+3000). Listed rather than
- * asked of the pattern per character: a one-character string and a pattern test per non-ASCII
- * character made a key of Cyrillic letters 8 times as slow per MiB as V8's `JSON.parse`
- * (bench/parsers); linear-text.test.ts holds the list to the pattern for every code unit.
- */
-export function isSpaceCode(ch: number): boolean {
-  // In order of code, so that a letter of most scripts is told apart in two comparisons.
-  if (ch <= 0x20) return ch === 0x20 || (ch >= 0x09 && ch <= 0x0d);
-  if (ch < 0x1680) return ch === 0xa0;
-  if (ch < 0x2000) return ch === 0x1680;
-  if (ch <= 0x205f) {
-    return ch <= 0x200a || ch === 0x2028 || ch === 0x2029 || ch === 0x202f || ch === 0x205f;
-  }
-  return ch === 0x3000 || ch === 0xfeff;
-}
 /** Line terminators: what `.` does not match (ECMA-262 §22.2.2.9). */
 const LINE_TERMINATORS = ['\n', '\r', '\u2028', '\u2029'];
 

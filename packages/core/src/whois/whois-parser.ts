@@ -13,16 +13,10 @@
  * @module
  */
 import { toIsoDate } from './dates.js';
-import { cutDashTail, isSpaceCode, replaceUpTo, stripTrailing } from './linear-text.js';
+import { cutDashTail, replaceUpTo, stripTrailing } from './linear-text.js';
 import { normaliseHostName, uniqueNonEmpty } from './rdap-normalise.js';
 import { toRdapStatus } from './status.js';
-import {
-  entriesOfLines,
-  isNameServerKey,
-  Lines,
-  orNameServerKey,
-  type WhoisEntry,
-} from './whois-lines.js';
+import { entriesOfLines, isNameServerKey, type WhoisEntry } from './whois-lines.js';
 
 /**
  * `refused`: the registry answered that it will not answer this query (a numeric query status
@@ -193,21 +187,6 @@ const ADDRESS_KEYS = [
   'country',
 ];
 
-/**
- * Every key a field below is read from: the entries of other keys are not kept. Besides KEYS,
- * the registrar section's `name` / `organization` / `org` (see readRegistrar, findDomain) and
- * the name-server keys of whois-lines.ts.
- */
-const READ_KEYS = new Set([
-  ...Object.values(KEYS).flat(),
-  'name',
-  'organization',
-  'organisation',
-  'org',
-  ...ADDRESS_KEYS,
-]);
-const isReadKey = orNameServerKey(READ_KEYS);
-
 /** Lines that mean "no such domain" (matched per line, after comment markers are removed). */
 export const NOT_FOUND = [
   /^no match\b/i,
@@ -245,111 +224,29 @@ const LIMIT_EXCEEDED = [
   /please try again later/i,
 ];
 
-/**
- * Either list as one pattern: one test per line rather than one per pattern. NOT_FOUND is
- * sticky, to be tried where the line's text starts (after comment marks and spaces), its `$`
- * allowing the trailing spaces that trimming would have removed. The LIMIT_EXCEEDED patterns
- * hold nothing that matches a line break (letters, spaces, groups: checked here), so they run
- * once on the whole answer and find what they would on one of its lines.
- */
-const NOT_FOUND_AT = new RegExp(
-  NOT_FOUND.map((re) => `(?:${re.source.replace(/^\^/, '').replace(/\$$/, '\\s*$')})`).join('|'),
-  'iy',
-);
 const LIMIT_EXCEEDED_LINE = new RegExp(
-  LIMIT_EXCEEDED.map((re) => {
-    if (!/^[a-z ()?:|]+$/.test(re.source)) throw new Error(`${re} may match across lines`);
-    return `(?:${re.source})`;
-  }).join('|'),
+  LIMIT_EXCEEDED.map((re) => `(?:${re.source})`).join('|'),
   'i',
 );
-/**
- * The letters (lower case) a NOT_FOUND line's text can start with: each pattern's first
- * character once its optional comment marks (`%?`, `>*\s*`) are skipped. A case-insensitive
- * pattern without /u folds no other character onto an ASCII letter (ECMA-262 §22.2.2.7.3
- * Canonicalize), so a line whose text starts with none of these is not tried: the pattern ran
- * on every line of an answer of thousands of short lines.
- */
-const NOT_FOUND_FIRST = new Set(
-  NOT_FOUND.map((re) => {
-    const first = re.source.replace(/^\^(?:%\?|>\*\\s\*)?/, '').charAt(0);
-    if (!/\p{L}/u.test(first)) throw new Error(`NOT_FOUND pattern ${re} must start with a letter`);
-    return first.toLowerCase();
-  }),
-);
-/**
- * The same for ASCII by character code, either case (1: can start), and `[\s%#>*]` (2: skipped
- * before the text): a table read per line instead of a one-character string and a set lookup.
- */
-const NOT_FOUND_ASCII = (() => {
-  const table = new Uint8Array(128);
-  for (let ch = 0; ch < 128; ch++) {
-    if (NOT_FOUND_FIRST.has(String.fromCharCode(ch).toLowerCase())) table[ch] = 1;
-    if (ch === 0x25 || ch === 0x23 || ch === 0x3e || ch === 0x2a || isSpaceCode(ch)) table[ch] = 2;
-  }
-  return table;
-})();
 
 /**
- * The first two letters (lower case) of each NOT_FOUND pattern that starts with an ASCII letter,
- * as a table by character codes (`first << 7 | second`): two letters tell nearly every line
- * apart, where the first alone left the pattern to run on a line in four of an answer of
- * distinct short lines (a fifth of its time; bench/parsers).
+ * True for a line that means "no such domain" (NOT_FOUND): its text after any comment marks
+ * and spaces, and without trailing whitespace.
  */
-const NOT_FOUND_PAIRS = (() => {
-  const table = new Uint8Array(128 * 128);
-  for (const re of NOT_FOUND) {
-    const text = re.source.replace(/^\^(?:%\?|>\*\\s\*)?/, '');
-    if (text.charCodeAt(0) >= 0x80) continue; // NOT_FOUND_FIRST decides
-    if (!/^[a-z]{2}/i.test(text))
-      throw new Error(`NOT_FOUND pattern ${re} must start with two letters`);
-    const first = text.toLowerCase().charCodeAt(0);
-    const second = text.toLowerCase().charCodeAt(1);
-    table[(first << 7) | second] = 1;
-  }
-  return table;
-})();
-
-/**
- * True for line `index` of `lines` when it means "no such domain" (NOT_FOUND): read in place up
- * to its first character that is not a comment mark or a space, and cut out of the text only
- * when that character and the next can start a match.
- */
-function notFound(lines: Lines, index: number): boolean {
-  const text = lines.text;
-  const end = lines.end(index);
-  // The first character that is not a comment mark or a space (`^[\s%#>*]+` ends before it).
-  let start = lines.start(index);
-  let ch = start < end ? text.charCodeAt(start) : Number.NaN;
-  while (ch < 0x80 ? NOT_FOUND_ASCII[ch] === 2 : isSpaceCode(ch)) {
-    ch = ++start < end ? text.charCodeAt(start) : Number.NaN;
-  }
-  if (ch < 0x80 ? NOT_FOUND_ASCII[ch] !== 1 : !NOT_FOUND_FIRST.has(text.charAt(start))) {
-    return false; // NaN (the end of the line) is neither.
-  }
-  if (ch < 0x80) {
-    // Both letters are ASCII: `| 0x20` is the lower case of a letter and of nothing else that
-    // is a letter after it (a character past the line's end or a non-ASCII one is no letter).
-    const next = start + 1 < end ? text.charCodeAt(start + 1) : 0;
-    if (next >= 0x80 || NOT_FOUND_PAIRS[((ch | 0x20) << 7) | (next | 0x20)] !== 1) return false;
-  }
-  const line = lines.at(index);
-  NOT_FOUND_AT.lastIndex = start - lines.start(index);
-  return NOT_FOUND_AT.test(line);
+function notFound(line: string): boolean {
+  const text = line.replace(/^[\s%#>*]+/, '').trimEnd();
+  return NOT_FOUND.some((re) => re.test(text));
 }
 
 /**
- * Entries by key, each list in answer order. The fields are read by looking their keys up here
- * rather than by scanning every entry once per key (about 200 keys in all): that scanning,
- * with the tests per line below, took ~140 ms/MiB on an answer of thousands of lines.
+ * Entries by key, each list in answer order: the fields are read by looking their keys up here
+ * rather than by scanning every entry once per key (about 200 keys in all).
  */
 type EntryIndex = Map<string, WhoisEntry[]>;
 
 function indexEntries(entries: readonly WhoisEntry[]): EntryIndex {
   const index: EntryIndex = new Map();
-  // An index loop: `for…of` allocates an iterator result per entry until the code is optimised.
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i] as WhoisEntry;
+  for (const entry of entries) {
     const list = index.get(entry.key);
     if (list) list.push(entry);
     else index.set(entry.key, [entry]);
@@ -367,35 +264,21 @@ const inObject = (entry: WhoisEntry, object: number | undefined) =>
 /**
  * The lines of an answer that are read; the rest is not. Real answers hold 10–150 lines (the
  * longest of the shared and external corpora: 152), so this is 13 times that, and a bound on
- * the work a hostile server can ask for, as Node's `maxHeadersCount` is for HTTP headers. The
- * cost of a WHOIS answer is per line: 256 KiB of distinct lines of a few characters (up to
- * 60,000 of them) took 7–8 times V8's `JSON.parse` of as many bytes, and a line of a long key
- * of many words or marks up to ~3 µs, 4,096 of them 5–6 times (bench/parsers, its random
- * search). Past 2,048 lines a line has 128 bytes on average, of which the key is 80 at most.
+ * the work a hostile server can ask for, as Node's `maxHeadersCount` is for HTTP headers.
  */
 export const WHOIS_MAX_LINES = 2048;
-
-/** `text` up to the end of its `max`-th line. */
-function firstLines(text: string, max: number): string {
-  let at = -1;
-  for (let n = 0; n < max; n++) {
-    at = text.indexOf('\n', at + 1);
-    if (at === -1) return text;
-  }
-  return text.slice(0, at + 1);
-}
 
 /**
  * Parses one WHOIS answer (its first WHOIS_MAX_LINES lines). Never throws; unknown values keep
  * their type.
  */
 export function parseWhoisText(text: string): ParsedWhois {
-  // Split once for the entries and the outcome: splitting 256 KiB into lines costs ~2 ms.
-  let normal = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-  if (normal.includes('\0')) normal = normal.replace(/\0/g, '');
-  normal = firstLines(normal, WHOIS_MAX_LINES);
-  const lines = new Lines(normal);
-  const entries = entriesOfLines(lines, isReadKey);
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\0/g, '')
+    .split('\n')
+    .slice(0, WHOIS_MAX_LINES);
+  const entries = entriesOfLines(lines);
   const all = indexEntries(entries);
   const domainEntry = findDomain(all);
   const domain = (domainEntry?.value ?? '').toLowerCase().replace(/\.$/, '');
@@ -403,15 +286,14 @@ export function parseWhoisText(text: string): ParsedWhois {
   // nsset and registrar objects (.br nic-hdl-br, .cz/.cr contact, .fr registrar, .ar contact)
   // repeat `created:`/`changed:`/`registrar:` with their own values.
   const domainObject = domainEntry?.object ?? -1;
-  const dates = new Map<string, string>();
   const parsed: ParsedWhois = {
     outcome: 'found',
     domain: /^[\w.-]+$/.test(domain) ? domain : '',
     registrar: readRegistrar(all, domainObject),
     registrar_iana_id: readIanaId(all),
-    creation_date: readDate(all, domainObject, KEYS.created, dates),
-    expiration_date: readDate(all, domainObject, KEYS.expires, dates),
-    last_updated: readDate(all, domainObject, KEYS.updated, dates),
+    creation_date: readDate(all, domainObject, KEYS.created),
+    expiration_date: readDate(all, domainObject, KEYS.expires),
+    last_updated: readDate(all, domainObject, KEYS.updated),
     name_servers: [],
     status: readStatus(entries, all),
     referral_server: serverName(firstValue(all, KEYS.refer)),
@@ -420,7 +302,7 @@ export function parseWhoisText(text: string): ParsedWhois {
   };
   parsed.name_servers = readNameServers(entries, all, parsed.domain);
   const error = queryError(all);
-  parsed.outcome = classify(normal, lines, parsed, error);
+  parsed.outcome = classify(lines, parsed, error);
   if (parsed.outcome === 'refused') parsed.refusal = error;
   return parsed;
 }
@@ -444,11 +326,9 @@ function findDomain(index: EntryIndex): WhoisEntry | undefined {
 const DOMAIN_VALUE = /^(?:[\w.-]+$|[\w-]+(?:\.[\w-]+)+\.?\s)/;
 const firstWord = (value: string) => value.split(/\s/, 1)[0] as string;
 
-function classify(text: string, lines: Lines, parsed: ParsedWhois, error: string): WhoisOutcome {
-  // Each line tried where its text starts, without a stripped copy: on an answer of distinct
-  // lines the set of distinct lines and the copies were a tenth of the time.
+function classify(lines: readonly string[], parsed: ParsedWhois, error: string): WhoisOutcome {
   for (let i = 0; i < lines.length; i++) {
-    if (notFound(lines, i) && !aboutLinkedObject(lines, i)) return 'not_found';
+    if (notFound(lines[i] as string) && !aboutLinkedObject(lines, i)) return 'not_found';
   }
   // A query status of 4xx/5xx: "not managed by this register" is the domain's absence, any
   // other ("440 Request Denied", "500 Invalid characters in query string") a refusal.
@@ -460,8 +340,7 @@ function classify(text: string, lines: Lines, parsed: ParsedWhois, error: string
     parsed.last_updated !== '' ||
     parsed.name_servers.length > 0 ||
     parsed.status.length > 0;
-  // On the whole text: the patterns hold letters and spaces only, so a match never spans lines.
-  if (!hasData && LIMIT_EXCEEDED_LINE.test(text)) {
+  if (!hasData && lines.some((line) => LIMIT_EXCEEDED_LINE.test(line))) {
     return 'limit_exceeded';
   }
   // An answer that names no registrar, date, server or status describes nothing.
@@ -473,10 +352,10 @@ function classify(text: string, lines: Lines, parsed: ParsedWhois, error: string
  * find: "object: 210" / "type: nameserver". Only "type: domain" says the domain is not there;
  * a registered domain's answer says it of each contact or name server it lacks.
  */
-function aboutLinkedObject(lines: Lines, index: number): boolean {
-  if (!/^no object found/i.test(lines.at(index).replace(/^[\s%#>*]+/, ''))) return false;
+function aboutLinkedObject(lines: readonly string[], index: number): boolean {
+  if (!/^no object found/i.test((lines[index] as string).replace(/^[\s%#>*]+/, ''))) return false;
   for (let j = index + 1; j < lines.length && j <= index + 2; j++) {
-    const type = /^\s*type:[\s.]*(\S+)/i.exec(lines.at(j));
+    const type = /^\s*type:[\s.]*(\S+)/i.exec(lines[j] as string);
     if (type) return (type[1] as string).toLowerCase() !== 'domain';
   }
   return false;
@@ -581,38 +460,18 @@ function readIanaId(index: EntryIndex): number | null {
   return /^\d+$/.test(value) ? Number(value) : null;
 }
 
-/** `toIsoDate(value)`, computed once per distinct value of an answer (`dates` keeps them). */
-function isoDate(value: string, dates: Map<string, string>): string {
-  let date = dates.get(value);
-  if (date === undefined) {
-    date = toIsoDate(value);
-    dates.set(value, date);
-  }
-  return date;
-}
-
 /** The first parseable date of the keys, looked up in the domain's object first. */
-function readDate(
-  index: EntryIndex,
-  domainObject: number,
-  keys: readonly string[],
-  dates: Map<string, string>,
-) {
-  return firstDate(index, keys, dates, domainObject) || firstDate(index, keys, dates);
+function readDate(index: EntryIndex, domainObject: number, keys: readonly string[]) {
+  return firstDate(index, keys, domainObject) || firstDate(index, keys);
 }
 
-function firstDate(
-  index: EntryIndex,
-  keys: readonly string[],
-  dates: Map<string, string>,
-  object?: number,
-): string {
+function firstDate(index: EntryIndex, keys: readonly string[], object?: number): string {
   for (const key of keys) {
     let tried = 0;
     for (const entry of withKey(index, key)) {
       if (entry.value === '' || !inObject(entry, object)) continue;
       const value = MONTH_FIRST_KEYS.has(key) ? monthFirst(entry.value) : entry.value;
-      const date = isoDate(value, dates);
+      const date = toIsoDate(value);
       if (date) return date;
       if (++tried === DATES_TRIED) break;
     }
@@ -636,9 +495,8 @@ const monthFirst = (value: string) =>
   );
 
 /**
- * Values of one key tried as a date before the next key is looked at. A real answer prints a
- * key's date once per object; an answer of thousands of unreadable dates under one key spent
- * most of its time in the date patterns (~1 µs each).
+ * Values of one key tried as a date before the next key is looked at: a real answer prints a
+ * key's date once per object, and the rest of thousands of unreadable dates is not tried.
  */
 const DATES_TRIED = 32;
 
@@ -646,7 +504,9 @@ function readNameServers(entries: WhoisEntry[], index: EntryIndex, domain: strin
   // Servers are listed once per answer, sometimes split over paragraphs (.kz primary /
   // secondary), so every matching entry counts.
   const keys = new Set([...index.keys()].filter(isNameServerKey));
-  const values = distinctValues(entries, keys);
+  const values = new Set(
+    entries.filter((e) => e.value !== '' && keys.has(e.key)).map((e) => e.value),
+  );
   const hosts = [...values].map((value) => {
     const text = value.replace(/^[-*•]\s+/, ''); // "- ns1.example.com" (.uy, .ve)
     // "example.pt NS ns1.example.net." (.pt prints zone-file records)
@@ -689,22 +549,6 @@ const PLACEHOLDER_LABELS = new Set([
   'empty',
 ]);
 
-/**
- * The distinct values of the entries with one of `keys`, in answer order (each once: the hosts
- * are made unique anyway). A loop of its own rather than filter and map (two calls per entry
- * of a long answer before the code is optimised), and in a function of its own: optimised
- * while it runs, code after it in the same function had not run yet, and cost a deoptimisation
- * on every answer.
- */
-function distinctValues(entries: readonly WhoisEntry[], keys: ReadonlySet<string>): Set<string> {
-  const values = new Set<string>();
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i] as WhoisEntry;
-    if (e.value !== '' && keys.has(e.key)) values.add(e.value);
-  }
-  return values;
-}
-
 function readStatus(entries: WhoisEntry[], index: EntryIndex): string[] {
   // "Owner contact:\n  City: Mountain View\n  State: California" (Freenom, .mx, .ai): a `State:`
   // under the same heading as an address line is the contact's, not the domain's status.
@@ -721,7 +565,9 @@ function readStatus(entries: WhoisEntry[], index: EntryIndex): string[] {
       // "ok https://icann.org/epp#ok", "Connected (2024/03/31)", "ok - Normal state.",
       // "clientHold -" (linear forms of `\s*https?:\/\/\S+`, `\s*\([^)]*\)\s*` and
       // `\s+-(?:\s+.*)?$`), then .nz "200 Active": a query code, then the state.
-      const cleaned = cutDashTail(replaceUpTo(withoutUrls(token), ')', STATUS_NOTE, ' ', true))
+      const cleaned = cutDashTail(
+        replaceUpTo(token.replace(STATUS_URL, ''), ')', STATUS_NOTE, ' ', true),
+      )
         .replace(/^\d{3}\s+(?=\D)/, '')
         .trim();
       if (cleaned) out.push(toRdapStatus(cleaned));
@@ -730,14 +576,9 @@ function readStatus(entries: WhoisEntry[], index: EntryIndex): string[] {
   return uniqueNonEmpty(out);
 }
 
-/** `value` without STATUS_URL's matches; a value without "://" has none (the scan is not run). */
-const withoutUrls = (value: string) =>
-  value.includes('://') ? value.replace(STATUS_URL, '') : value;
-
 /**
  * Distinct status values read: EPP defines 17 statuses (RFC 5731 §2.3) and a registry prints
- * a handful; the rest of an answer of thousands of statuses is not read (each was ~1 µs of
- * clean-up and mapping).
+ * a handful; the rest of an answer of thousands of statuses is not read.
  */
 const STATUS_VALUES = 64;
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { toRdapStatus } from './status.js';
-import { NOT_FOUND, parseWhoisText, serverName, WHOIS_MAX_LINES } from './whois-parser.js';
+import { NOT_FOUND } from './whois-keys.js';
+import { parseWhoisText, serverName, WHOIS_MAX_LINES } from './whois-parser.js';
 
 describe('layouts', () => {
   test('IANA referral answer', () => {

@@ -51,37 +51,11 @@ const EPP_ALIASES: Record<string, string> = {
   autorenewperiod: 'auto renew period',
 };
 
-const BY_COMPACT = new Map(RDAP_STATUS.map((s) => [compactStatus(s, Number.POSITIVE_INFINITY), s]));
+const BY_COMPACT = new Map(RDAP_STATUS.map((s) => [compact(s), s]));
 
-/** The most letters a status is looked up by: a value with more matches nothing. */
-export const STATUS_KEY_LETTERS = Math.max(
-  ...[...BY_COMPACT.keys(), ...Object.keys(EPP_ALIASES)].map((k) => k.length),
-);
-
-/**
- * `value.toLowerCase().replace(/[^a-z]/g, '')`, cut short: past `most` letters it can only miss,
- * and `''` (no key) is returned. Each character is lower-cased on its own, which gives the same
- * letters a-z (only the final-sigma rule depends on context, and no sigma becomes ASCII; "İ"
- * and the Kelvin sign do, and are kept). On a status of 256 KiB of spaces the replacement, one
- * match per space, was 60 % of the parse.
- */
-export function compactStatus(value: string, most = STATUS_KEY_LETTERS): string {
-  let out = '';
-  for (let i = 0; i < value.length; i++) {
-    const ch = value.charCodeAt(i);
-    if (ch < 0x80) {
-      if (!((ch >= 0x61 && ch <= 0x7a) || (ch >= 0x41 && ch <= 0x5a))) continue;
-      out += String.fromCharCode(ch | 0x20);
-    } else {
-      const lower = (value[i] as string).toLowerCase();
-      for (let k = 0; k < lower.length; k++) {
-        const l = lower.charCodeAt(k);
-        if (l >= 0x61 && l <= 0x7a) out += lower[k];
-      }
-    }
-    if (out.length > most) return '';
-  }
-  return out;
+/** The letters a-z of the lower-cased value (each run of others is one match, not one each). */
+function compact(value: string): string {
+  return value.toLowerCase().replace(/[^a-z]+/g, '');
 }
 
 /**
@@ -96,9 +70,9 @@ export function toRdapStatus(value: string): string {
   const by = /^(\w+) prohibited by (registrar|registry)$/i.exec(trimmed);
   if (by) {
     const side = (by[2] as string).toLowerCase() === 'registrar' ? 'client' : 'server';
-    const mapped = BY_COMPACT.get(compactStatus(`${side} ${by[1]} prohibited`));
+    const mapped = BY_COMPACT.get(compact(`${side} ${by[1]} prohibited`));
     if (mapped) return mapped;
   }
-  const key = compactStatus(trimmed);
+  const key = compact(trimmed);
   return EPP_ALIASES[key] ?? BY_COMPACT.get(key) ?? trimmed;
 }

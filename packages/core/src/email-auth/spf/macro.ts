@@ -122,15 +122,82 @@ export function parseMacroString(text: string, options: ParseMacroOptions = {}):
 }
 
 /** toplabel = ( *alphanum ALPHA *alphanum ) / ( 1*alphanum "-" *( alphanum / "-" ) alphanum ) */
-const TOPLABEL = /^(?:[a-z0-9]*[a-z][a-z0-9]*|[a-z0-9]+-[a-z0-9-]*[a-z0-9])$/i;
+const TOPLABEL_PATTERN = '[a-z0-9]*[a-z][a-z0-9]*|[a-z0-9]+-[a-z0-9-]*[a-z0-9]';
+const TOPLABEL = new RegExp(`^(?:${TOPLABEL_PATTERN})$`, 'i');
 
-/** `parseMacroString(text, options).error`, or `undefined` when it parses. */
+/**
+ * `%{…}` with a domain-spec letter and a nonzero part count (§7.1–7.3), any case. The count is
+ * zeros, a nonzero digit, then any digits: one way to match each count (`\d*[1-9]\d*` had as
+ * many ways as nonzero digits, and a failed match tried every combination: exponential).
+ */
+const DOMAIN_MACRO = macroPattern('slodiphv');
+
+/** `%{…}` with one of `letters` and a nonzero part count, in one way (see DOMAIN_MACRO). */
+function macroPattern(letters: string): string {
+  return `%\\{[${letters}](?:0*[1-9]\\d*)?r?[.\\-+,/_=]*\\}`;
+}
+/**
+ * Domain-specs that certainly check out, tested with one pattern: literal characters other
+ * than `%`, and `%{…}` with a domain-spec letter and a nonzero part count (no `%%`, `%_`, `%-`,
+ * so every `%` opens a macro that ends at the next `}`), ending in a macro or in "." toplabel
+ * ["."] (the lookahead makes that the last label, so the label pattern runs once). Anything
+ * else is tokenised. One test and no token objects: a record's terms are kept while it is
+ * read, and the garbage of thousands of token lists made its parse grow faster than its size.
+ */
+const VALID_DOMAIN_SPEC = new RegExp(
+  `^(?:[!-$&-~]|${DOMAIN_MACRO})*(?:${DOMAIN_MACRO}|\\.(?=[a-z0-9-]+\\.?$)(?:${TOPLABEL_PATTERN})\\.?)$`,
+  'i',
+);
+
+/**
+ * Everything up to the end of the last macro of a valid domain-spec macro-string (the tokens
+ * start with different characters, so each iteration matches one way and the backtracking from
+ * the end stops at the last macro: linear).
+ */
+const LAST_MACRO = new RegExp(`^(?:[!-$&-~]|%[%_-]|${DOMAIN_MACRO})*${DOMAIN_MACRO}`, 'i');
+
+/**
+ * The longest start of a macro-string that tokenises without error (§7.1: literal characters
+ * %x21-24 / %x26-7E, and SP in explanations; `%%`, `%_`, `%-`; `%{…}` with one of `letters` and
+ * a nonzero part count): one match, no token objects. Global, so that `lastIndex` gives its
+ * length without a match array.
+ */
+function validStart(letters: string, allowSpace: boolean): RegExp {
+  const literal = allowSpace ? '[ !-$&-~]' : '[!-$&-~]';
+  return new RegExp(`^(?:${literal}|%[%_-]|${macroPattern(letters)})*`, 'gi');
+}
+const VALID_DOMAIN_START = validStart(DOMAIN_MACRO_LETTERS, false);
+const validStarts = new Map<string, RegExp>();
+
+/**
+ * `parseMacroString(text, options).error`, or `undefined` when it parses, without building the
+ * tokens (as VALID_DOMAIN_SPEC). The error is that of the first token that does not check out,
+ * and its message quotes only that token, so it is read from there.
+ */
 export function macroStringError(
   text: string,
   options: ParseMacroOptions = {},
 ): string | undefined {
-  const parsed = parseMacroString(text, options);
-  return parsed.ok ? undefined : parsed.error;
+  const letters = options.letters ?? DOMAIN_MACRO_LETTERS;
+  const space = Boolean(options.allowSpace);
+  let pattern: RegExp | undefined = VALID_DOMAIN_START;
+  if (letters !== DOMAIN_MACRO_LETTERS || space) {
+    const key = space ? `${letters} ` : letters;
+    pattern = validStarts.get(key);
+    if (pattern === undefined) {
+      pattern = validStart(letters, space);
+      validStarts.set(key, pattern);
+    }
+  }
+  pattern.lastIndex = 0;
+  pattern.test(text);
+  const valid = pattern.lastIndex;
+  if (valid === text.length) return undefined;
+  const parsed = parseMacroString(text.slice(valid), options);
+  if (!parsed.ok) return parsed.error;
+  // Unreachable (the pattern stops only at a token that does not check out); kept total.
+  const whole = parseMacroString(text, options);
+  return whole.ok ? undefined : whole.error;
 }
 
 /**
@@ -140,15 +207,21 @@ export function macroStringError(
  */
 export function checkDomainSpec(spec: string): string | undefined {
   if (spec === '') return 'the domain is empty';
-  const parsed = parseMacroString(spec);
-  if (!parsed.ok) return parsed.error;
-  const last = parsed.tokens[parsed.tokens.length - 1] as MacroToken;
-  if (last.kind === 'macro') return undefined;
+  if (VALID_DOMAIN_SPEC.test(spec)) return undefined;
+  const error = macroStringError(spec);
+  if (error !== undefined) return error;
+  // A valid macro-string: only what follows its last macro can be the domain-end, so only that
+  // is tokenised (a term of thousands of macros and a bad ending built a token for each).
+  const start = LAST_MACRO.exec(spec)?.[0].length ?? 0;
+  if (start === spec.length) return undefined;
+  const parsed = parseMacroString(spec.slice(start));
+  const last = parsed.ok ? parsed.tokens[parsed.tokens.length - 1] : undefined;
   // The domain-end is in the final literal run: "." toplabel, optionally followed by ".".
-  const tail = last.text.replace(/\.$/, '');
+  const tail = (last?.text ?? '').replace(/\.$/, '');
   const dot = tail.lastIndexOf('.');
   const toplabel = dot === -1 ? '' : tail.slice(dot + 1);
-  if (dot === -1 && parsed.tokens.length === 1) {
+  // No macro at all (`start` 0): the whole spec is one literal token.
+  if (dot === -1 && start === 0) {
     return `"${spec}" is not a fully qualified domain name (RFC 7208 §7.1 domain-end)`;
   }
   if (!TOPLABEL.test(toplabel)) {

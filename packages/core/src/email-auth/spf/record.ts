@@ -93,17 +93,21 @@ export function parseSpfRecord(record: string): ParsedSpfRecord {
     });
     return result;
   }
-  // §4.6.1 / §12: terms are separated by one or more SP; nothing else separates them.
-  const tokens = record.slice('v=spf1'.length).split(' ');
-  for (let index = 0; index < tokens.length; index++) {
-    const token = tokens[index] as string;
+  // §4.6.1 / §12: terms are separated by one or more SP; nothing else separates them. Term by
+  // term rather than `split(' ')`, whose array of every term stays alive through the loop (the
+  // parse of thousands of terms grew faster than the record, test/adversarial).
+  for (let from = 'v=spf1'.length; from < record.length; ) {
+    let end = record.indexOf(' ', from);
+    if (end === -1) end = record.length;
+    const token = record.slice(from, end);
+    from = end + 1;
     if (token === '') continue;
     const parsed = parseTerm(token);
     if ('message' in parsed) {
       result.errors.push(parsed);
       // One syntax error makes the record a permerror (RFC 7208 §4.6): past MAX_ERRORS the
       // rest is not read, so a hostile 64 KiB record of bad terms costs no more than 50 of them.
-      if (result.errors.length === MAX_ERRORS && tokens.slice(index + 1).some(Boolean)) {
+      if (result.errors.length === MAX_ERRORS && /[^ ]/.test(record.slice(end))) {
         result.errors.push({
           term: '',
           message: `the rest of the record was not read: it has ${MAX_ERRORS} errors already, and one makes it a permerror (RFC 7208 §4.6)`,
@@ -163,8 +167,10 @@ const QNUM = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 /** ip4-network: exactly four qnums (one pattern rather than a split and a test per part). */
 const IP4 = new RegExp(`^:((?:${QNUM}\\.){3}${QNUM})(?:/${CIDR4})?$`);
 const IP6 = new RegExp(`^:([0-9a-fA-F:.]+)(?:/${CIDR6})?$`);
-/** A qualifier, a name and the rest, which may not hold a line terminator (`.` matches none). */
-const DIRECTIVE = /^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$/;
+const QUALIFIERS = '+-~?';
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+const isLetter = (code: number) => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
+const isAlphanumeric = (code: number) => isLetter(code) || (code >= 0x30 && code <= 0x39);
 
 const syntaxError = (token: string, why: string): SpfSyntaxError => ({
   term: token,
@@ -172,11 +178,19 @@ const syntaxError = (token: string, why: string): SpfSyntaxError => ({
 });
 
 function parseDirective(token: string): SpfTerm | SpfSyntaxError {
-  const directive = DIRECTIVE.exec(token);
-  const rawName = directive ? (directive[2] as string).toLowerCase() : '';
-  if (!directive || !MECHANISMS.has(rawName)) return unknownMechanism(token, rawName);
-  const qualifier = (directive[1] || '+') as SpfQualifier;
-  const rest = directive[3] as string;
+  // `^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$` read by character codes, without a match array
+  // per term: a qualifier, a name, and the rest, which may not hold a line terminator.
+  const start = token !== '' && QUALIFIERS.includes(token[0] as string) ? 1 : 0;
+  let end = start;
+  if (isLetter(token.charCodeAt(end))) {
+    end++;
+    while (end < token.length && isAlphanumeric(token.charCodeAt(end))) end++;
+  }
+  const rest = token.slice(end);
+  const matched = end > start && !LINE_TERMINATOR.test(rest);
+  const rawName = matched ? token.slice(start, end).toLowerCase() : '';
+  if (!matched || !MECHANISMS.has(rawName)) return unknownMechanism(token, rawName);
+  const qualifier = (start === 1 ? token[0] : '+') as SpfQualifier;
   const name = rawName as SpfMechanismName;
   // Optional fields are set only when present: absent ones stay absent, not undefined.
   const term: SpfMechanism = { kind: 'mechanism', text: token, qualifier, name };

@@ -305,3 +305,13 @@ describe('eventDate', () => {
     expect(eventDate(hostile, 'registration')).toBe('');
   });
 });
+
+test('the first 64 distinct statuses and name servers are read (a registry prints a few)', () => {
+  const doc = {
+    status: Array.from({ length: 100 }, (_, i) => `Status ${i % 80}`),
+    nameservers: Array.from({ length: 100 }, (_, i) => ({ ldhName: `NS${i}.Example.` })),
+  } as RdapObject;
+  const record = normaliseRdapDomain(doc, 'example', 'u');
+  expect(record.status).toEqual(Array.from({ length: 64 }, (_, i) => `status ${i}`));
+  expect(record.name_servers).toEqual(Array.from({ length: 64 }, (_, i) => `ns${i}.example`));
+});

@@ -6,6 +6,7 @@ import {
   expandTokens,
   isQueryableName,
   type MacroContext,
+  macroStringError,
   parseMacroString,
   toTargetName,
 } from './macro.js';
@@ -181,6 +182,23 @@ describe('domain-specs held to the grammar (§7.1)', () => {
     '.x-1',
     '.123',
   );
+
+  test('macroStringError is the error of parseMacroString, or none (§7.1)', () => {
+    // The pattern that checks a macro-string without its tokens must agree with the tokens.
+    const options = fc.constantFrom(
+      {},
+      { allowSpace: true },
+      { letters: EXPLAIN_MACRO_LETTERS },
+      { letters: EXPLAIN_MACRO_LETTERS, allowSpace: true },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 10 }), options, (text, option) => {
+        const parsed = parseMacroString(text, option);
+        expect(macroStringError(text, option)).toBe(parsed.ok ? undefined : parsed.error);
+      }),
+      { numRuns: 10_000 },
+    );
+  });
 
   test('a domain-spec without macros is valid exactly when it ends in "." toplabel ["."] (§7.1)', () => {
     // The pattern the character-code check stands in for (without "%": no macros).

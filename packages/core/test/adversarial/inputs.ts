@@ -377,11 +377,26 @@ export const WORST_CASES: readonly WorstCase[] = [
       `refer: a${'/'.repeat(bytes / 4)}b\nName Server: a${'.'.repeat(bytes / 4)}b\nRegistrar: a${' '.repeat(bytes / 4)}b\nx${'.'.repeat(bytes / 4)}x:\n`,
   },
   {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape: 'a value of spaces before a line separator, U+2028 (was quadratic: 3.5 s for 64 KiB)',
+    make: (bytes) =>
+      `Key:${' '.repeat(bytes / 2)}x\u2028y\n[Key]${' '.repeat(bytes / 2 - 16)}x\u2029y\n`,
+  },
+  {
+    parser: 'WHOIS (parseWhoisText)',
+    limit: 256 * KIB,
+    shape:
+      'runs of spaces after a key, before "#", a tab or no mark (a run scanned per key length)',
+    make: (bytes) =>
+      `Key${' '.repeat(bytes / 3)}#x\nKey${' '.repeat(bytes / 3)}\tx\nRecord created on${' '.repeat(bytes / 3 - 32)}x\n`,
+  },
+  {
     parser: 'RDAP JSON (JSON.parse + normaliseRdapDomain)',
     limit: 2 * MIB,
     shape: 'thousands of entities, events and name servers',
     make: (bytes) => {
-      const n = Math.floor(bytes / 260);
+      const n = Math.floor(bytes / 165); // about `bytes` of JSON
       return JSON.stringify({
         objectClassName: 'domain',
         ldhName: 'example.com',
@@ -404,7 +419,7 @@ export const WORST_CASES: readonly WorstCase[] = [
     shape:
       'distinct statuses, name servers and unreadable dates; a registrar vCard of thousands of properties',
     make: (bytes) => {
-      const n = Math.floor(bytes / 200);
+      const n = Math.floor(bytes / 134); // about `bytes` of JSON
       return JSON.stringify({
         objectClassName: 'domain',
         events: Array.from({ length: n }, (_, i) => ({
@@ -430,6 +445,18 @@ export const WORST_CASES: readonly WorstCase[] = [
     limit: 2 * MIB,
     shape: 'a name server of dots (was quadratic)',
     make: (bytes) => JSON.stringify({ nameservers: [{ ldhName: `a${'.'.repeat(bytes)}b` }] }),
+  },
+  {
+    parser: 'RDAP JSON (JSON.parse + normaliseRdapDomain)',
+    limit: 2 * MIB,
+    shape: 'thousands of registration events of distinct unreadable dates',
+    make: (bytes) =>
+      JSON.stringify({
+        events: Array.from({ length: Math.floor(bytes / 52) }, (_, i) => ({
+          eventAction: 'registration',
+          eventDate: `${i}x`,
+        })),
+      }),
   },
   {
     parser: 'DNS wire (dns-packet via matchResponse)',

@@ -8,7 +8,7 @@ import { getDefaultResolver } from '../dns/index.js';
 import { isNetdiagError, UpstreamError } from '../errors.js';
 import type { DnsRecord, DnsResolver, RecordType } from '../net/dns-types.js';
 import { withTimeout } from '../net/signal.js';
-import { socketFailure } from '../net/socket-failure.js';
+import { failureInWords } from '../net/socket-failure.js';
 import { EMAIL_AUTH_DEFAULT_TIMEOUT_MS, type EmailAuthSectionOptions } from './types.js';
 
 export type LookupResult =
@@ -119,7 +119,7 @@ export async function mustLookup(
   if (isNetdiagError(result.error)) throw result.error;
   throw new UpstreamError(
     'dns',
-    `${type} lookup of ${name} failed: ${socketFailure(result.error)}`,
+    `${type} lookup of ${name} failed: ${failureInWords(result.error)}`,
     result.error,
   );
 }

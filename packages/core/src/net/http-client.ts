@@ -15,7 +15,7 @@ import type { DnsResolver } from './dns-types.js';
 import type { CidrSet } from './ranges.js';
 import { resolverLookup } from './resolve-host.js';
 import { withTimeout } from './signal.js';
-import { socketFailure } from './socket-failure.js';
+import { failureInWords } from './socket-failure.js';
 import { loadUndici } from './undici.js';
 import { checkReferredHost, guardedLookup, refusal } from './upstream-guard.js';
 
@@ -101,7 +101,7 @@ export async function upstreamRequest(
         // client learns which upstream failed and how, not where netdiag's upstreams are.
         throw new UpstreamError(
           options.upstream,
-          `cannot reach ${serverOf(options.upstream)}: ${socketFailure(error)}`,
+          `cannot reach ${serverOf(options.upstream)}: ${failureInWords(error)}`,
           error,
           new URL(current).host,
         );

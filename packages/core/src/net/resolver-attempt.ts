@@ -5,7 +5,7 @@
  */
 import { UpstreamError } from '../errors.js';
 import { whenAborted } from './signal.js';
-import { socketFailure } from './socket-failure.js';
+import { failureInWords } from './socket-failure.js';
 
 /** An attempt ran out of its per-server time; the resolver moves on to the next server. */
 export class AttemptTimeout extends Error {
@@ -73,7 +73,7 @@ export function attempt<T>(
 export function networkError(server: string, error: unknown): UpstreamError {
   return new UpstreamError(
     'dns',
-    `cannot reach the DNS server: ${socketFailure(error)}`,
+    `cannot reach the DNS server: ${failureInWords(error)}`,
     error,
     server,
   );

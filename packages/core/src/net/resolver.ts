@@ -32,7 +32,7 @@ import { getDefaultUdpSocketPool, type UdpSocketPool } from './resolver-socket-p
 import { AttemptTimeout, dohExchange, tcpExchange } from './resolver-transport.js';
 import { buildQuery, type DecodedMessage, type Query } from './resolver-wire.js';
 import { DEFAULT_TIMEOUT_MS, toAbortError, whenAborted } from './signal.js';
-import { socketFailure } from './socket-failure.js';
+import { failureInWords } from './socket-failure.js';
 
 export interface ResolverOptions {
   /**
@@ -287,7 +287,7 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
     }
     throw new UpstreamError(
       'dns',
-      `the DNS exchange failed: ${socketFailure(lastError)}`,
+      `the DNS exchange failed: ${failureInWords(lastError)}`,
       lastError,
     );
   }

@@ -40,7 +40,7 @@ const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|
  * errors) as one; another code is "network error". An error without any code is one of ours
  * (`connection closed before an answer`): its text, without any address in it.
  */
-export function socketFailure(error: unknown): string {
+export function failureInWords(error: unknown): string {
   let coded = false;
   for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
     if (isNetdiagError(e)) {

@@ -21,7 +21,7 @@ import { parseIp } from '../net/ip.js';
 import { safeFetch } from '../net/safe-fetch.js';
 import { ProbeError, type ProbeFailureKind, ProbeTimeoutError } from '../net/safe-fetch-errors.js';
 import { withTimeout } from '../net/signal.js';
-import { socketFailure } from '../net/socket-failure.js';
+import { failureInWords } from '../net/socket-failure.js';
 import type { TlsData } from '../schemas/tls.js';
 import { type CertificateFacts, certificateFacts } from './certificates.js';
 import { describeCipherSuite } from './cipher-suites.js';
@@ -372,7 +372,7 @@ function probeFailure(error: unknown, where: string, handshakeMs: number): unkno
     kind,
     kind === 'tls'
       ? `no TLS handshake with ${where}: ${error.reason}`
-      : `cannot connect to ${where}: ${socketFailure({ code: error.reason })}`,
+      : `cannot connect to ${where}: ${failureInWords({ code: error.reason })}`,
     error,
   );
 }

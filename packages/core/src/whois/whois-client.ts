@@ -11,7 +11,7 @@ import type { DnsResolver } from '../net/dns-types.js';
 import { formatHostPort, parseHostPort } from '../net/host-port.js';
 import { resolverLookup } from '../net/resolve-host.js';
 import { raceAbort } from '../net/signal.js';
-import { socketFailure } from '../net/socket-failure.js';
+import { failureInWords } from '../net/socket-failure.js';
 
 export interface WhoisServer {
   host: string;
@@ -131,7 +131,7 @@ export function queryWhoisServer(
       fail(
         new UpstreamError(
           'whois',
-          `cannot reach the WHOIS server: ${socketFailure(error)}`,
+          `cannot reach the WHOIS server: ${failureInWords(error)}`,
           error,
           name,
         ),

@@ -9,8 +9,9 @@
  * @module
  */
 import type { z } from 'zod';
-import { breachDataSchema, checkBreachParamsSchema } from './breach.js';
-import { callerIpDataSchema, callerIpV1DataSchema, scoreDataSchema } from './caller.js';
+import { breachDataSchema, checkBreachParamsSchema } from '../breach/schema.js';
+import { echoHeadersDataSchema } from '../caller/echo-schema.js';
+import { callerIpDataSchema, callerIpV1DataSchema, scoreDataSchema } from '../caller/schema.js';
 import {
   blacklistDataSchema,
   blacklistParamsSchema,
@@ -20,10 +21,10 @@ import {
   dnsLookupV1ParamsSchema,
   reverseDnsDataSchema,
   reverseDnsParamsSchema,
-} from './dns.js';
-import { dnssecDataSchema, validateDnssecParamsSchema } from './dnssec.js';
-import { checkEmailAuthParamsSchema, emailAuthDataSchema } from './email-auth.js';
-import { echoHeadersDataSchema } from './headers.js';
+} from '../dns/schema.js';
+import { dnssecDataSchema, validateDnssecParamsSchema } from '../dnssec/schema.js';
+import { checkEmailAuthParamsSchema, emailAuthDataSchema } from '../email-auth/schema.js';
+import { securityHeadersDataSchema, securityHeadersParamsSchema } from '../headers/schema.js';
 import {
   asnDataSchema,
   bulkDataSchema,
@@ -33,30 +34,25 @@ import {
   lookupIpV1ParamsSchema,
   lookupV1DataSchema,
   searchAsnParamsSchema,
-} from './ip.js';
-import { healthDataSchema } from './operations.js';
-import {
-  checkSiteParamsSchema,
-  portScanDataSchema,
-  scanPortsParamsSchema,
-  securityHeadersDataSchema,
-  securityHeadersParamsSchema,
-  siteCheckDataSchema,
-} from './probes.js';
-import { checkTlsParamsSchema, tlsDataSchema } from './tls.js';
+} from '../ip/schema.js';
+import { portScanDataSchema, scanPortsParamsSchema } from '../ports/schema.js';
+import { checkSiteParamsSchema, siteCheckDataSchema } from '../site/schema.js';
+import { checkTlsParamsSchema, tlsDataSchema } from '../tls/schema.js';
 import {
   whoisDataSchema,
   whoisParamsSchema,
   whoisV1DataSchema,
   whoisV1ParamsSchema,
-} from './whois.js';
+} from '../whois/schema.js';
+import { healthDataSchema } from './operations.js';
 
 export {
   type BreachData,
   breachDataSchema,
   type CheckBreachParams,
   checkBreachParamsSchema,
-} from './breach.js';
+} from '../breach/schema.js';
+export { type EchoHeadersData, echoHeadersDataSchema } from '../caller/echo-schema.js';
 export {
   type CallerIpData,
   type CallerIpV1Data,
@@ -64,15 +60,7 @@ export {
   callerIpV1DataSchema,
   type ScoreData,
   scoreDataSchema,
-} from './caller.js';
-export {
-  domainInput,
-  errorEnvelopeSchema,
-  hostInput,
-  ipAddressInput,
-  probeUrlInput,
-  successEnvelope,
-} from './common.js';
+} from '../caller/schema.js';
 export {
   type BlacklistData,
   type BlacklistParams,
@@ -90,13 +78,13 @@ export {
   type ReverseDnsParams,
   reverseDnsDataSchema,
   reverseDnsParamsSchema,
-} from './dns.js';
+} from '../dns/schema.js';
 export {
   type DnssecData,
   dnssecDataSchema,
   type ValidateDnssecParams,
   validateDnssecParamsSchema,
-} from './dnssec.js';
+} from '../dnssec/schema.js';
 export {
   type CheckEmailAuthParams,
   checkEmailAuthParamsSchema,
@@ -106,8 +94,13 @@ export {
   evaluateSpfParamsSchema,
   type SpfEvaluationData,
   spfEvaluationSchema,
-} from './email-auth.js';
-export { type EchoHeadersData, echoHeadersDataSchema } from './headers.js';
+} from '../email-auth/schema.js';
+export {
+  type SecurityHeadersData,
+  type SecurityHeadersParams,
+  securityHeadersDataSchema,
+  securityHeadersParamsSchema,
+} from '../headers/schema.js';
 export {
   type AsnData,
   asnDataSchema,
@@ -125,24 +118,25 @@ export {
   lookupV1DataSchema,
   type SearchAsnParams,
   searchAsnParamsSchema,
-} from './ip.js';
-export { type JsonSchema, type ToJsonSchemaOptions, toJsonSchema } from './json-schema.js';
-export { type HealthData, healthDataSchema } from './operations.js';
+} from '../ip/schema.js';
 export {
-  type CheckSiteParams,
-  checkSiteParamsSchema,
   type PortScanData,
   portScanDataSchema,
   type ScanPortsParams,
-  type SecurityHeadersData,
-  type SecurityHeadersParams,
-  type SiteCheckData,
   scanPortsParamsSchema,
-  securityHeadersDataSchema,
-  securityHeadersParamsSchema,
+} from '../ports/schema.js';
+export {
+  type CheckSiteParams,
+  checkSiteParamsSchema,
+  type SiteCheckData,
   siteCheckDataSchema,
-} from './probes.js';
-export { type CheckTlsParams, checkTlsParamsSchema, type TlsData, tlsDataSchema } from './tls.js';
+} from '../site/schema.js';
+export {
+  type CheckTlsParams,
+  checkTlsParamsSchema,
+  type TlsData,
+  tlsDataSchema,
+} from '../tls/schema.js';
 export {
   type WhoisData,
   type WhoisParams,
@@ -152,7 +146,17 @@ export {
   whoisParamsSchema,
   whoisV1DataSchema,
   whoisV1ParamsSchema,
-} from './whois.js';
+} from '../whois/schema.js';
+export {
+  domainInput,
+  errorEnvelopeSchema,
+  hostInput,
+  ipAddressInput,
+  probeUrlInput,
+  successEnvelope,
+} from './common.js';
+export { type JsonSchema, type ToJsonSchemaOptions, toJsonSchema } from './json-schema.js';
+export { type HealthData, healthDataSchema } from './operations.js';
 
 /** The schemas of one endpoint: query/path parameters, the JSON body (POST), `data`. */
 export interface EndpointSchemas {

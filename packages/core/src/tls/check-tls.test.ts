@@ -17,9 +17,9 @@ import {
 } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { gradeSecurityHeaders } from '../headers/grade-security-headers.js';
-import { tlsDataSchema } from '../schemas/tls.js';
 import { checkSite } from '../site/check-site.js';
 import { type CheckTlsOptions, checkTls } from './check-tls.js';
+import { tlsDataSchema } from './schema.js';
 
 const haveOpenssl = opensslAvailable();
 let pki: TestPki;

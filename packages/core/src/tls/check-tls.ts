@@ -22,7 +22,6 @@ import { safeFetch } from '../net/safe-fetch.js';
 import { ProbeError, type ProbeFailureKind, ProbeTimeoutError } from '../net/safe-fetch-errors.js';
 import { withTimeout } from '../net/signal.js';
 import { failureInWords } from '../net/socket-failure.js';
-import type { TlsData } from '../schemas/tls.js';
 import { type CertificateFacts, certificateFacts } from './certificates.js';
 import { describeCipherSuite } from './cipher-suites.js';
 import { rateTls, rsaEquivalentBits } from './grade.js';
@@ -34,6 +33,7 @@ import {
   tlsHandshake,
 } from './handshake.js';
 import { checkTlsPort } from './non-tls-ports.js';
+import type { TlsData } from './schema.js';
 import {
   MAX_REPORTED_CERTIFICATES,
   readServedCertificates,

@@ -10,10 +10,10 @@
  */
 import type { z } from 'zod';
 import type { CallerConnection } from '../caller/connection.js';
+import { evaluateSpfParamsSchema, spfEvaluationSchema } from '../email-auth/schema.js';
 import type { CallOptions, Netdiag } from '../engine/engine.js';
 import { InvalidInputError } from '../errors.js';
 import { dnssecParam, portParam, textParam } from '../params.js';
-import { evaluateSpfParamsSchema, spfEvaluationSchema } from '../schemas/email-auth.js';
 import { ENDPOINT_SCHEMAS, type OperationId } from '../schemas/index.js';
 import { summaries } from './summaries.js';
 

@@ -21,8 +21,8 @@ import {
   tempDir,
 } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { tlsDataSchema } from '../../src/schemas/tls.js';
 import { type CheckTlsOptions, checkTls } from '../../src/tls/check-tls.js';
+import { tlsDataSchema } from '../../src/tls/schema.js';
 
 const haveOpenssl = opensslAvailable();
 let pki: TestPki;

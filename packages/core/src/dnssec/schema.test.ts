@@ -1,8 +1,8 @@
 /** `validateDnssec`'s result type against the `/api/dnssec` schema (checked by `tsc`). */
 import { expect, test } from 'vitest';
-import type { DnssecResult } from '../dnssec/types.js';
-import { dnssecDataSchema, validateDnssecParamsSchema } from './dnssec.js';
-import type { EndpointData } from './index.js';
+import type { EndpointData } from '../schemas/index.js';
+import { dnssecDataSchema, validateDnssecParamsSchema } from './schema.js';
+import type { DnssecResult } from './types.js';
 
 type DeepReadonly<T> = T extends (infer U)[]
   ? readonly DeepReadonly<U>[]

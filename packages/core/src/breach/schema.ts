@@ -3,7 +3,7 @@
  * @module
  */
 import { z } from 'zod';
-import { HOSTNAME } from './common.js';
+import { HOSTNAME } from '../schemas/common.js';
 
 /** RFC 5322 §3.2.3 atext. */
 const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { registrableDomain } from '../net/domain.js';
-import { domainInput } from './common.js';
+import { domainInput } from '../schemas/common.js';
 
 // `whoisDomain` takes host names only (no `_`). A bare multi-label public suffix (co.uk) is
 // also a 400 there; the Public Suffix List cannot be written as a pattern, so only the zod

@@ -5,9 +5,9 @@
  * @module
  */
 import { z } from 'zod';
-import { DNS_TYPES, DNS_TYPES_V1 } from '../dns/record-types.js';
 import type { RecordType } from '../net/dns-types.js';
-import { domainInput, ipAddressInput } from './common.js';
+import { domainInput, ipAddressInput } from '../schemas/common.js';
+import { DNS_TYPES, DNS_TYPES_V1 } from './record-types.js';
 
 // --- Parameters ---
 

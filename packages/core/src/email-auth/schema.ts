@@ -5,9 +5,9 @@
  * @module
  */
 import { z } from 'zod';
-import { MAX_REQUESTED_SELECTORS } from '../email-auth/dkim/analyse.js';
-import { EMAIL_AUTH_GRADES, EMAIL_AUTH_SECTIONS, GRADE_RULE } from '../email-auth/summary.js';
-import { domainInput, ipAddressInput } from './common.js';
+import { domainInput, ipAddressInput } from '../schemas/common.js';
+import { MAX_REQUESTED_SELECTORS } from './dkim/analyse.js';
+import { EMAIL_AUTH_GRADES, EMAIL_AUTH_SECTIONS, GRADE_RULE } from './summary.js';
 
 // --- Parameters ---
 

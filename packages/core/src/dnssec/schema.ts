@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { DNS_TYPES_V1 } from '../dns/record-types.js';
-import { domainInput } from './common.js';
+import { domainInput } from '../schemas/common.js';
 
 export const validateDnssecParamsSchema = z.object({
   domain: domainInput().describe('Domain name to validate (IDNs accepted)'),

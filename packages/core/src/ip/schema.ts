@@ -4,8 +4,8 @@
  * @module
  */
 import { z } from 'zod';
-import { BULK_MAX_IPS } from '../ip/bulk-lookup.js';
-import { ipAddressInput } from './common.js';
+import { ipAddressInput } from '../schemas/common.js';
+import { BULK_MAX_IPS } from './bulk-lookup.js';
 
 const BOGON =
   'Private, reserved and other special-purpose addresses (IANA registries) are answered with ' +

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from 'zod';
-import { hostInput } from './common.js';
+import { hostInput } from '../schemas/common.js';
 
 const TLS_GRADES = ['A+', 'A', 'A-', 'B', 'C', 'D', 'E', 'F', 'T', 'M'] as const;
 const VERSIONS = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;

@@ -266,14 +266,8 @@ export type {
 } from './net/resolver-present-modern.js';
 export { type DnsServer, parseDnsServer } from './net/resolver-servers.js';
 export type { SvcParams } from './net/svcb.js';
-// --- Reading parameters (every face: the same input, the same message) ---
-export {
-  dnssecParam,
-  PARAM_FORMS,
-  type ParamName,
-  portParam,
-  textParam,
-} from './params.js';
+// --- The parameters' forms, in the words of their 400s (parsed by `parseParams`) ---
+export { MAX_PARAM_LENGTH, PARAM_FORMS, type ParamName } from './params.js';
 export {
   createScanLimiter,
   MAX_PORTS_PER_REQUEST,

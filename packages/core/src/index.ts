@@ -24,6 +24,8 @@
  */
 
 export * from './capabilities.js';
+// --- The capability registry (the faces are made from it) ---
+export * from './registry.js';
 // --- Answer schemas (zod) and the SPEC shapes ---
 export * from './schemas/index.js';
 // --- The capabilities as tools for agents (the MCP face builds on this table) ---
@@ -31,7 +33,6 @@ export {
   findTool,
   NETDIAG_TOOLS,
   operationLimit,
-  type RateLimitKind,
   type ToolContext,
   type ToolDefinition,
 } from './tools/index.js';

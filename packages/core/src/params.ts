@@ -1,11 +1,10 @@
 /**
- * Reading one parameter the way every face does: the HTTP routes read query values with these,
- * and so do the tools agents call (`tools/tools.ts`), so the same input gets the same 400 message
- * on both: which parameter, and the form it takes. What the value means is checked after, by the
- * capability itself (`parseIp`, `normaliseDomain`, …), for every face alike.
+ * The parameters' names and forms, in the words of the 400 for a missing or malformed one
+ * (CONTRACT §2: "which parameter, and the expected form"). The parameter schemas
+ * (`schemas/param.ts`) write their messages from this table; no zod here, so the CLI's start can
+ * name a form without loading it.
  * @module
  */
-import { InvalidInputError } from './errors.js';
 
 /** The form each parameter takes, in the words of the message for a missing or malformed one. */
 export const PARAM_FORMS = {
@@ -29,49 +28,4 @@ export const PARAM_FORMS = {
 export type ParamName = keyof typeof PARAM_FORMS;
 
 /** The longest value read: a probe URL with its path is the longest legitimate one. */
-const MAX_LENGTH = 2048;
-
-/**
- * A text parameter: absent or empty is `undefined` (a 400 naming it when `required`); anything
- * but text, or text over 2048 characters, is a 400.
- */
-export function textParam(value: unknown, name: ParamName, required: true): string;
-export function textParam(value: unknown, name: ParamName, required?: boolean): string | undefined;
-export function textParam(value: unknown, name: ParamName, required = false): string | undefined {
-  if (value === undefined || value === null || value === '') {
-    if (required) {
-      throw new InvalidInputError(
-        `Missing required parameter "${name}": ${PARAM_FORMS[name]}`,
-        name,
-      );
-    }
-    return undefined;
-  }
-  if (typeof value !== 'string') {
-    throw new InvalidInputError(`"${name}" must be text: ${PARAM_FORMS[name]}`, name);
-  }
-  if (value.length > MAX_LENGTH) {
-    throw new InvalidInputError(`"${name}" is too long (at most ${MAX_LENGTH} characters)`, name);
-  }
-  return value;
-}
-
-/** `dnssec=true|false|1|0` (absent: false). */
-export function dnssecParam(value: string | undefined): boolean {
-  if (value === undefined || value === 'false' || value === '0') return false;
-  if (value === 'true' || value === '1') return true;
-  throw new InvalidInputError(`"dnssec" must be ${PARAM_FORMS.dnssec}`, 'dnssec');
-}
-
-/** A port (`port`, `allow_port`) as a number; the capability checks the range (1–65535). */
-export function portParam(
-  value: string | undefined,
-  name: 'port' | 'allow_port' = 'port',
-): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,5}$/.test(value)) {
-    const what = name === 'allow_port' ? '"allow_port" must repeat "port":' : '"port" must be';
-    throw new InvalidInputError(`${what} a whole number from 1 to 65535`, name);
-  }
-  return Number(value);
-}
+export const MAX_PARAM_LENGTH = 2048;

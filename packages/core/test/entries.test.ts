@@ -10,17 +10,22 @@ import { prerequisite } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import * as capabilities from '../src/capabilities.js';
 import * as root from '../src/index.js';
+import * as registry from '../src/registry.js';
 import * as schemas from '../src/schemas/index.js';
 import * as tools from '../src/tools/index.js';
 
 describe('the entries', () => {
-  test('the root is the capabilities, the schemas and the tool table, and nothing else', () => {
+  test('the root is the capabilities, the schemas, the registry and the tool table, and nothing else', () => {
     for (const [name, value] of Object.entries(capabilities))
       expect(root, name).toHaveProperty(name, value);
     const onlyInRoot = Object.keys(root)
       .filter((name) => !(name in capabilities))
       .sort();
-    const expected = [...Object.keys(schemas), ...Object.keys(tools)].sort();
+    const expected = [
+      ...Object.keys(schemas),
+      ...Object.keys(tools),
+      ...Object.keys(registry),
+    ].sort();
     expect(onlyInRoot).toEqual(expected);
     expect(tools.findTool).toBe(root.findTool);
     // Every schema is a zod schema, and none of them leaks into the capabilities entry.

@@ -1,35 +1,12 @@
 /**
- * Query and path parameters. A query value is read with core's `textParam`, as the MCP tools read
- * their arguments, so a missing or malformed one gets the same message on both faces; every
- * failure is an `InvalidInputError` whose message names the parameter and the expected form.
+ * Query parameter names. The values are read by core's `parseParams` with the capability's
+ * schema (routes/capabilities.ts), as the MCP tools read their arguments; what is left to the
+ * HTTP face is refusing a name the route does not take.
  * @module
  */
-import { InvalidInputError, PARAM_FORMS, type ParamName, textParam } from '@netdiag/core';
+import { InvalidInputError } from '@netdiag/core';
 import type { Request } from 'express';
 import type { RouteDef } from './routes/types.js';
-
-/**
- * A single text query parameter. A repeated parameter (`?ip=a&ip=b`) is a 400: silently
- * picking one would hide a client bug.
- */
-export function queryParam(req: Request, name: ParamName, required: true): string;
-export function queryParam(req: Request, name: ParamName, required?: false): string | undefined;
-export function queryParam(req: Request, name: ParamName, required = false): string | undefined {
-  const value = (req.query as Record<string, unknown>)[name];
-  if (Array.isArray(value)) {
-    throw new InvalidInputError(
-      `Query parameter "${name}" must be given once, as ${PARAM_FORMS[name]}`,
-      name,
-    );
-  }
-  return textParam(value, name, required);
-}
-
-/** A path parameter (always present when the route matched). */
-export function pathParam(req: Request, name: string): string {
-  const value = (req.params as Record<string, string | undefined>)[name];
-  return value ?? '';
-}
 
 /**
  * Query parameters every route ignores: `_` is the cache-busting parameter jQuery adds to GET

@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../src/app.js';
-import { emailAuthRoutes } from '../src/routes/email-auth.js';
+import { ROUTES } from '../src/routes/index.js';
 import { expectMatchesSchema } from './expect-schema.js';
 
 let dns: DnsTestServer;
@@ -85,7 +85,7 @@ function undescribed(value: unknown, schema: Schema, path = 'data'): string | un
   return undefined;
 }
 
-const route = emailAuthRoutes[0]!;
+const route = ROUTES.find((r) => r.operationId === 'checkEmailAuth')!;
 
 describe('GET /api/email-auth', () => {
   test('200: every section, described field by field by the route schema', async () => {

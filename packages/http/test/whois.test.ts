@@ -13,7 +13,7 @@ import {
 } from '../../../test-utils/src/rdap-server.js';
 import { startWhoisServer, type WhoisTestServer } from '../../../test-utils/src/whois-server.js';
 import { createApp } from '../src/app.js';
-import { whoisRoutes } from '../src/routes/whois.js';
+import { ROUTES } from '../src/routes/index.js';
 import { expectMatchesSchema } from './expect-schema.js';
 
 let rdap: RdapTestServer;
@@ -107,7 +107,7 @@ describe('same RDAP data, both families', () => {
   test('every field the data schema declares is present with its type', async () => {
     const res = await request(app()).get('/api/whois?domain=example.com');
     expectMatchesSchema('whois', res.body);
-    const schema = whoisRoutes[0]?.data as {
+    const schema = ROUTES.find((r) => r.operationId === 'whois')?.data as {
       required: string[];
       properties: Record<string, { type: string | string[] }>;
     };

@@ -42,7 +42,7 @@ function isObjectSchema(schema: unknown): boolean {
 /**
  * What the SDK is given as a tool's input schema. The SDK checks a call's arguments against it
  * before the handler and refuses in zod's words ("Invalid input at ip"), while the tool reads and
- * checks them itself as the HTTP route does (core's `textParam`, then the capability), in the
+ * checks them itself as the HTTP route does (core's `parseParams`, then the capability), in the
  * API's words. So the SDK gets a schema that admits any object, listed to agents as the tool's
  * own: zod writes `.meta()` into the JSON Schema, over the empty object's keys. Made once per
  * tool: the HTTP transport builds a server per request.

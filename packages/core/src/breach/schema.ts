@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { HOSTNAME } from '../schemas/common.js';
+import { parameters } from '../schemas/param.js';
 
 /** RFC 5322 §3.2.3 atext. */
 const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";
@@ -13,7 +14,7 @@ const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";
  */
 const EMAIL = new RegExp(`^(?=[^@]{1,64}@)${ATEXT}+(?:\\.${ATEXT}+)*@${HOSTNAME}$`);
 
-export const checkBreachParamsSchema = z.object({
+export const checkBreachParamsSchema = parameters({
   email: z
     .email({ pattern: EMAIL })
     .max(254)

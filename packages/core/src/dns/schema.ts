@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { RecordType } from '../net/dns-types.js';
 import { domainInput, ipAddressInput } from '../schemas/common.js';
+import { parameters } from '../schemas/param.js';
 import { DNS_TYPES, DNS_TYPES_V1 } from './record-types.js';
 
 // --- Parameters ---
@@ -23,13 +24,13 @@ function typeParam(types: readonly RecordType[]) {
     );
 }
 
-export const dnsLookupParamsSchema = z.object({
+export const dnsLookupParamsSchema = parameters({
   domain: domainParam,
   type: typeParam(DNS_TYPES),
 });
 export type DnsLookupParams = z.input<typeof dnsLookupParamsSchema>;
 
-export const dnsLookupV1ParamsSchema = z.object({
+export const dnsLookupV1ParamsSchema = parameters({
   domain: domainParam,
   type: typeParam(DNS_TYPES_V1),
   dnssec: z
@@ -41,12 +42,12 @@ export const dnsLookupV1ParamsSchema = z.object({
 });
 export type DnsLookupV1Params = z.input<typeof dnsLookupV1ParamsSchema>;
 
-export const reverseDnsParamsSchema = z.object({
+export const reverseDnsParamsSchema = parameters({
   ip: ipAddressInput.describe('IPv4 or IPv6 address (IPv4-mapped IPv6 is treated as IPv4)'),
 });
 export type ReverseDnsParams = z.input<typeof reverseDnsParamsSchema>;
 
-export const blacklistParamsSchema = z.object({
+export const blacklistParamsSchema = parameters({
   ip: ipAddressInput.describe('IPv4 or IPv6 address'),
 });
 export type BlacklistParams = z.input<typeof blacklistParamsSchema>;

@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { DNS_TYPES_V1 } from '../dns/record-types.js';
 import { domainInput } from '../schemas/common.js';
+import { parameters } from '../schemas/param.js';
 
-export const validateDnssecParamsSchema = z.object({
+export const validateDnssecParamsSchema = parameters({
   domain: domainInput().describe('Domain name to validate (IDNs accepted)'),
   type: z
     .enum(DNS_TYPES_V1)

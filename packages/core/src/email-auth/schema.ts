@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { domainInput, ipAddressInput } from '../schemas/common.js';
+import { parameters } from '../schemas/param.js';
 import { MAX_REQUESTED_SELECTORS } from './dkim/analyse.js';
 import { EMAIL_AUTH_GRADES, EMAIL_AUTH_SECTIONS, GRADE_RULE } from './summary.js';
 
@@ -17,37 +18,33 @@ const SELECTOR =
 
 // `sender` and `helo` need `ip` (a 400 otherwise); OpenAPI parameters cannot say so, the
 // descriptions and the zod refinement at the end do.
-export const checkEmailAuthParamsSchema = z
-  .object({
-    domain: domainInput().describe('Domain to check (IDNs accepted, converted to punycode)'),
-    ip: ipAddressInput
-      .optional()
-      .describe('SMTP client address to evaluate SPF for (IPv4 or IPv6)'),
-    sender: z
-      .string()
-      .max(1024)
-      // `<>` or anything with an "@" (RFC 7208 §2.4); the server trims it.
-      .regex(/^(?:<>|\S*@\S*)$/)
-      .optional()
-      .describe(
-        'MAIL FROM address for the evaluation (needs ip); "<>" is the null sender; default postmaster@<domain>',
-      ),
-    helo: z
-      .string()
-      .max(1024)
-      .optional()
-      .describe('HELO/EHLO name for the evaluation (needs ip); default the domain'),
-    dkim_selector: z
-      .string()
-      .max(1024)
-      .regex(new RegExp(`^${SELECTOR}(?:,${SELECTOR}){0,${MAX_REQUESTED_SELECTORS - 1}}$`))
-      .optional()
-      .describe('DKIM selectors to try first, comma-separated (at most 10)'),
-  })
-  .refine((p) => p.ip !== undefined || (p.sender === undefined && p.helo === undefined), {
-    message: '"sender" and "helo" are used only with "ip"',
-    path: ['ip'],
-  });
+export const checkEmailAuthParamsSchema = parameters({
+  domain: domainInput().describe('Domain to check (IDNs accepted, converted to punycode)'),
+  ip: ipAddressInput.optional().describe('SMTP client address to evaluate SPF for (IPv4 or IPv6)'),
+  sender: z
+    .string()
+    .max(1024)
+    // `<>` or anything with an "@" (RFC 7208 §2.4); the server trims it.
+    .regex(/^(?:<>|\S*@\S*)$/)
+    .optional()
+    .describe(
+      'MAIL FROM address for the evaluation (needs ip); "<>" is the null sender; default postmaster@<domain>',
+    ),
+  helo: z
+    .string()
+    .max(1024)
+    .optional()
+    .describe('HELO/EHLO name for the evaluation (needs ip); default the domain'),
+  dkim_selector: z
+    .string()
+    .max(1024)
+    .regex(new RegExp(`^${SELECTOR}(?:,${SELECTOR}){0,${MAX_REQUESTED_SELECTORS - 1}}$`))
+    .optional()
+    .describe('DKIM selectors to try first, comma-separated (at most 10)'),
+}).refine((p) => p.ip !== undefined || (p.sender === undefined && p.helo === undefined), {
+  message: '"sender" and "helo" are used only with "ip"',
+  path: ['ip'],
+});
 export type CheckEmailAuthParams = z.input<typeof checkEmailAuthParamsSchema>;
 
 // --- Data ---
@@ -148,7 +145,7 @@ const evaluationSchema = spfEvaluationSchema
   );
 
 /** Input of one SPF evaluation: the `check_email_auth` parameters that matter, `ip` required. */
-export const evaluateSpfParamsSchema = z.object({
+export const evaluateSpfParamsSchema = parameters({
   domain: domainInput().describe('Domain whose SPF policy is evaluated (the MAIL FROM domain)'),
   ip: ipAddressInput.describe('SMTP client address (IPv4 or IPv6)'),
   sender: z

@@ -4,12 +4,13 @@
  */
 import { z } from 'zod';
 import { probeUrlInput } from '../schemas/common.js';
+import { parameters } from '../schemas/param.js';
 import { tlsSummarySchema } from '../site/schema.js';
 import { SECURITY_GRADES } from './score-table.js';
 
 const checkedAt = z.iso.datetime().describe('Time of the check, ISO 8601 UTC with milliseconds');
 
-export const securityHeadersParamsSchema = z.object({
+export const securityHeadersParamsSchema = parameters({
   url: probeUrlInput.describe(
     'URL or host name (http/https only; scheme optional, https assumed).',
   ),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ipAddressInput } from '../schemas/common.js';
+import { parameters, valueParameter } from '../schemas/param.js';
 import { BULK_MAX_IPS } from './bulk-lookup.js';
 
 const BOGON =
@@ -13,12 +14,12 @@ const BOGON =
 
 // --- Parameters ---
 
-export const lookupIpParamsSchema = z.object({
+export const lookupIpParamsSchema = parameters({
   ip: ipAddressInput.describe('IPv4 or IPv6 address'),
 });
 export type LookupIpParams = z.input<typeof lookupIpParamsSchema>;
 
-export const lookupIpV1ParamsSchema = z.object({
+export const lookupIpV1ParamsSchema = parameters({
   address: ipAddressInput.describe('IPv4 or IPv6 address'),
 });
 export type LookupIpV1Params = z.input<typeof lookupIpV1ParamsSchema>;
@@ -28,11 +29,13 @@ export type LookupIpV1Params = z.input<typeof lookupIpV1ParamsSchema>;
  * (they are reported in `errors`): a list with no valid address at all is a 400 (CONTRACT §6).
  */
 export const bulkLookupBodySchema = z.object({
-  ips: z
-    .array(ipAddressInput)
-    .min(1)
-    .max(BULK_MAX_IPS)
-    .describe(`1 to ${BULK_MAX_IPS} IPv4 or IPv6 addresses`),
+  ips: valueParameter(
+    z
+      .array(ipAddressInput)
+      .min(1)
+      .max(BULK_MAX_IPS)
+      .describe(`1 to ${BULK_MAX_IPS} IPv4 or IPv6 addresses`),
+  ),
 });
 export type BulkLookupBody = z.input<typeof bulkLookupBodySchema>;
 
@@ -40,7 +43,7 @@ const AS_NUMBER =
   '(?:[0-9]{1,9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|' +
   '42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])';
 
-export const searchAsnParamsSchema = z.object({
+export const searchAsnParamsSchema = parameters({
   q: z
     .union([
       ipAddressInput,

@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from 'zod';
+import { documentedForms } from './param.js';
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
@@ -35,6 +36,13 @@ export function toJsonSchema(schema: z.ZodType, options: ToJsonSchemaOptions = {
     io,
     reused: 'inline',
     unrepresentable: 'throw',
+    // A parameter is published in its documented form, not as the text rule that parses it.
+    override: ({ zodSchema, jsonSchema }) => {
+      const form = documentedForms.get(zodSchema) as z.ZodType | undefined;
+      if (form === undefined) return;
+      for (const key of Object.keys(jsonSchema)) delete (jsonSchema as JsonSchema)[key];
+      Object.assign(jsonSchema, toJsonSchema(form, { io: 'input' }));
+    },
   }) as JsonSchema;
   return tidy(raw, { dropClosed: io === 'output' && options.strict !== true });
 }

@@ -23,6 +23,7 @@ import { parsePortList } from '../ports/port-list.js';
 import { whoisDomain } from '../whois/lookup.js';
 import { ENDPOINT_SCHEMAS } from './index.js';
 import { type JsonSchema, toJsonSchema } from './json-schema.js';
+import { formOf } from './param.js';
 
 const RUNS = 300;
 
@@ -124,7 +125,7 @@ describe('what the parameter schemas admit, the server accepts', () => {
 
   test('WHOIS domains → whoisDomain (a bare public suffix such as co.uk is the one gap)', async () => {
     for (const op of ['whois', 'whoisV1'] as const) {
-      const zod = ENDPOINT_SCHEMAS[op].params.shape.domain;
+      const zod = formOf(ENDPOINT_SCHEMAS[op].params, 'domain');
       await property(matching(param(op, 'domain')), (domain) => {
         try {
           whoisDomain(domain);
@@ -135,7 +136,7 @@ describe('what the parameter schemas admit, the server accepts', () => {
         }
       });
     }
-    expect(ENDPOINT_SCHEMAS.whois.params.safeParse({ domain: 'co.uk' }).success).toBe(false);
+    expect(formOf(ENDPOINT_SCHEMAS.whois.params, 'domain').safeParse('co.uk').success).toBe(false);
   });
 
   test('emails → normaliseEmail', async () => {
@@ -168,7 +169,7 @@ describe('what the parameter schemas admit, the server accepts', () => {
   });
 
   test('port lists → parsePortList (expanded size and range direction are the gap)', async () => {
-    const zod = ENDPOINT_SCHEMAS.scanPorts.params.shape.ports;
+    const zod = formOf(ENDPOINT_SCHEMAS.scanPorts.params, 'ports');
     await property(matching(param('scanPorts', 'ports')), (ports) => {
       try {
         parsePortList(ports);
@@ -233,10 +234,10 @@ describe('what the parameter schemas admit, the server accepts', () => {
   });
 
   test('bulk bodies → every entry is an address', () => {
-    const body = ENDPOINT_SCHEMAS.bulkLookup.body;
-    expect(body.safeParse({ ips: ['8.8.8.8', '2606:4700::1111'] }).success).toBe(true);
-    expect(body.safeParse({ ips: [] }).success).toBe(false);
-    expect(body.safeParse({ ips: Array(51).fill('8.8.8.8') }).success).toBe(false);
-    expect(body.safeParse({ ips: ['not-an-ip'] }).success).toBe(false);
+    const ips = formOf(ENDPOINT_SCHEMAS.bulkLookup.body, 'ips');
+    expect(ips.safeParse(['8.8.8.8', '2606:4700::1111']).success).toBe(true);
+    expect(ips.safeParse([]).success).toBe(false);
+    expect(ips.safeParse(Array(51).fill('8.8.8.8')).success).toBe(false);
+    expect(ips.safeParse(['not-an-ip']).success).toBe(false);
   });
 });

@@ -5,10 +5,11 @@
  */
 import { z } from 'zod';
 import { probeUrlInput } from '../schemas/common.js';
+import { parameters } from '../schemas/param.js';
 
 // --- Parameters ---
 
-export const checkSiteParamsSchema = z.object({
+export const checkSiteParamsSchema = parameters({
   url: probeUrlInput.describe('URL or host name (http/https only; scheme optional).'),
 });
 export type CheckSiteParams = z.input<typeof checkSiteParamsSchema>;

@@ -5,11 +5,12 @@
  */
 import { z } from 'zod';
 import { hostInput } from '../schemas/common.js';
+import { parameters } from '../schemas/param.js';
 
 const TLS_GRADES = ['A+', 'A', 'A-', 'B', 'C', 'D', 'E', 'F', 'T', 'M'] as const;
 const VERSIONS = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;
 
-export const checkTlsParamsSchema = z.object({
+export const checkTlsParamsSchema = parameters({
   host: hostInput.describe('Host name or public IP of the TLS server.'),
   port: z
     .string()

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { registrableDomain } from '../net/domain.js';
 import { domainInput } from '../schemas/common.js';
+import { parameters } from '../schemas/param.js';
 
 // `whoisDomain` takes host names only (no `_`). A bare multi-label public suffix (co.uk) is
 // also a 400 there; the Public Suffix List cannot be written as a pattern, so only the zod
@@ -19,10 +20,10 @@ const domainParam = domainInput({ underscore: false })
     'A domain name (IDNs accepted, converted to punycode); subdomains are reduced to the registrable domain.',
   );
 
-export const whoisParamsSchema = z.object({ domain: domainParam });
+export const whoisParamsSchema = parameters({ domain: domainParam });
 export type WhoisParams = z.input<typeof whoisParamsSchema>;
 
-export const whoisV1ParamsSchema = z.object({ domain: domainParam });
+export const whoisV1ParamsSchema = parameters({ domain: domainParam });
 export type WhoisV1Params = z.input<typeof whoisV1ParamsSchema>;
 
 const recordFields = {

@@ -5,8 +5,7 @@
  */
 import { describeScoreTable } from '@netdiag/core';
 import { callerConnection } from '../caller.js';
-import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
-import { queryParam } from '../params.js';
+import { dataSchema } from '../openapi/core-schemas.js';
 import type { RouteDef } from './types.js';
 
 // --- Shared pieces ---
@@ -176,36 +175,4 @@ const scoreRoute: RouteDef = {
   },
 };
 
-const breachRoute: RouteDef = {
-  method: 'get',
-  path: '/api/breach',
-  operationId: 'checkBreach',
-  tag: 'Breach',
-  summary: 'Check an email address against known data breaches (XposedOrNot)',
-  description:
-    'Asks the XposedOrNot breach-analytics API (NETDIAG_BREACH_API_URL, no key) and maps its ' +
-    'answer: ExposedBreaches.breaches_details[].breach → services, BreachMetrics.passwords_strength ' +
-    '(PlainText, EasyToCrack, StrongHash, Unknown) → passwords, BreachMetrics.risk → risk. An ' +
-    'address in no breach is a success with zeros. Answers are cached for one hour under a ' +
-    'SHA-256 of the lower-cased address; identical concurrent checks share one upstream request; ' +
-    'requests are paced to the upstream limits (2/s, 25/h, 100/day per calling IP). When the ' +
-    'upstream (or our pacing) says wait, the answer is 503 with Retry-After. The address is never ' +
-    'logged and is returned masked.',
-  params: paramsOf('checkBreach', { email: 'johndoe@example.com' }),
-  data: dataSchema('checkBreach'),
-  example: {
-    email: 'joh***@example.com',
-    status: 'checked',
-    breaches: 3,
-    services: ['Canva', 'LinkedIn', 'Adobe'],
-    passwords: { plain_text: 0, weak_hash: 2, strong_hash: 1, unknown: 0, total: 3 },
-    risk: { score: 62, level: 'high' },
-  },
-  errors: [400, 502, 503, 504],
-  handle({ req, ctx, signal }) {
-    const email = queryParam(req, 'email', true);
-    return ctx.engine.breach(email, { signal });
-  },
-};
-
-export const callerRoutes: RouteDef[] = [ipRoute, v1IpRoute, scoreRoute, breachRoute];
+export const callerRoutes: RouteDef[] = [ipRoute, v1IpRoute, scoreRoute];

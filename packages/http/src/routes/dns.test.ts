@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectMatchesSchema } from '../../test/expect-schema.js';
 import { createApp } from '../app.js';
 import { closeContext } from '../context.js';
-import { dnsRoutes } from './dns.js';
+import { ROUTES } from './index.js';
 
 const zone: Zone = {
   'example.test': {
@@ -104,7 +104,7 @@ function undescribed(value: unknown, schema: Schema, path = 'data'): string | un
   return undefined;
 }
 
-const schemaOf = (path: string) => dnsRoutes.find((r) => r.path === path)?.data as Schema;
+const schemaOf = (path: string) => ROUTES.find((r) => r.path === path)?.data as Schema;
 
 const V0_CASES: [string, string, string][] = [
   ['example.test', 'A', '192.0.2.10'],

@@ -1,31 +1,21 @@
 /**
  * The route table: every documented endpoint, in the order the OpenAPI document lists them.
- * Each capability owns one module here.
+ * The capabilities' routes come from core's registry (`capabilities.ts`); the rest are the HTTP
+ * face's own: the caller's own address (it is the request's), the header echo, MCP over HTTP,
+ * health and metrics, the page.
  * @module
  */
 import { callerRoutes } from './caller.js';
-import { dnsRoutes } from './dns.js';
-import { dnssecRoutes } from './dnssec.js';
-import { emailAuthRoutes } from './email-auth.js';
+import { capabilityRoutes } from './capabilities.js';
 import { headersRoutes } from './headers.js';
-import { ipRoutes } from './ip.js';
 import { mcpRoutes } from './mcp.js';
 import { operationRoutes } from './operations.js';
 import { pageRoutes } from './page.js';
-import { probeRoutes } from './probes.js';
-import { tlsRoutes } from './tls.js';
 import type { RouteDef } from './types.js';
-import { whoisRoutes } from './whois.js';
 
 export const ROUTES: readonly RouteDef[] = [
   ...callerRoutes,
-  ...ipRoutes,
-  ...dnsRoutes,
-  ...dnssecRoutes,
-  ...whoisRoutes,
-  ...probeRoutes,
-  ...tlsRoutes,
-  ...emailAuthRoutes,
+  ...capabilityRoutes,
   ...headersRoutes,
   ...mcpRoutes,
   ...operationRoutes,

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { expectMatchesSchema } from '../../test/expect-schema.js';
 import { createApp } from '../app.js';
 import { closeContext } from '../context.js';
-import { jsonDepth } from './ip.js';
+import { jsonDepth } from './body.js';
 
 const cacheDir = tempDir('netdiag-ip-http-');
 const torTarget = await startHttpTarget({

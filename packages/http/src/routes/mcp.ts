@@ -6,13 +6,19 @@
  * the MCP face. Batches are refused.
  * @module
  */
-import { findTool, InvalidInputError, NETDIAG_TOOLS, type RateLimitKind } from '@netdiag/core';
+import {
+  findTool,
+  InvalidInputError,
+  MAX_BODY_DEPTH,
+  NETDIAG_TOOLS,
+  type RateLimitKind,
+} from '@netdiag/core';
 import type { Request, Response } from 'express';
 import { callerConnection } from '../caller.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import type { Limiter } from '../rate-limit.js';
-import { jsonDepth, MAX_BODY_DEPTH } from './ip.js';
+import { jsonDepth } from './body.js';
 import type { RouteDef } from './types.js';
 
 type McpModule = typeof import('@netdiag/mcp');

@@ -4,9 +4,13 @@
  * behaviour 3, §7.
  * @module
  */
-import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
-import { pathParam, queryParam } from '../params.js';
-import type { RouteDef } from './types.js';
+import { defineCapability } from '../descriptor.js';
+import {
+  whoisDataSchema,
+  whoisParamsSchema,
+  whoisV1DataSchema,
+  whoisV1ParamsSchema,
+} from './schema.js';
 
 const example = {
   domain: 'example.com',
@@ -27,11 +31,15 @@ const common =
   'conditional requests. Registry 429 → 503 with Retry-After; timeouts → 504; other registry ' +
   'failures → 502. Unknown values keep their type ("", null, []).';
 
-export const whoisRoutes: RouteDef[] = [
-  {
+export const whois = defineCapability({
+  id: 'whois',
+  params: whoisParamsSchema,
+  data: whoisDataSchema,
+  limit: 'general',
+  run: (engine, params, context) => engine.whois(params.domain, context),
+  http: {
     method: 'get',
     path: '/api/whois',
-    operationId: 'whois',
     tag: 'WHOIS',
     summary: 'Registration data of a domain: RDAP, with fallback to classic WHOIS',
     description:
@@ -39,28 +47,35 @@ export const whoisRoutes: RouteDef[] = [
       'is asked over TCP port 43: NETDIAG_WHOIS_SERVER (whois.iana.org) → its refer: server → the ' +
       'Registrar WHOIS Server when the registry leaves fields empty. `source` says which answered. ' +
       'Not registered in either → 404; a WHOIS "limit exceeded" answer → 503.',
-    params: paramsOf('whois', { domain: 'example.com' }),
-    data: dataSchema('whois'),
+    paramExamples: { domain: 'example.com' },
     example: { ...example, source: 'rdap' },
     errors: [400, 404, 502, 503, 504],
-    handle({ req, ctx, signal }) {
-      const domain = queryParam(req, 'domain', true);
-      return ctx.engine.whois(domain, { signal });
-    },
   },
-  {
+  tool: {
+    name: 'whois',
+    title: 'WHOIS / RDAP',
+    description:
+      'Registration record of a domain (registrar, dates, name servers, status): RDAP first, ' +
+      'classic WHOIS when RDAP has no record. Same answer as GET /api/whois.',
+    probe: false,
+    openWorld: true,
+  },
+});
+
+export const whoisV1 = defineCapability({
+  id: 'whoisV1',
+  params: whoisV1ParamsSchema,
+  data: whoisV1DataSchema,
+  limit: 'general',
+  run: (engine, params, context) => engine.whoisV1(params.domain, context),
+  http: {
     method: 'get',
     path: '/api/v1/whois/:domain',
-    operationId: 'whoisV1',
     tag: 'WHOIS',
     summary: 'Registration data of a domain from RDAP',
     description: `${common} No RDAP service for the TLD, or no RDAP record → 404 "Domain not found in RDAP".`,
-    params: paramsOf('whoisV1', { domain: 'example.com' }, { path: ['domain'] }),
-    data: dataSchema('whoisV1'),
+    paramExamples: { domain: 'example.com' },
     example,
     errors: [400, 404, 502, 503, 504],
-    handle({ req, ctx, signal }) {
-      return ctx.engine.whoisV1(pathParam(req, 'domain'), { signal });
-    },
   },
-];
+});

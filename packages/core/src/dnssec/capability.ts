@@ -4,9 +4,8 @@
  * the server-wide resolver with DO and CD set; nothing connects to a target the caller names.
  * @module
  */
-import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
-import { queryParam } from '../params.js';
-import type { RouteDef } from './types.js';
+import { defineCapability } from '../descriptor.js';
+import { dnssecDataSchema, validateDnssecParamsSchema } from './schema.js';
 
 const signature = (rrset: string, keyTag: number, algorithm: number, signer: string) => ({
   rrset,
@@ -85,11 +84,15 @@ const EXAMPLE = {
   validated_at: '2026-11-24T10:31:39.767Z',
 };
 
-export const dnssecRoutes: RouteDef[] = [
-  {
+export const validateDnssec = defineCapability({
+  id: 'validateDnssec',
+  params: validateDnssecParamsSchema,
+  data: dnssecDataSchema,
+  limit: 'tool',
+  run: (engine, params, context) => engine.validateDnssec(params, context),
+  http: {
     method: 'get',
     path: '/api/dnssec',
-    operationId: 'validateDnssec',
     tag: 'DNS',
     summary: 'DNSSEC validation of a name and type, from the root trust anchor down',
     description:
@@ -108,14 +111,19 @@ export const dnssecRoutes: RouteDef[] = [
       '(CVE-2023-50387): more than 2 DNSKEYs sharing a key tag, more than 8 signature checks on ' +
       'one RRset or 400 in the validation, more than 200 DNS questions (long CNAME chains), the ' +
       'limit named in `reason`. No answer in time is 504. Limited like the other tool endpoints.',
-    params: paramsOf('validateDnssec', { domain: 'example.com', type: 'A' }),
-    data: dataSchema('validateDnssec'),
+    paramExamples: { domain: 'example.com', type: 'A' },
     example: EXAMPLE,
     errors: [400, 502, 504],
-    handle({ req, ctx, signal }) {
-      const domain = queryParam(req, 'domain', true);
-      const type = queryParam(req, 'type');
-      return ctx.engine.validateDnssec({ domain, type }, { signal });
-    },
   },
-];
+  tool: {
+    name: 'validate_dnssec',
+    title: 'Validate DNSSEC',
+    description:
+      'Validates the answer to a name and record type with DNSSEC, from the IANA root trust ' +
+      'anchor down (DS → DNSKEY → RRSIG, NSEC/NSEC3 denial): secure, insecure (with the proof ' +
+      'that a delegation has no DS), bogus (naming the failing key, signature and rule) or ' +
+      'indeterminate, with the whole chain. type defaults to A. Same answer as GET /api/dnssec.',
+    probe: false,
+    openWorld: true,
+  },
+});

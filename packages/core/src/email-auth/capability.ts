@@ -4,16 +4,26 @@
  * summary. The shape is ours (CONTRACT §6 "tool endpoints"), described field by field here.
  * @module
  */
-import { COMMON_DKIM_SELECTORS, GRADE_RULE } from '@netdiag/core';
-import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
-import { queryParam } from '../params.js';
-import type { RouteDef } from './types.js';
+import { defineCapability } from '../descriptor.js';
+import { COMMON_DKIM_SELECTORS } from './dkim/analyse.js';
+import {
+  checkEmailAuthParamsSchema,
+  emailAuthDataSchema,
+  evaluateSpfParamsSchema,
+  spfEvaluationSchema,
+} from './schema.js';
+import { GRADE_RULE } from './summary.js';
 
-export const emailAuthRoutes: RouteDef[] = [
-  {
+export const checkEmailAuth = defineCapability({
+  id: 'checkEmailAuth',
+  params: checkEmailAuthParamsSchema,
+  data: emailAuthDataSchema,
+  limit: 'general',
+  run: (engine, { dkim_selector, ...params }, context) =>
+    engine.emailAuth({ ...params, dkimSelector: dkim_selector }, context),
+  http: {
     method: 'get',
     path: '/api/email-auth',
-    operationId: 'checkEmailAuth',
     tag: 'Email',
     summary: 'Email authentication of a domain: MX, SPF, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI',
     description:
@@ -28,14 +38,13 @@ export const emailAuthRoutes: RouteDef[] = [
       'private addresses refused unless NETDIAG_ALLOWED_TARGETS) and its mx patterns are checked ' +
       "against the MX hosts. Only a failure of the domain's own MX or TXT lookup is an error " +
       '(502/504); every other DNS or fetch failure becomes a finding.',
-    params: paramsOf('checkEmailAuth', {
+    paramExamples: {
       domain: 'example.com',
       ip: '93.184.216.7',
       sender: 'alice@example.com',
       helo: 'mail.example.com',
       dkim_selector: 'selector1,s2048',
-    }),
-    data: dataSchema('checkEmailAuth'),
+    },
     example: {
       domain: 'example.com',
       checked_at: '2026-11-21T10:00:00.000Z',
@@ -464,18 +473,34 @@ export const emailAuthRoutes: RouteDef[] = [
       },
     },
     errors: [400, 502, 504],
-    handle({ req, ctx, signal }) {
-      const domain = queryParam(req, 'domain', true);
-      return ctx.engine.emailAuth(
-        {
-          domain,
-          ip: queryParam(req, 'ip'),
-          sender: queryParam(req, 'sender'),
-          helo: queryParam(req, 'helo'),
-          dkimSelector: queryParam(req, 'dkim_selector'),
-        },
-        { signal },
-      );
-    },
   },
-];
+  tool: {
+    name: 'check_email_auth',
+    title: 'Check email authentication',
+    description:
+      "A domain's mail setup: MX, SPF (analysis and, with ip, an RFC 7208 evaluation), DMARC, " +
+      'DKIM, MTA-STS, TLS-RPT and BIMI, each with findings, and an overall grade. Same answer as ' +
+      'GET /api/email-auth.',
+    probe: false,
+    openWorld: true,
+  },
+});
+
+/** A tool only: the `spf.evaluation` part of `checkEmailAuth`, asked on its own. */
+export const evaluateSpf = defineCapability({
+  id: 'evaluateSpf',
+  params: evaluateSpfParamsSchema,
+  data: spfEvaluationSchema,
+  limit: 'general',
+  run: (engine, params, context) => engine.evaluateSpf(params, context),
+  tool: {
+    name: 'evaluate_spf',
+    title: 'Evaluate SPF for a sender',
+    description:
+      'Would mail from this IP address pass SPF for this domain? One RFC 7208 check_host() ' +
+      'evaluation with the deciding term and every step; the same object as ' +
+      'check_email_auth → spf.evaluation for the same input.',
+    probe: false,
+    openWorld: true,
+  },
+});

@@ -3,11 +3,8 @@
  * stricter tool rate limit, behind the SSRF guard like every probe.
  * @module
  */
-
-import { portParam } from '@netdiag/core';
-import { dataSchema, paramsOf } from '../openapi/core-schemas.js';
-import { queryParam } from '../params.js';
-import type { RouteDef } from './types.js';
+import { defineCapability } from '../descriptor.js';
+import { checkTlsParamsSchema, tlsDataSchema } from './schema.js';
 
 /** A real answer (from the tests' TLS 1.3 server), with public example names. */
 const EXAMPLE = {
@@ -182,11 +179,23 @@ const EXAMPLE = {
   duration_ms: 412,
 };
 
-export const tlsRoutes: RouteDef[] = [
-  {
+export const checkTls = defineCapability({
+  id: 'checkTls',
+  params: checkTlsParamsSchema,
+  data: tlsDataSchema,
+  limit: 'tool',
+  run: (engine, { host, port, allow_port }, context) =>
+    engine.checkTls(
+      {
+        host,
+        ...(port !== undefined ? { port } : {}),
+        ...(allow_port !== undefined ? { allowPort: allow_port } : {}),
+      },
+      context,
+    ),
+  http: {
     method: 'get',
     path: '/api/tls',
-    operationId: 'checkTls',
     tag: 'Probes',
     summary: 'TLS protocols, cipher suites, certificate chain and an SSL Labs-style grade',
     description:
@@ -213,22 +222,20 @@ export const tlsRoutes: RouteDef[] = [
       '(21, 22, 23, 25, 53, 110, 111, 119, 135, 139, 143, 389, 445, 587, 1433, 1521, 2049, 2375, ' +
       '3306, 3389, 5432, 5672, 5900, 6379, 11211, 27017; the mail ports speak STARTTLS) are 400 ' +
       'unless `allow_port` repeats the port, e.g. `port=6379&allow_port=6379` for a Redis with TLS.',
-    params: paramsOf('checkTls', { host: 'example.com', port: '443', allow_port: '443' }),
-    data: dataSchema('checkTls'),
+    paramExamples: { host: 'example.com', port: '443', allow_port: '443' },
     example: EXAMPLE,
     errors: [400, 403, 404, 502, 503, 504],
-    handle({ req, ctx, signal }) {
-      const host = queryParam(req, 'host', true);
-      const port = portParam(queryParam(req, 'port'));
-      const allowPort = portParam(queryParam(req, 'allow_port'), 'allow_port');
-      return ctx.engine.checkTls(
-        {
-          host,
-          ...(port !== undefined ? { port } : {}),
-          ...(allowPort !== undefined ? { allowPort } : {}),
-        },
-        { signal },
-      );
-    },
   },
-];
+  tool: {
+    name: 'check_tls',
+    title: 'Inspect and grade TLS',
+    description:
+      "A TLS server's protocols (TLS 1.0–1.3), cipher suites in server order, certificate chain " +
+      '(expiry, days left, trust, host-name match), ALPN, OCSP stapling, HSTS and an SSL ' +
+      'Labs-style grade with every cap named. port defaults to 443; a well-known non-TLS port ' +
+      '(SMTP 25, SSH 22, Redis 6379, …) is refused unless allow_port repeats it. Public targets ' +
+      'only. Same answer as GET /api/tls.',
+    probe: true,
+    openWorld: true,
+  },
+});

@@ -86,6 +86,8 @@ register(pathToFileURL(${JSON.stringify(hook)}));`,
           encoding: 'utf8',
           env: {
             PATH: process.env['PATH'],
+            // CI's --throw-deprecation reaches the child (.ci/run).
+            NODE_OPTIONS: process.env['NODE_OPTIONS'],
             NETDIAG_CACHE_DIR: dir,
             NETDIAG_TOR_EXIT_LIST_URL: `${tor.url}/tor`,
             NETDIAG_DNS_SERVERS: dns.address,

@@ -39,6 +39,8 @@ describe.skipIf(!built)('server logs are written when they happen', () => {
     child = spawn(process.execPath, [bin], {
       env: {
         PATH: process.env['PATH'],
+        // CI's --throw-deprecation reaches the child (.ci/run).
+        NODE_OPTIONS: process.env['NODE_OPTIONS'],
         PORT: '0',
         HOST: '127.0.0.1',
         // A closed loopback port: the Redis client warns that it cannot connect.

@@ -306,6 +306,8 @@ describe.skipIf(!builtCli)('stdio: netdiag mcp', () => {
       args: [cliBin, 'mcp'],
       env: {
         PATH: process.env.PATH ?? '',
+        // CI's --throw-deprecation reaches the child (.ci/run).
+        NODE_OPTIONS: process.env.NODE_OPTIONS ?? '',
         TMPDIR: process.env.TMPDIR ?? '',
         ...upstreams.env,
         NETDIAG_CACHE_DIR: cacheDir,

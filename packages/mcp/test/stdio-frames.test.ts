@@ -112,6 +112,8 @@ describe.skipIf(!builtCli)('stdio: netdiag mcp and frames past the cap', () => {
     const child = spawn(process.execPath, [cliBin, 'mcp'], {
       env: {
         PATH: process.env.PATH ?? '',
+        // CI's --throw-deprecation reaches the child (.ci/run).
+        NODE_OPTIONS: process.env.NODE_OPTIONS ?? '',
         // Nothing here queries; were anything to, it would reach no one.
         NETDIAG_DNS_SERVERS: '127.0.0.1:9',
         NETDIAG_CACHE_DIR: tempDir('netdiag-mcp-frames-'),

@@ -16,7 +16,6 @@ import type { SecurityHeadersResult } from '../headers/grade-security-headers.js
 import type { LookupAnswer, LookupAnswerV1 } from '../ip/answers.js';
 import type { ScanPortsResult } from '../ports/scan-ports.js';
 import type { SiteCheckResult } from '../site/check-site.js';
-import type { WhoisLookupResult, WhoisResult } from '../whois/types.js';
 import { ENDPOINT_SCHEMAS, type EndpointData, type OperationId } from './index.js';
 import { toJsonSchema } from './json-schema.js';
 
@@ -46,8 +45,6 @@ returns('dnsLookup', result<DnsLookupResult>());
 returns('dnsLookupV1', result<DnsLookupV1Result>());
 returns('reverseDns', result<ReverseDnsResult>());
 returns('blacklist', result<BlacklistResult>());
-returns('whois', result<WhoisLookupResult>());
-returns('whoisV1', result<WhoisResult>());
 returns('checkSite', result<SiteCheckResult>());
 returns('gradeSecurityHeaders', result<SecurityHeadersResult>());
 returns('scanPorts', result<ScanPortsResult>());

@@ -3,40 +3,22 @@
  * @module
  */
 import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
 import type { Cache } from '../net/cache.js';
 import type { DnsResolver } from '../net/dns-types.js';
 import type { CidrSet } from '../net/ranges.js';
 import type { BaseOptions } from '../types.js';
 import type { BootstrapLoader } from './bootstrap.js';
+import type { whoisDataSchema, whoisV1DataSchema } from './schema.js';
 
 /**
  * The SPEC 2.9 record, the `data` of `GET /api/v1/whois/:domain`. Unknown values keep their
  * type: `""` for text, `null` for the IANA id, `[]` for lists (CONTRACT §2).
  */
-export interface WhoisResult {
-  /** The registrable domain that was looked up (punycode, lower case). */
-  domain: string;
-  /** Registrar name (RDAP: vCard `fn` of the registrar entity). */
-  registrar: string;
-  /** Added: the registrar's IANA id (RDAP `publicIds` "IANA Registrar ID"; WHOIS "Registrar IANA ID"). */
-  registrar_iana_id: number | null;
-  /** Registration time, ISO 8601 UTC (`toISOString`). */
-  creation_date: string;
-  expiration_date: string;
-  /** Last change of the registration record (RDAP event "last changed"). */
-  last_updated: string;
-  /** Lower case, no trailing dot, in the order given, without duplicates. */
-  name_servers: string[];
-  /** Status values in RDAP form (RFC 9083 §10.2.2, RFC 8056), e.g. `client transfer prohibited`. */
-  status: string[];
-  /** URL of the registry's RDAP record ("" when the answer came from WHOIS). */
-  rdap_link: string;
-}
+export type WhoisResult = z.output<typeof whoisV1DataSchema>;
 
 /** The `data` of `GET /api/whois`: the v1 record plus the source that answered. */
-export interface WhoisLookupResult extends WhoisResult {
-  source: 'rdap' | 'whois';
-}
+export type WhoisLookupResult = z.output<typeof whoisDataSchema>;
 
 /** Network seams shared by RDAP and WHOIS lookups. */
 export interface WhoisSeams extends BaseOptions {

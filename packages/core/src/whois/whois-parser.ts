@@ -16,6 +16,7 @@ import { toIsoDate } from './dates.js';
 import { cutDashTail, replaceUpTo, stripTrailing } from './linear-text.js';
 import { normaliseHostName, uniqueNonEmpty } from './rdap-normalise.js';
 import { toRdapStatus } from './status.js';
+import type { WhoisResult } from './types.js';
 import { ADDRESS_KEYS, KEYS, LIMIT_EXCEEDED, NOT_FOUND } from './whois-keys.js';
 import { entriesOfLines, isNameServerKey, type WhoisEntry } from './whois-lines.js';
 
@@ -25,18 +26,14 @@ import { entriesOfLines, isNameServerKey, type WhoisEntry } from './whois-lines.
  */
 export type WhoisOutcome = 'found' | 'not_found' | 'limit_exceeded' | 'refused';
 
-export interface ParsedWhois {
+/**
+ * The record's fields as one WHOIS answer gives them (`rdap_link` aside), plus what only the
+ * referral walk needs: an intermediate shape, not an answer, so it extends the schema's type.
+ * Here `domain` is the domain the answer names ("" when absent), and `status` keeps
+ * registry-specific words as printed besides the RDAP names (see status.ts).
+ */
+export interface ParsedWhois extends Omit<WhoisResult, 'rdap_link'> {
   outcome: WhoisOutcome;
-  /** The domain named by the answer ("" when absent), lower case. */
-  domain: string;
-  registrar: string;
-  registrar_iana_id: number | null;
-  creation_date: string;
-  expiration_date: string;
-  last_updated: string;
-  name_servers: string[];
-  /** RDAP status names (see status.ts); registry-specific words as printed. */
-  status: string[];
   /** `refer:` of an IANA answer: the next server to ask. */
   referral_server: string;
   /** `Registrar WHOIS Server:` of a registry answer. */

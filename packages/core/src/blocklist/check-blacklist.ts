@@ -4,6 +4,8 @@
  * per list, and the whole result cached per IP for 10 minutes.
  * @module
  */
+import type { z } from 'zod';
+import type { blacklistDataSchema, blacklistListResultSchema } from '../dns/schema.js';
 import {
   AbortedError,
   InvalidInputError,
@@ -20,45 +22,17 @@ import { classifyAnswer } from './listing.js';
 import { controlAddress, dnsblQueryName } from './query-name.js';
 import { DNSBL_ZONES, type DnsblZone, SPAMHAUS_ERROR_CODES } from './zones.js';
 
+/** One list's outcome: its raw return codes, TXT reason and what each code means. */
+export type BlacklistListResult = z.output<typeof blacklistListResultSchema>;
+
 /** Per-list status values (CONTRACT §6). */
-export type BlacklistStatus = 'listed' | 'not_listed' | 'error' | 'timeout' | 'skipped';
+export type BlacklistStatus = BlacklistListResult['status'];
 
-export interface BlacklistListResult {
-  /** List name. */
-  name: string;
-  /** DNSBL zone queried. */
-  zone: string;
-  listed: boolean;
-  status: BlacklistStatus;
-  /** The raw A answers (return codes), in the order received; `[]` when none. */
-  response: string[];
-  /** The list's TXT reason for a listing ("" when not listed or none given). */
-  reason: string;
-  /** What each return code means per the list's documentation, or why the list failed. */
-  meaning: string[];
-}
-
-export interface BlacklistResult {
-  ip: string;
-  /** Lists configured (12). */
-  total_lists: number;
-  /** Lists that answered (listed or not listed). */
-  total_checked: number;
-  /** Lists that could not be queried: status `error` or `timeout`. */
-  unavailable_count: number;
-  /** Lists not asked because they do not support IPv6. */
-  skipped_count: number;
-  /** Lists that list the IP. */
-  listed_count: number;
-  /**
-   * True when none of the `total_checked` lists (always at least one) lists the IP. It says
-   * nothing about the lists counted in `unavailable_count`.
-   */
-  clean: boolean;
-  /** `LISTED` when at least one list lists the IP, else `CLEAN` (as `clean`). */
-  status: 'CLEAN' | 'LISTED';
-  results: BlacklistListResult[];
-}
+/**
+ * `GET /api/blacklist` data. `clean` says nothing about the lists counted in
+ * `unavailable_count`; `total_checked` is always at least one (else the check fails).
+ */
+export type BlacklistResult = z.output<typeof blacklistDataSchema>;
 
 export interface CheckBlacklistOptions extends BaseOptions {
   /** DNS resolver. @default the library's shared resolver (system servers) */

@@ -4,6 +4,7 @@
  * SERVFAIL and other failures are `UpstreamError` (502), no answer in time `TimeoutError` (504).
  * @module
  */
+import type { z } from 'zod';
 import { UpstreamError } from '../errors.js';
 import type {
   DnsRecord,
@@ -16,9 +17,15 @@ import { normaliseDomain } from '../net/domain.js';
 import { getDefaultResolver } from '../net/resolver.js';
 import type { SvcbValue } from '../net/resolver-present-modern.js';
 import { withTimeout } from '../net/signal.js';
-import type { SvcParams } from '../net/svcb.js';
 import type { BaseOptions } from '../types.js';
 import { DNS_TYPES, DNS_TYPES_V1, parseRecordType } from './record-types.js';
+import type {
+  dnsExtendedErrorV1Schema,
+  dnsLookupDataSchema,
+  dnsLookupV1DataSchema,
+  dnsRecordV0Schema,
+  dnsRecordV1Schema,
+} from './schema.js';
 
 /** What `lookupDns` / `lookupDnsV1` ask. */
 export interface DnsQueryInput {
@@ -44,56 +51,18 @@ export interface LookupDnsOptions extends BaseOptions {
 }
 
 /** A record of `GET /api/dns` (SPEC 2.7): owner without trailing dot, `TTL` upper case. */
-export interface DnsRecordV0 {
-  name: string;
-  /** Numeric type code. */
-  type: number;
-  TTL: number;
-  /** `dig +short` presentation. */
-  data: string;
-}
-
+export type DnsRecordV0 = z.output<typeof dnsRecordV0Schema>;
 /** A record of `GET /api/v1/dns/:domain` (SPEC 2.7): owner with trailing dot, `ttl`. */
-export interface DnsRecordV1 {
-  name: string;
-  type: number;
-  ttl: number;
-  data: string;
-  /** HTTPS and SVCB records only (RFC 9460): priority, target and the decoded SvcParams. */
-  svc_params?: { priority: number; target: string; params: SvcParams };
-}
-
-/** An Extended DNS Error of `GET /api/v1/dns/:domain`. */
-export interface DnsExtendedErrorV1 {
-  code: number;
-  name: string;
-  /** EXTRA-TEXT, with any IP address replaced by `[address]` (it may name internal servers). */
-  text?: string;
-}
-
-export interface DnsLookupResult {
-  domain: string;
-  type: RecordType;
-  /** `NOERROR` or `NXDOMAIN` (CONTRACT §6). */
-  rcode: string;
-  records: DnsRecordV0[];
-}
-
-export interface DnsLookupV1Result {
-  domain: string;
-  type: RecordType;
-  rcode: string;
-  records: DnsRecordV1[];
-  /** The authority section (the SOA of a negative answer), v1 record shape (CONTRACT §6). */
-  authority: DnsRecordV1[];
-  /**
-   * The resolver's AD flag: it validated the answer with DNSSEC (RFC 4035 §3.2.3). Only as
-   * trustworthy as the path to the resolver (RFC 4035 §4.9.3).
-   */
-  authenticated: boolean;
-  /** Extended DNS Errors (RFC 8914) the resolver attached; absent when none. */
-  extended_errors?: DnsExtendedErrorV1[];
-}
+export type DnsRecordV1 = z.output<typeof dnsRecordV1Schema>;
+/** An Extended DNS Error of `GET /api/v1/dns/:domain`, EXTRA-TEXT without IP addresses. */
+export type DnsExtendedErrorV1 = z.output<typeof dnsExtendedErrorV1Schema>;
+/** `GET /api/dns` data; `rcode` is `NOERROR` or `NXDOMAIN` (CONTRACT §6). */
+export type DnsLookupResult = z.output<typeof dnsLookupDataSchema>;
+/**
+ * `GET /api/v1/dns/:domain` data. `authenticated` is the resolver's AD flag, only as
+ * trustworthy as the path to the resolver (RFC 4035 §4.9.3).
+ */
+export type DnsLookupV1Result = z.output<typeof dnsLookupV1DataSchema>;
 
 /** `GET /api/dns`: types A, AAAA, MX, NS, TXT, CNAME, CAA, SOA. */
 export async function lookupDns(

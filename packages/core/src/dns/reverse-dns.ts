@@ -4,12 +4,14 @@
  * back to the same address, the check of RFC 8601 §2.7.3 "iprev").
  * @module
  */
+import type { z } from 'zod';
 import { UpstreamError } from '../errors.js';
 import type { DnsResolver } from '../net/dns-types.js';
 import { parseIp, requireIp, reverseName } from '../net/ip.js';
 import { getDefaultResolver } from '../net/resolver.js';
 import { withTimeout } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
+import type { reverseDnsDataSchema } from './schema.js';
 
 export interface ReverseDnsOptions extends BaseOptions {
   /** DNS resolver. @default the library's shared resolver (system servers) */
@@ -18,20 +20,8 @@ export interface ReverseDnsOptions extends BaseOptions {
   fcrdns?: boolean;
 }
 
-export interface ReverseDnsResult {
-  /** The address, normalised. */
-  ip: string;
-  /** First PTR target without the trailing dot; "" when there is none. */
-  hostname: string;
-  /** The reverse-lookup name that was queried (no trailing dot). */
-  ptr_record: string;
-  /** Every PTR target, without trailing dots. */
-  hostnames: string[];
-  /** True when one of the PTR names has an A/AAAA record equal to `ip`. */
-  fcrdns: boolean;
-  /** `NOERROR` or `NXDOMAIN`. */
-  rcode: string;
-}
+/** `GET /api/rdns` data: the first PTR target, all of them, and the FCrDNS verdict. */
+export type ReverseDnsResult = z.output<typeof reverseDnsDataSchema>;
 
 /**
  * At most this many PTR names are forward-checked: RFC 8601 §2.7.3 lets iprev stop early, and

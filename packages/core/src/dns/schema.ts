@@ -68,36 +68,66 @@ const rcode = z
     'Added: the DNS response code, NOERROR or NXDOMAIN (NXDOMAIN is a success with no records)',
   );
 
-const recordV0 = z.strictObject({
+/** A record of `GET /api/dns` (SPEC 2.7): owner without trailing dot, `TTL` upper case. */
+export const dnsRecordV0Schema = z.strictObject({
   name: z.string().describe('Owner name, without trailing dot'),
   type: z.int().describe('Numeric record type code (1 A, 28 AAAA, 5 CNAME, 15 MX, …)'),
   TTL: z.int().describe('Time to live in seconds'),
   data: z.string().describe(DATA_DESCRIPTION),
 });
 
-const svcParams = z
+/** The SvcParams of an HTTPS or SVCB record by key name (RFC 9460 §7). */
+export const svcParamsSchema = z
+  .looseObject({
+    mandatory: z
+      .array(z.string())
+      .optional()
+      .describe('Keys the client must understand (RFC 9460 §8), by name'),
+    alpn: z.array(z.string()).optional().describe('ALPN protocol ids (RFC 9460 §7.1.1)'),
+    'no-default-alpn': z.literal(true).optional(),
+    port: z.int().optional(),
+    ipv4hint: z.array(z.string()).optional(),
+    ech: z.string().optional().describe('The ECHConfigList, base64 (RFC 9460 §14.3.1)'),
+    ipv6hint: z.array(z.string()).optional(),
+    dohpath: z.string().optional().describe('DoH URI template (RFC 9461 §5)'),
+  })
+  .describe(
+    'SvcParams by key name: mandatory (key names), alpn (protocol ids), no-default-alpn (true), port, ipv4hint and ipv6hint (addresses), ech (base64), dohpath; unnamed keys as key<N> with a hex value',
+  );
+
+/** An HTTPS or SVCB record decoded (RFC 9460): the resolver's value and `svc_params`. */
+export const svcbValueSchema = z
   .strictObject({
     priority: z.int().describe('SvcPriority; 0 is AliasMode (RFC 9460 §2.4.2)'),
     target: z.string().describe('TargetName without trailing dot; "" means the owner itself'),
-    params: z
-      .record(z.string(), z.unknown())
-      .describe(
-        'SvcParams by key name: mandatory (key names), alpn (protocol ids), no-default-alpn (true), port, ipv4hint and ipv6hint (addresses), ech (base64), dohpath; unnamed keys as key<N> with a hex value',
-      ),
+    params: svcParamsSchema,
   })
   .describe('HTTPS and SVCB records only: the record decoded (RFC 9460)');
 
-const recordV1 = z.strictObject({
+/** A record of `GET /api/v1/dns/:domain` (SPEC 2.7): owner with trailing dot, `ttl`. */
+export const dnsRecordV1Schema = z.strictObject({
   name: z.string().describe('Owner name, with trailing dot'),
   type: z.int().describe('Numeric record type code'),
   ttl: z.int().describe('Time to live in seconds'),
   data: z.string().describe(DATA_DESCRIPTION),
-  svc_params: svcParams.optional(),
+  svc_params: svcbValueSchema.optional(),
 });
 
 const queriedDomain = z
   .string()
   .describe('The queried domain (lower case, punycode, no trailing dot)');
+
+/** An Extended DNS Error (RFC 8914) of `GET /api/v1/dns/:domain`. */
+export const dnsExtendedErrorV1Schema = z.strictObject({
+  code: z
+    .int()
+    .describe('INFO-CODE (RFC 8914 §4): 6 DNSSEC Bogus, 7 Signature Expired, 9 DNSKEY Missing, …'),
+  name: z.string().describe('The IANA registry name of the code'),
+  text: z
+    .string()
+    .optional()
+    .describe('EXTRA-TEXT from the resolver, IP addresses replaced by [address]'),
+});
 
 /** `GET /api/dns` data (SPEC 2.7). */
 export const dnsLookupDataSchema = z.strictObject({
@@ -105,7 +135,7 @@ export const dnsLookupDataSchema = z.strictObject({
   type: z.enum(DNS_TYPES).describe('Record type queried'),
   rcode,
   records: z
-    .array(recordV0)
+    .array(dnsRecordV0Schema)
     .describe('Answer records (a CNAME chain included); [] for NXDOMAIN/NODATA'),
 });
 export type DnsLookupData = z.infer<typeof dnsLookupDataSchema>;
@@ -115,9 +145,9 @@ export const dnsLookupV1DataSchema = z.strictObject({
   domain: queriedDomain,
   type: z.enum(DNS_TYPES_V1).describe('Record type queried'),
   rcode,
-  records: z.array(recordV1).describe('Answer records (a CNAME chain included)'),
+  records: z.array(dnsRecordV1Schema).describe('Answer records (a CNAME chain included)'),
   authority: z
-    .array(recordV1)
+    .array(dnsRecordV1Schema)
     .describe('Authority section records (SOA on negative answers, RFC 2308)'),
   authenticated: z
     .boolean()
@@ -125,20 +155,7 @@ export const dnsLookupV1DataSchema = z.strictObject({
       "Added: the resolver's AD flag — it validated the answer with DNSSEC (RFC 4035 §3.2.3). For netdiag's own validation see GET /api/dnssec.",
     ),
   extended_errors: z
-    .array(
-      z.strictObject({
-        code: z
-          .int()
-          .describe(
-            'INFO-CODE (RFC 8914 §4): 6 DNSSEC Bogus, 7 Signature Expired, 9 DNSKEY Missing, …',
-          ),
-        name: z.string().describe('The IANA registry name of the code'),
-        text: z
-          .string()
-          .optional()
-          .describe('EXTRA-TEXT from the resolver, IP addresses replaced by [address]'),
-      }),
-    )
+    .array(dnsExtendedErrorV1Schema)
     .optional()
     .describe('Added: Extended DNS Errors (RFC 8914) the resolver attached; absent when none'),
 });
@@ -155,7 +172,8 @@ export const reverseDnsDataSchema = z.strictObject({
 });
 export type ReverseDnsData = z.infer<typeof reverseDnsDataSchema>;
 
-const blacklistEntry = z.strictObject({
+/** One list's outcome in `GET /api/blacklist`. */
+export const blacklistListResultSchema = z.strictObject({
   name: z.string().describe('List name'),
   zone: z.string().describe('DNSBL zone queried'),
   listed: z.boolean().describe('True when the list lists the IP'),
@@ -192,6 +210,8 @@ export const blacklistDataSchema = z.strictObject({
       'True when none of the lists that answered (total_checked ≥ 1) lists the IP; see unavailable_count',
     ),
   status: z.enum(['CLEAN', 'LISTED']).describe('LISTED when at least one list lists the IP'),
-  results: z.array(blacklistEntry).describe('One entry per list, in the order of the list table'),
+  results: z
+    .array(blacklistListResultSchema)
+    .describe('One entry per list, in the order of the list table'),
 });
 export type BlacklistData = z.infer<typeof blacklistDataSchema>;

@@ -5,6 +5,8 @@
  * CDNSKEY, NSEC3PARAM, SVCB, HTTPS).
  * @module
  */
+import type { z } from 'zod';
+import type { svcbValueSchema } from '../dns/schema.js';
 import { quoteString, readWireName } from './resolver-present.js';
 import {
   alpnIds,
@@ -12,7 +14,6 @@ import {
   ipv6Text,
   pairs,
   readSvcParams,
-  type SvcParams,
   svcParamKeyName,
 } from './svcb.js';
 
@@ -103,12 +104,8 @@ export interface NaptrValue {
   regexp: string;
   replacement: string;
 }
-export interface SvcbValue {
-  priority: number;
-  /** Without trailing dot (`` is the owner itself, RFC 9460 §2.5). */
-  target: string;
-  params: SvcParams;
-}
+/** A decoded HTTPS/SVCB record; a v1 DNS answer carries it as `svc_params`, so its schema is the type. */
+export type SvcbValue = z.output<typeof svcbValueSchema>;
 
 /**
  * IANA "Resource Record (RR) TYPEs" names that dig prints in NSEC/NSEC3 type bitmaps; others

@@ -4,25 +4,15 @@
  * (the DNS libraries that do bring a whole resolver), so this small decoder is ours.
  * @module
  */
+import type { z } from 'zod';
+import type { svcParamsSchema } from '../dns/schema.js';
 import { presentIPv6 } from './resolver-present.js';
 
-/** The decoded SvcParams; keys without a name of their own appear as `key<N>` (hex value). */
-export interface SvcParams {
-  /** Keys the client must understand (RFC 9460 §8), by name. */
-  mandatory?: string[];
-  /** ALPN protocol ids (RFC 9460 §7.1.1). */
-  alpn?: string[];
-  'no-default-alpn'?: true;
-  port?: number;
-  ipv4hint?: string[];
-  /** The ECHConfigList, base64 (RFC 9460 §14.3.1, draft-ietf-tls-esni). */
-  ech?: string;
-  ipv6hint?: string[];
-  /** DoH URI template (RFC 9461 §5). */
-  dohpath?: string;
-  /** Keys without a name (`key65333`): the value in hex. */
-  [key: string]: unknown;
-}
+/**
+ * The decoded SvcParams; keys without a name of their own appear as `key<N>` (hex value). The
+ * same object is the `params` of a v1 DNS answer's `svc_params`, so its schema is the type.
+ */
+export type SvcParams = z.output<typeof svcParamsSchema>;
 
 /** SvcParamKey names of the IANA "Service Parameter Keys (SvcParamKeys)" registry. */
 export const SVC_PARAM_KEYS: readonly string[] = [

@@ -1,18 +1,6 @@
-/** `validateDnssec`'s result type against the `/api/dnssec` schema (checked by `tsc`). */
+/** The `/api/dnssec` schemas: parameter defaults, and answers that must fit the data schema. */
 import { expect, test } from 'vitest';
-import type { EndpointData } from '../schemas/index.js';
 import { dnssecDataSchema, validateDnssecParamsSchema } from './schema.js';
-import type { DnssecResult } from './types.js';
-
-type DeepReadonly<T> = T extends (infer U)[]
-  ? readonly DeepReadonly<U>[]
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
-
-/** Fails to compile unless a `DnssecResult` can be sent as the endpoint's `data`. */
-function returns(_value: DeepReadonly<EndpointData<'validateDnssec'>>): void {}
-returns({} as DnssecResult);
 
 test('the parameters default to A and refuse unknown types', () => {
   expect(validateDnssecParamsSchema.parse({ domain: 'example.com' }).type).toBe('A');

@@ -4,28 +4,15 @@
  * only when DMARC is at enforcement (§3.2: p=quarantine or reject, no pct below 100).
  * @module
  */
+import type { z } from 'zod';
 import type { DmarcAnalysis } from './dmarc/analyse.js';
 import { runSection, type SectionRun } from './dns.js';
+import type { bimiSchema } from './schema.js';
 import { lookupTxtPolicy } from './txt-policy.js';
-import {
-  type EmailAuthSectionOptions,
-  type Finding,
-  finding,
-  type SectionStatus,
-  statusOf,
-} from './types.js';
+import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from './types.js';
 
-export interface BimiAnalysis {
-  status: SectionStatus;
-  /** `default._bimi.<domain>`. */
-  record_name: string;
-  record: string | null;
-  /** `l=`: the logo (SVG Tiny PS over https); empty when the domain declines BIMI. */
-  logo_url: string | null;
-  /** `a=`: the Verified Mark Certificate (PEM over https). */
-  authority_url: string | null;
-  findings: Finding[];
-}
+/** The `bimi` section: `default._bimi.<domain>`, its logo (`l=`) and certificate (`a=`). */
+export type BimiAnalysis = z.output<typeof bimiSchema>;
 
 export interface AnalyseBimiOptions extends EmailAuthSectionOptions {
   /** The DMARC result, to check the enforcement BIMI requires. */

@@ -4,21 +4,23 @@
  * graded summary. Sections run concurrently over the one DNS seam.
  * @module
  */
+import type { z } from 'zod';
 import { InvalidInputError } from '../errors.js';
 import { normaliseDomain } from '../net/domain.js';
 import { requireIp } from '../net/ip.js';
 import type { CidrSet } from '../net/ranges.js';
 import { withTimeout } from '../net/signal.js';
-import { analyseBimi, type BimiAnalysis } from './bimi.js';
-import { analyseDkim, type DkimAnalysis, parseSelectors } from './dkim/analyse.js';
-import { analyseDmarc, type DmarcAnalysis } from './dmarc/analyse.js';
+import { analyseBimi } from './bimi.js';
+import { analyseDkim, parseSelectors } from './dkim/analyse.js';
+import { analyseDmarc } from './dmarc/analyse.js';
 import { resolverOf } from './dns.js';
-import { analyseMtaSts, type MtaStsAnalysis } from './mta-sts.js';
-import { analyseMx, type MxAnalysis } from './mx.js';
-import { analyseSpf, type SpfAnalysis } from './spf/analyse.js';
-import { evaluateSpf, type SpfEvaluation } from './spf/evaluate-spf.js';
-import { type EmailAuthSummary, summarise } from './summary.js';
-import { analyseTlsRpt, type TlsRptAnalysis } from './tls-rpt.js';
+import { analyseMtaSts } from './mta-sts.js';
+import { analyseMx } from './mx.js';
+import type { emailAuthDataSchema } from './schema.js';
+import { analyseSpf } from './spf/analyse.js';
+import { evaluateSpf } from './spf/evaluate-spf.js';
+import { summarise } from './summary.js';
+import { analyseTlsRpt } from './tls-rpt.js';
 import {
   EMAIL_AUTH_DEFAULT_TIMEOUT_MS,
   type EmailAuthDnsOptions,
@@ -61,22 +63,8 @@ export interface CheckEmailAuthOptions extends EmailAuthDnsOptions {
   timeout?: number | false;
 }
 
-export interface EmailAuthReport {
-  /** The checked domain, normalised (lower case, punycode). */
-  domain: string;
-  checked_at: string;
-  mx: MxAnalysis;
-  spf: SpfAnalysis & {
-    /** The RFC 7208 evaluation for `ip`/`sender`/`helo`; null without `ip`. */
-    evaluation: SpfEvaluation | null;
-  };
-  dmarc: DmarcAnalysis;
-  dkim: DkimAnalysis;
-  mta_sts: MtaStsAnalysis;
-  tls_rpt: TlsRptAnalysis;
-  bimi: BimiAnalysis;
-  summary: EmailAuthSummary;
-}
+/** The `GET /api/email-auth` data: every section, the SPF evaluation and the summary. */
+export type EmailAuthReport = z.output<typeof emailAuthDataSchema>;
 
 /**
  * Checks a domain's published email authentication. Throws `InvalidInputError` for bad input,

@@ -4,24 +4,22 @@
  * `mx` patterns matched against the domain's MX hosts (§4.1).
  * @module
  */
+import type { z } from 'zod';
 import { isNetdiagError } from '../errors.js';
 import type { DnsResolver } from '../net/dns-types.js';
 import type { CidrSet } from '../net/ranges.js';
 import { headerValue, safeFetch } from '../net/safe-fetch.js';
 import type { BaseOptions } from '../types.js';
+import type { mtaStsPolicySchema } from './schema.js';
 
 /** §3.2: max_age is at most 31557600 seconds (about one year). */
 export const MTA_STS_MAX_AGE_LIMIT = 31_557_600;
 /** Policy bodies read at most (a policy is a few lines; the cap bounds what a hostile host sends). */
 export const MTA_STS_POLICY_MAX_BYTES = 64 * 1024;
 
-export interface MtaStsPolicy {
-  version: string | null;
-  mode: 'enforce' | 'testing' | 'none' | null;
-  /** Allowed MX patterns (`mail.example.com` or `*.example.com`). */
-  mx: string[];
-  max_age: number | null;
-  /** Problems with the file's contents. */
+/** A parsed policy file: the answer's `policy` plus what is wrong with the file's contents. */
+export interface MtaStsPolicy extends z.output<typeof mtaStsPolicySchema> {
+  /** Problems with the file's contents (they become findings, not part of `policy`). */
   errors: string[];
 }
 

@@ -5,17 +5,13 @@
  * domain's MX hosts.
  * @module
  */
+import type { z } from 'zod';
 import type { CidrSet } from '../net/ranges.js';
 import { runSection, type SectionRun } from './dns.js';
 import { fetchMtaStsPolicy, type MtaStsPolicy, mxMatchesPattern } from './mta-sts-policy.js';
+import type { mtaStsSchema } from './schema.js';
 import { lookupTxtPolicy } from './txt-policy.js';
-import {
-  type EmailAuthSectionOptions,
-  type Finding,
-  finding,
-  type SectionStatus,
-  statusOf,
-} from './types.js';
+import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from './types.js';
 
 /**
  * A max_age under one day means senders forget the policy quickly, shrinking the window in
@@ -23,25 +19,8 @@ import {
  */
 export const MTA_STS_SHORT_MAX_AGE_S = 86_400;
 
-export interface MtaStsAnalysis {
-  status: SectionStatus;
-  /** `_mta-sts.<domain>`. */
-  record_name: string;
-  record: string | null;
-  /** The policy id (`id=`, 1–32 letters and digits); changes tell senders to refetch. */
-  id: string | null;
-  /** Where senders fetch the policy (§3.3). */
-  policy_url: string;
-  /** True when the policy file was fetched and parsed. */
-  policy_fetched: boolean;
-  /** The parsed policy; null when not fetched. */
-  policy: Omit<MtaStsPolicy, 'errors'> | null;
-  /** Why the policy could not be fetched or used; null otherwise. */
-  policy_error: string | null;
-  /** MX hosts no `mx` pattern of the policy covers (senders refuse them under enforce). */
-  mx_not_covered: string[];
-  findings: Finding[];
-}
+/** The `mta_sts` section: the TXT record, the policy file and the MX hosts it leaves out. */
+export type MtaStsAnalysis = z.output<typeof mtaStsSchema>;
 
 export interface AnalyseMtaStsOptions extends EmailAuthSectionOptions {
   /** Fetch the policy file when the TXT record is published. @default true */

@@ -4,6 +4,7 @@
  * alias (RFC 2181 §10.3), an IP literal, duplicates, hosts without an address.
  * @module
  */
+import type { z } from 'zod';
 import type { DnsResolver, MxValue } from '../net/dns-types.js';
 import { parseIpLiteral } from '../net/ip.js';
 import { classifyAddress } from '../net/ranges.js';
@@ -15,42 +16,17 @@ import {
   type SectionRun,
   tryLookup,
 } from './dns.js';
-import {
-  type EmailAuthSectionOptions,
-  type Finding,
-  type FindingSeverity,
-  finding,
-  type SectionStatus,
-  statusOf,
-} from './types.js';
+import type { mxHostSchema, mxSchema } from './schema.js';
+import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from './types.js';
 
 /** Exchanges resolved at most; a domain may publish more, they are listed but not resolved. */
 export const MX_RESOLVE_LIMIT = 20;
 
-export interface MxHost {
-  preference: number;
-  /** Host name without the trailing dot; `""` for a Null MX. */
-  exchange: string;
-  /** A and AAAA addresses of the exchange. */
-  addresses: string[];
-  /** The canonical name when the exchange is an alias (CNAME), else null. */
-  cname: string | null;
-  status: FindingSeverity;
-  reason: string;
-}
+/** One MX record, its host's A/AAAA addresses and the verdict on it. */
+export type MxHost = z.output<typeof mxHostSchema>;
 
-export interface MxAnalysis {
-  status: Exclude<SectionStatus, 'none'>;
-  /** MX records by preference (lowest first). */
-  records: MxHost[];
-  /** The domain publishes a Null MX: it accepts no mail (RFC 7505). */
-  null_mx: boolean;
-  /** No MX is published: mail goes to the domain's own addresses (RFC 5321 §5.1). */
-  implicit_mx: boolean;
-  /** The domain's A/AAAA addresses used as the implicit MX. */
-  implicit_addresses: string[];
-  findings: Finding[];
-}
+/** The `mx` section: records by preference, Null MX (RFC 7505) or implicit MX (RFC 5321 §5.1). */
+export type MxAnalysis = z.output<typeof mxSchema>;
 
 /** `resolver`, `signal`, `timeout` (the whole section) and `dnsTimeout` (each query). */
 export type AnalyseMxOptions = EmailAuthSectionOptions;

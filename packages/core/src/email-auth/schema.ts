@@ -51,41 +51,41 @@ export type CheckEmailAuthParams = z.input<typeof checkEmailAuthParamsSchema>;
 
 const SEVERITIES = ['pass', 'info', 'warn', 'fail'] as const;
 const severity = (description: string) => z.enum(SEVERITIES).describe(description);
-const sectionStatus = z
+/** Outcome of one section; `none`: an optional mechanism that is not published at all. */
+export const sectionStatusSchema = z
   .enum(['pass', 'warn', 'fail', 'none'])
   .describe(
     'pass: as recommended; warn: works but weaker than recommended; fail: broken or missing where required; none: an optional mechanism that is not published',
   );
+/** One check of a section: how it came out, a stable code and a sentence naming the rule. */
+export const findingSchema = z.strictObject({
+  severity: severity('pass, info, warn or fail'),
+  code: z.string().describe('Stable identifier of the check, e.g. spf_lookup_limit'),
+  message: z.string().describe('What was found, naming the term/value and the rule (RFC section)'),
+});
 const findings = z
-  .array(
-    z.strictObject({
-      severity: severity('pass, info, warn or fail'),
-      code: z.string().describe('Stable identifier of the check, e.g. spf_lookup_limit'),
-      message: z
-        .string()
-        .describe('What was found, naming the term/value and the rule (RFC section)'),
-    }),
-  )
+  .array(findingSchema)
   .describe('What the section found, worst first within each check');
 
-const mxSchema = z
+/** One MX record, its host's addresses and the verdict on it. */
+export const mxHostSchema = z.strictObject({
+  preference: z.int().describe('MX preference (lower is tried first)'),
+  exchange: z.string().describe('Mail host, without the trailing dot; "" for a Null MX'),
+  addresses: z.array(z.string()).describe('A and AAAA addresses of the host'),
+  cname: z
+    .string()
+    .nullable()
+    .describe('Canonical name when the host is an alias (not allowed, RFC 2181 §10.3)'),
+  status: severity('Verdict on this host'),
+  reason: z.string().describe('Why'),
+});
+
+/** The `mx` section of `GET /api/email-auth`. */
+export const mxSchema = z
   .strictObject({
-    status: sectionStatus,
-    records: z
-      .array(
-        z.strictObject({
-          preference: z.int().describe('MX preference (lower is tried first)'),
-          exchange: z.string().describe('Mail host, without the trailing dot; "" for a Null MX'),
-          addresses: z.array(z.string()).describe('A and AAAA addresses of the host'),
-          cname: z
-            .string()
-            .nullable()
-            .describe('Canonical name when the host is an alias (not allowed, RFC 2181 §10.3)'),
-          status: severity('Verdict on this host'),
-          reason: z.string().describe('Why'),
-        }),
-      )
-      .describe('MX records by preference'),
+    // Never none: without MX records the domain's own address is the implicit MX.
+    status: z.enum(['pass', 'warn', 'fail']).describe('Verdict on the MX records'),
+    records: z.array(mxHostSchema).describe('MX records by preference'),
     null_mx: z.boolean().describe('The domain publishes a Null MX (RFC 7505): it accepts no mail'),
     implicit_mx: z
       .boolean()
@@ -94,6 +94,17 @@ const mxSchema = z
     findings,
   })
   .describe('MX records and their hosts');
+
+/** One step of an SPF evaluation: a record fetched or a term evaluated. */
+export const spfTraceStepSchema = z.strictObject({
+  depth: z.int().describe('Include/redirect depth, 0 for the checked domain'),
+  domain: z.string().describe('Whose record'),
+  term: z.string().describe('The term, or the record text for a "record" step'),
+  outcome: z
+    .enum(['record', 'match', 'no_match', 'none', 'permerror', 'temperror'])
+    .describe('What happened at this step'),
+  detail: z.string().describe('Human detail'),
+});
 
 /** One RFC 7208 check_host() evaluation (`engine.evaluateSpf`, the `evaluate_spf` MCP tool). */
 export const spfEvaluationSchema = z
@@ -120,17 +131,7 @@ export const spfEvaluationSchema = z
     dns_lookups: z.int().describe('Terms that caused DNS lookups (limit 10)'),
     void_lookups: z.int().describe('Lookups answered with NXDOMAIN or no records (limit 2)'),
     trace: z
-      .array(
-        z.strictObject({
-          depth: z.int().describe('Include/redirect depth, 0 for the checked domain'),
-          domain: z.string().describe('Whose record'),
-          term: z.string().describe('The term, or the record text for a "record" step'),
-          outcome: z
-            .enum(['record', 'match', 'no_match', 'none', 'permerror', 'temperror'])
-            .describe('What happened at this step'),
-          detail: z.string().describe('Human detail'),
-        }),
-      )
+      .array(spfTraceStepSchema)
       .describe('Every record fetched and term evaluated, in order'),
   })
   .describe(
@@ -158,7 +159,35 @@ export const evaluateSpfParamsSchema = parameters({
 });
 export type EvaluateSpfParams = z.input<typeof evaluateSpfParamsSchema>;
 
-const spfSchema = z
+/** A record visited while following the SPF policy's includes and redirects. */
+export const spfRecordVisitSchema = z.strictObject({
+  domain: z.string().describe('Whose record'),
+  depth: z.int().describe('0 for the checked domain, +1 per include/redirect'),
+  record: z.string().nullable().describe('The record; null when the domain has none'),
+  via: z.string().nullable().describe('include:<domain> or redirect:<domain> that led here'),
+});
+
+/** One term of an SPF record, analysed: what it costs in lookups and the verdict on it. */
+export const spfTermSchema = z.strictObject({
+  domain: z.string().describe('Whose record holds the term'),
+  depth: z.int().describe('Include/redirect depth'),
+  term: z.string().describe('The term as published (the offending token for a syntax error)'),
+  kind: z.enum(['mechanism', 'modifier', 'invalid']).describe('invalid = a syntax error'),
+  qualifier: z
+    .enum(['+', '-', '~', '?'])
+    .nullable()
+    .describe('Mechanism qualifier; null otherwise'),
+  name: z.string().describe('Mechanism or modifier name; "" when invalid'),
+  value: z.string().nullable().describe('Domain-spec, network or modifier value'),
+  status: severity('Verdict on this term'),
+  reason: z.string().describe('Why, with the rule'),
+  dns_lookups: z.int().describe('Lookups this term costs, including its include/redirect target'),
+  cumulative_lookups: z.int().describe('Running total after this term'),
+  void_lookup: z.boolean().describe("The term's query found nothing"),
+});
+
+/** The `spf` section of `GET /api/email-auth`. */
+export const spfSchema = z
   .strictObject({
     status: z.enum(['pass', 'warn', 'fail']).describe('Verdict on the published SPF policy'),
     record: z.string().nullable().describe("The domain's SPF record (the first when several)"),
@@ -173,43 +202,9 @@ const spfSchema = z
     dns_lookup_limit: z.int().describe('10 (RFC 7208 §4.6.4)'),
     void_lookups: z.int().describe('Lookups that find nothing (limit 2)'),
     void_lookup_limit: z.int().describe('2 (RFC 7208 §4.6.4)'),
-    records: z
-      .array(
-        z.strictObject({
-          domain: z.string().describe('Whose record'),
-          depth: z.int().describe('0 for the checked domain, +1 per include/redirect'),
-          record: z.string().nullable().describe('The record; null when the domain has none'),
-          via: z
-            .string()
-            .nullable()
-            .describe('include:<domain> or redirect:<domain> that led here'),
-        }),
-      )
-      .describe('Every record visited, in evaluation order'),
+    records: z.array(spfRecordVisitSchema).describe('Every record visited, in evaluation order'),
     terms: z
-      .array(
-        z.strictObject({
-          domain: z.string().describe('Whose record holds the term'),
-          depth: z.int().describe('Include/redirect depth'),
-          term: z
-            .string()
-            .describe('The term as published (the offending token for a syntax error)'),
-          kind: z.enum(['mechanism', 'modifier', 'invalid']).describe('invalid = a syntax error'),
-          qualifier: z
-            .enum(['+', '-', '~', '?'])
-            .nullable()
-            .describe('Mechanism qualifier; null otherwise'),
-          name: z.string().describe('Mechanism or modifier name; "" when invalid'),
-          value: z.string().nullable().describe('Domain-spec, network or modifier value'),
-          status: severity('Verdict on this term'),
-          reason: z.string().describe('Why, with the rule'),
-          dns_lookups: z
-            .int()
-            .describe('Lookups this term costs, including its include/redirect target'),
-          cumulative_lookups: z.int().describe('Running total after this term'),
-          void_lookup: z.boolean().describe("The term's query found nothing"),
-        }),
-      )
+      .array(spfTermSchema)
       .describe("Every term in evaluation order (redirect after its record's mechanisms)"),
     findings,
     evaluation: evaluationSchema,
@@ -218,7 +213,8 @@ const spfSchema = z
 
 const policy = z.enum(['none', 'quarantine', 'reject']);
 const alignment = z.enum(['r', 's']);
-const destination = z.strictObject({
+/** A DMARC report destination, with the RFC 7489 §7.1 authorisation of an external one. */
+export const dmarcReportDestinationSchema = z.strictObject({
   uri: z.string().describe('Report URI without the size suffix'),
   size: z.string().nullable().describe('Size limit as published (!10m → "10")'),
   unit: z.string().nullable().describe('Size unit k, m, g or t'),
@@ -229,7 +225,8 @@ const destination = z.strictObject({
     .nullable()
     .describe('External only: <policy>._report._dmarc.<destination> authorises it (RFC 7489 §7.1)'),
 });
-const dmarcTags = z
+/** The valid DMARC tags as published. */
+export const dmarcTagsSchema = z
   .strictObject({
     v: z.string().describe('DMARC1').optional(),
     p: policy.describe('Policy').optional(),
@@ -247,7 +244,29 @@ const dmarcTags = z
     t: z.enum(['y', 'n']).describe('Testing mode (DMARCbis)').optional(),
   })
   .describe('The valid tags as published (absent tags are left out)');
-const dmarcSchema = z
+/** The DMARC tags with the RFC 7489 §6.3 defaults applied (DMARCbis: missing p means none). */
+export const dmarcEffectivePolicySchema = z.strictObject({
+  p: policy.describe('Policy (none when missing)'),
+  sp: policy.describe('Subdomain policy (default p)'),
+  np: policy.describe('Non-existent subdomain policy (default sp)'),
+  adkim: alignment.describe('Default r'),
+  aspf: alignment.describe('Default r'),
+  pct: z.int().describe('Default 100'),
+  fo: z.array(z.string()).describe('Default ["0"]'),
+  rf: z.string().describe('Default afrf'),
+  ri: z.int().describe('Default 86400'),
+  testing: z.boolean().describe('t=y'),
+});
+
+/** A DMARC tag that breaks the grammar (the tag is ignored). */
+export const dmarcTagErrorSchema = z.strictObject({
+  tag: z.string().describe('Tag name (or the malformed segment)'),
+  value: z.string().describe('Value as published'),
+  message: z.string().describe('What is wrong'),
+});
+
+/** The `dmarc` section of `GET /api/email-auth`. */
+export const dmarcSchema = z
   .strictObject({
     status: z.enum(['pass', 'warn', 'fail']).describe('Verdict on the DMARC policy'),
     record: z.string().nullable().describe('The DMARC record that applies'),
@@ -261,34 +280,14 @@ const dmarcSchema = z
       .nullable()
       .describe('Registrable domain by the Public Suffix List'),
     records_found: z.int().describe('v=DMARC1 records at record_name (exactly one is valid)'),
-    tags: dmarcTags,
-    policy: z
-      .strictObject({
-        p: policy.describe('Policy (none when missing)'),
-        sp: policy.describe('Subdomain policy (default p)'),
-        np: policy.describe('Non-existent subdomain policy (default sp)'),
-        adkim: alignment.describe('Default r'),
-        aspf: alignment.describe('Default r'),
-        pct: z.int().describe('Default 100'),
-        fo: z.array(z.string()).describe('Default ["0"]'),
-        rf: z.string().describe('Default afrf'),
-        ri: z.int().describe('Default 86400'),
-        testing: z.boolean().describe('t=y'),
-      })
+    tags: dmarcTagsSchema,
+    policy: dmarcEffectivePolicySchema
       .nullable()
       .describe('The tags with the RFC 7489 §6.3 defaults applied'),
     applied_policy: policy.nullable().describe('What receivers apply: p, or sp when inherited'),
-    rua: z.array(destination).describe('Aggregate report destinations'),
-    ruf: z.array(destination).describe('Failure report destinations'),
-    errors: z
-      .array(
-        z.strictObject({
-          tag: z.string().describe('Tag name (or the malformed segment)'),
-          value: z.string().describe('Value as published'),
-          message: z.string().describe('What is wrong'),
-        }),
-      )
-      .describe('Grammar errors; the tag is ignored'),
+    rua: z.array(dmarcReportDestinationSchema).describe('Aggregate report destinations'),
+    ruf: z.array(dmarcReportDestinationSchema).describe('Failure report destinations'),
+    errors: z.array(dmarcTagErrorSchema).describe('Grammar errors; the tag is ignored'),
     unknown_tags: z
       .array(z.string())
       .describe('Tags not defined by RFC 7489 or DMARCbis (ignored)'),
@@ -296,30 +295,30 @@ const dmarcSchema = z
   })
   .describe('DMARC (RFC 7489, DMARCbis-aware) with organisational-domain fallback');
 
-const dkimSchema = z
+/** One DKIM selector tried and the key found there, if any. */
+export const dkimSelectorSchema = z.strictObject({
+  selector: z.string().describe('Selector'),
+  name: z.string().describe('<selector>._domainkey.<domain>'),
+  source: z.enum(['requested', 'common']).describe('From dkim_selector or the built-in list'),
+  found: z.boolean().describe('A key record was found'),
+  record: z.string().nullable().describe('The key record'),
+  key_type: z.string().nullable().describe('k= (rsa, ed25519)'),
+  key_bits: z.int().nullable().describe('Key size in bits'),
+  revoked: z.boolean().describe('Empty p=: the key is revoked'),
+  testing: z.boolean().describe('t=y'),
+  status: severity('Verdict (RSA < 1024 fail, < 2048 warn; RFC 8301)'),
+  reason: z.string().describe('Why'),
+});
+
+/** The `dkim` section of `GET /api/email-auth`. */
+export const dkimSchema = z
   .strictObject({
-    status: sectionStatus,
+    status: sectionStatusSchema,
     selectors_checked: z
       .array(z.string())
       .describe('Every selector tried: dkim_selector first, then common ones'),
     selectors: z
-      .array(
-        z.strictObject({
-          selector: z.string().describe('Selector'),
-          name: z.string().describe('<selector>._domainkey.<domain>'),
-          source: z
-            .enum(['requested', 'common'])
-            .describe('From dkim_selector or the built-in list'),
-          found: z.boolean().describe('A key record was found'),
-          record: z.string().nullable().describe('The key record'),
-          key_type: z.string().nullable().describe('k= (rsa, ed25519)'),
-          key_bits: z.int().nullable().describe('Key size in bits'),
-          revoked: z.boolean().describe('Empty p=: the key is revoked'),
-          testing: z.boolean().describe('t=y'),
-          status: severity('Verdict (RSA < 1024 fail, < 2048 warn; RFC 8301)'),
-          reason: z.string().describe('Why'),
-        }),
-      )
+      .array(dkimSelectorSchema)
       .describe('Requested selectors (found or not) and common ones that were found'),
     domainkey_exists: z
       .boolean()
@@ -331,9 +330,18 @@ const dkimSchema = z
   })
   .describe('DKIM public keys (RFC 6376) at known or common selectors');
 
-const mtaStsSchema = z
+/** An MTA-STS policy file, parsed (RFC 8461 §3.2). */
+export const mtaStsPolicySchema = z.strictObject({
+  version: z.string().nullable().describe('STSv1'),
+  mode: z.enum(['enforce', 'testing', 'none']).nullable().describe('Policy mode'),
+  mx: z.array(z.string()).describe('Allowed MX patterns (host or *.domain)'),
+  max_age: z.int().nullable().describe('Seconds senders cache the policy'),
+});
+
+/** The `mta_sts` section of `GET /api/email-auth`. */
+export const mtaStsSchema = z
   .strictObject({
-    status: sectionStatus,
+    status: sectionStatusSchema,
     record_name: z.string().describe('_mta-sts.<domain>'),
     record: z.string().nullable().describe('The v=STSv1 record'),
     id: z.string().nullable().describe('Policy id (1–32 letters and digits)'),
@@ -341,15 +349,7 @@ const mtaStsSchema = z
     policy_fetched: z
       .boolean()
       .describe('The policy file was fetched (SSRF-safe client) and parsed'),
-    policy: z
-      .strictObject({
-        version: z.string().nullable().describe('STSv1'),
-        mode: z.enum(['enforce', 'testing', 'none']).nullable().describe('Policy mode'),
-        mx: z.array(z.string()).describe('Allowed MX patterns (host or *.domain)'),
-        max_age: z.int().nullable().describe('Seconds senders cache the policy'),
-      })
-      .nullable()
-      .describe('The parsed policy file; null when not fetched'),
+    policy: mtaStsPolicySchema.nullable().describe('The parsed policy file; null when not fetched'),
     policy_error: z.string().nullable().describe('Why the policy could not be fetched or used'),
     mx_not_covered: z
       .array(z.string())
@@ -358,9 +358,10 @@ const mtaStsSchema = z
   })
   .describe('MTA-STS (RFC 8461): the TXT record and the policy file');
 
-const tlsRptSchema = z
+/** The `tls_rpt` section of `GET /api/email-auth`. */
+export const tlsRptSchema = z
   .strictObject({
-    status: sectionStatus,
+    status: sectionStatusSchema,
     record_name: z.string().describe('_smtp._tls.<domain>'),
     record: z.string().nullable().describe('The v=TLSRPTv1 record'),
     rua: z.array(z.string()).describe('Report destinations (mailto: or https:)'),
@@ -368,9 +369,10 @@ const tlsRptSchema = z
   })
   .describe('SMTP TLS Reporting (RFC 8460)');
 
-const bimiSchema = z
+/** The `bimi` section of `GET /api/email-auth`. */
+export const bimiSchema = z
   .strictObject({
-    status: sectionStatus,
+    status: sectionStatusSchema,
     record_name: z.string().describe('default._bimi.<domain>'),
     record: z.string().nullable().describe('The v=BIMI1 record'),
     logo_url: z.string().nullable().describe('l=: the SVG logo URL'),
@@ -379,20 +381,20 @@ const bimiSchema = z
   })
   .describe('BIMI record (draft-brand-indicators-for-message-identification)');
 
-const summarySchema = z
+/** One section's status and the points it earned. */
+export const sectionScoreSchema = z.strictObject({
+  section: z.enum(EMAIL_AUTH_SECTIONS).describe('Section'),
+  status: sectionStatusSchema,
+  points: z.int().describe('Points earned'),
+  max_points: z.int().describe('Points for a pass'),
+});
+
+/** The `summary` section of `GET /api/email-auth`. */
+export const summarySchema = z
   .strictObject({
     score: z.int().min(0).max(100).describe('0–100, the sum of the section points'),
     grade: z.enum(EMAIL_AUTH_GRADES).describe('Letter grade'),
-    sections: z
-      .array(
-        z.strictObject({
-          section: z.enum(EMAIL_AUTH_SECTIONS).describe('Section'),
-          status: sectionStatus,
-          points: z.int().describe('Points earned'),
-          max_points: z.int().describe('Points for a pass'),
-        }),
-      )
-      .describe('Per-section status and points'),
+    sections: z.array(sectionScoreSchema).describe('Per-section status and points'),
     rule: z.string().describe('The grading rule in words'),
   })
   .describe(`Overall grade. ${GRADE_RULE}`);

@@ -4,6 +4,8 @@
  * or broken SPF or DMARC caps the grade, because without both a domain can be spoofed freely.
  * @module
  */
+import type { z } from 'zod';
+import type { sectionScoreSchema, summarySchema } from './schema.js';
 import type { SectionStatus } from './types.js';
 
 /** The graded sections, in the order of the summary and the rule text. */
@@ -102,19 +104,11 @@ function ruleText(): string {
   );
 }
 
-export interface SectionScore {
-  section: EmailAuthSection;
-  status: SectionStatus;
-  points: number;
-  max_points: number;
-}
+/** One section's status and the points it earned. */
+export type SectionScore = z.output<typeof sectionScoreSchema>;
 
-export interface EmailAuthSummary {
-  score: number;
-  grade: EmailAuthGrade;
-  sections: SectionScore[];
-  rule: string;
-}
+/** The `summary`: score, grade, per-section points and the rule in words. */
+export type EmailAuthSummary = z.output<typeof summarySchema>;
 
 export function summarise(statuses: Record<EmailAuthSection, SectionStatus>): EmailAuthSummary {
   const sections = EMAIL_AUTH_SECTIONS.map((section) => {

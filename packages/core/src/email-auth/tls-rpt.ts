@@ -3,25 +3,14 @@
  * rua=<mailto: or https: URIs>` (§3).
  * @module
  */
+import type { z } from 'zod';
 import { runSection, type SectionRun } from './dns.js';
+import type { tlsRptSchema } from './schema.js';
 import { lookupTxtPolicy } from './txt-policy.js';
-import {
-  type EmailAuthSectionOptions,
-  type Finding,
-  finding,
-  type SectionStatus,
-  statusOf,
-} from './types.js';
+import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from './types.js';
 
-export interface TlsRptAnalysis {
-  status: SectionStatus;
-  /** `_smtp._tls.<domain>`. */
-  record_name: string;
-  record: string | null;
-  /** Report destinations (`rua=`, comma-separated, mailto: or https:). */
-  rua: string[];
-  findings: Finding[];
-}
+/** The `tls_rpt` section: `_smtp._tls.<domain>` and its report destinations. */
+export type TlsRptAnalysis = z.output<typeof tlsRptSchema>;
 
 /** `resolver`, `signal`, `timeout` (the whole section) and `dnsTimeout` (each query). */
 export type AnalyseTlsRptOptions = EmailAuthSectionOptions;

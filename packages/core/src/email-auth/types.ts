@@ -3,8 +3,13 @@
  * these objects are the `data` of `GET /api/email-auth` as they are.
  * @module
  */
+import type { z } from 'zod';
 import type { DnsResolver } from '../net/dns-types.js';
 import type { BaseOptions } from '../types.js';
+import type { findingSchema, sectionStatusSchema } from './schema.js';
+
+/** One check of a section: its severity, a stable `code` (`spf_lookup_limit`) and a sentence. */
+export type Finding = z.output<typeof findingSchema>;
 
 /**
  * How one check came out:
@@ -13,21 +18,13 @@ import type { BaseOptions } from '../types.js';
  * - `warn`: works, but weaker than recommended;
  * - `fail`: broken, missing where required, or unsafe.
  */
-export type FindingSeverity = 'pass' | 'info' | 'warn' | 'fail';
-
-export interface Finding {
-  severity: FindingSeverity;
-  /** Stable machine-readable identifier, e.g. `spf_lookup_limit`. */
-  code: string;
-  /** One human sentence, naming the offending term or value and the rule (RFC section). */
-  message: string;
-}
+export type FindingSeverity = Finding['severity'];
 
 /**
  * Outcome of one section: `none` means the (optional) mechanism is not published at all, which
  * is reported separately from `fail` (published but broken, or a required one missing).
  */
-export type SectionStatus = 'pass' | 'warn' | 'fail' | 'none';
+export type SectionStatus = z.output<typeof sectionStatusSchema>;
 
 /** Options every email-auth function accepts. */
 export interface EmailAuthDnsOptions extends BaseOptions {

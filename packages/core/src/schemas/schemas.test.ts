@@ -7,7 +7,6 @@ import { z } from 'zod';
 import type { AsnSearchResult } from '../asn/search-asn.js';
 import type { BreachResult } from '../breach/check-breach.js';
 import type { CallerAnswer, CallerAnswerV1, ScoreAnswer } from '../caller/answers.js';
-import type { EmailAuthReport } from '../email-auth/check-email-auth.js';
 import type { BulkAnswer } from '../engine/engine.js';
 import type { SecurityHeadersResult } from '../headers/grade-security-headers.js';
 import type { LookupAnswer, LookupAnswerV1 } from '../ip/answers.js';
@@ -41,7 +40,6 @@ returns('searchAsn', result<AsnSearchResult>());
 returns('checkSite', result<SiteCheckResult>());
 returns('gradeSecurityHeaders', result<SecurityHeadersResult>());
 returns('scanPorts', result<ScanPortsResult>());
-returns('checkEmailAuth', result<EmailAuthReport>());
 
 // --- Runtime ---
 

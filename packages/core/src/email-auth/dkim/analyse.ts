@@ -5,13 +5,14 @@
  * (RFC 8020), NOERROR means keys sit at selectors we did not guess.
  * @module
  */
+import type { z } from 'zod';
 import { InvalidInputError } from '../../errors.js';
 import type { DnsResolver } from '../../net/dns-types.js';
 import { type LookupOptions, runSection, type SectionRun, tryLookup, txtTexts } from '../dns.js';
+import type { dkimSchema, dkimSelectorSchema } from '../schema.js';
 import {
   type EmailAuthSectionOptions,
   type Finding,
-  type FindingSeverity,
   finding,
   type SectionStatus,
 } from '../types.js';
@@ -49,36 +50,11 @@ export const MAX_REQUESTED_SELECTORS = 10;
 export const DKIM_MIN_RSA_BITS = 1024;
 export const DKIM_RECOMMENDED_RSA_BITS = 2048;
 
-export interface DkimSelectorResult {
-  selector: string;
-  /** `<selector>._domainkey.<domain>`. */
-  name: string;
-  /** `requested` (the dkim_selector parameter) or `common` (the built-in list). */
-  source: 'requested' | 'common';
-  found: boolean;
-  record: string | null;
-  key_type: string | null;
-  key_bits: number | null;
-  revoked: boolean;
-  /** `t=y`: the domain is testing DKIM (RFC 6376 §3.6.1). */
-  testing: boolean;
-  status: FindingSeverity;
-  reason: string;
-}
+/** One selector tried (`requested` by the caller or a `common` one) and its key. */
+export type DkimSelectorResult = z.output<typeof dkimSelectorSchema>;
 
-export interface DkimAnalysis {
-  status: SectionStatus;
-  /** Every selector tried, requested ones first. */
-  selectors_checked: string[];
-  /** Requested selectors (found or not) and common ones that were found. */
-  selectors: DkimSelectorResult[];
-  /**
-   * Whether `_domainkey.<domain>` exists (asked only when no key was found): false on NXDOMAIN,
-   * true on NOERROR, null when not asked or the lookup failed.
-   */
-  domainkey_exists: boolean | null;
-  findings: Finding[];
-}
+/** The `dkim` section: every selector tried and the keys found (RFC 6376, RFC 8301). */
+export type DkimAnalysis = z.output<typeof dkimSchema>;
 
 export interface AnalyseDkimOptions extends EmailAuthSectionOptions {
   /** Selectors to try first (`dkim_selector`, a comma list or an array). */

@@ -4,6 +4,7 @@
  * record parsed with `parse.ts`, and the external report destination check of RFC 7489 §7.1.
  * @module
  */
+import type { z } from 'zod';
 import type { DnsResolver } from '../../net/dns-types.js';
 import { registrableDomain } from '../../net/domain.js';
 import {
@@ -14,17 +15,11 @@ import {
   tryLookup,
   txtTexts,
 } from '../dns.js';
-import {
-  type EmailAuthSectionOptions,
-  type Finding,
-  finding,
-  type SectionStatus,
-  statusOf,
-} from '../types.js';
+import type { dmarcReportDestinationSchema, dmarcSchema } from '../schema.js';
+import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from '../types.js';
 import {
   type DmarcEffectivePolicy,
   type DmarcPolicy,
-  type DmarcTagError,
   type DmarcTags,
   effectivePolicy,
   isDmarcRecord,
@@ -36,45 +31,11 @@ import {
 /** External report domains checked at most (each costs one TXT query). */
 export const DMARC_MAX_EXTERNAL_CHECKS = 10;
 
-export interface DmarcReportDestination {
-  uri: string;
-  /** Size limit as published (`!10m` → "10" and "m"). */
-  size: string | null;
-  unit: string | null;
-  /** The domain of a mailto: address (lower case), else null. */
-  domain: string | null;
-  /** True when the destination is outside the policy's organisational domain. */
-  external: boolean;
-  /**
-   * For external destinations: whether `<policy-domain>._report._dmarc.<destination>` holds a
-   * `v=DMARC1` record (RFC 7489 §7.1); null when not external or not checked.
-   */
-  authorized: boolean | null;
-}
+/** A report destination; `authorized` is the RFC 7489 §7.1 check of an external one. */
+export type DmarcReportDestination = z.output<typeof dmarcReportDestinationSchema>;
 
-export interface DmarcAnalysis {
-  status: Exclude<SectionStatus, 'none'>;
-  /** The DMARC record that applies; null when none was found. */
-  record: string | null;
-  /** Where it was found (`_dmarc.example.com`). */
-  record_name: string | null;
-  /** `domain` when published for the domain itself, `organizational_domain` when inherited. */
-  source: 'domain' | 'organizational_domain' | null;
-  organizational_domain: string | null;
-  /** `v=DMARC1` records at the name that was used (exactly one is valid). */
-  records_found: number;
-  /** The tags as published (valid ones only). */
-  tags: DmarcTags;
-  /** The tags with the RFC 7489 §6.3 defaults applied; null without a record. */
-  policy: DmarcEffectivePolicy | null;
-  /** What receivers apply to mail from this domain: p, or sp when inherited. */
-  applied_policy: DmarcPolicy | null;
-  rua: DmarcReportDestination[];
-  ruf: DmarcReportDestination[];
-  errors: DmarcTagError[];
-  unknown_tags: string[];
-  findings: Finding[];
-}
+/** The `dmarc` section: the record that applies (own or inherited), its tags and policy. */
+export type DmarcAnalysis = z.output<typeof dmarcSchema>;
 
 export type AnalyseDmarcOptions = EmailAuthSectionOptions;
 

@@ -5,40 +5,25 @@
  * dropped, the rest of the record still counts (trailofbits/dmarc "ignores syntax errors").
  * @module
  */
+import type { z } from 'zod';
+import type {
+  dmarcEffectivePolicySchema,
+  dmarcTagErrorSchema,
+  dmarcTagsSchema,
+} from '../schema.js';
 import { parseTagList } from '../tag-list.js';
 
-export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
-export type DmarcAlignment = 'r' | 's';
-
 /** The tags as published (only the valid ones), typed. */
-export interface DmarcTags {
-  v?: string;
-  p?: DmarcPolicy;
-  sp?: DmarcPolicy;
-  /** DMARCbis: policy for non-existent subdomains. */
-  np?: DmarcPolicy;
-  adkim?: DmarcAlignment;
-  aspf?: DmarcAlignment;
-  /** Removed in DMARCbis. */
-  pct?: number;
-  rua?: string[];
-  ruf?: string[];
-  fo?: string[];
-  /** Removed in DMARCbis. */
-  rf?: string;
-  /** Removed in DMARCbis. */
-  ri?: number;
-  /** DMARCbis: public suffix domain flag. */
-  psd?: 'y' | 'n' | 'u';
-  /** DMARCbis: testing mode (replaces pct). */
-  t?: 'y' | 'n';
-}
+export type DmarcTags = z.output<typeof dmarcTagsSchema>;
 
-export interface DmarcTagError {
-  tag: string;
-  value: string;
-  message: string;
-}
+/** A tag that breaks the grammar, with why. */
+export type DmarcTagError = z.output<typeof dmarcTagErrorSchema>;
+
+/** The tags RFC 7489 §6.3 gives defaults for, applied (DMARCbis: missing p means none). */
+export type DmarcEffectivePolicy = z.output<typeof dmarcEffectivePolicySchema>;
+
+export type DmarcPolicy = DmarcEffectivePolicy['p'];
+export type DmarcAlignment = DmarcEffectivePolicy['adkim'];
 
 /** A report destination (RFC 7489 §6.2 dmarc-uri: URI ["!" size [unit]]). */
 export interface DmarcUri {
@@ -278,20 +263,6 @@ export function parseDmarcUri(text: string): DmarcUri | { error: string } {
     ...(sized ? { size: sized[2] as string } : {}),
     ...(sized?.[3] ? { unit: sized[3].toLowerCase() } : {}),
   };
-}
-
-/** The tags RFC 7489 §6.3 gives defaults for, applied (DMARCbis: missing p means none). */
-export interface DmarcEffectivePolicy {
-  p: DmarcPolicy;
-  sp: DmarcPolicy;
-  np: DmarcPolicy;
-  adkim: DmarcAlignment;
-  aspf: DmarcAlignment;
-  pct: number;
-  fo: string[];
-  rf: string;
-  ri: number;
-  testing: boolean;
 }
 
 /** Defaults of RFC 7489 §6.3 (adkim/aspf r, fo 0, pct 100, rf afrf, ri 86400, sp = p). */

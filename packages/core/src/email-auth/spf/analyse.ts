@@ -6,6 +6,7 @@
  * One file: the walk's steps share one `Walk` state and recurse into each other (include, redirect).
  * @module
  */
+import type { z } from 'zod';
 import type { DnsResolver, MxValue } from '../../net/dns-types.js';
 import { classifyAddress } from '../../net/ranges.js';
 import {
@@ -17,22 +18,16 @@ import {
   tryLookup,
   txtTexts,
 } from '../dns.js';
+import type { spfRecordVisitSchema, spfSchema, spfTermSchema } from '../schema.js';
 import {
   type EmailAuthSectionOptions,
   type Finding,
   type FindingSeverity,
   finding,
-  type SectionStatus,
 } from '../types.js';
 import { SPF_LOOKUP_LIMIT, SPF_NAME_LIMIT, SPF_VOID_LOOKUP_LIMIT } from './check-host.js';
 import { expandTokens, isQueryableName, parseMacroString, toTargetName } from './macro.js';
-import {
-  parseTerm,
-  type SpfMechanism,
-  type SpfQualifier,
-  type SpfTerm,
-  selectSpfRecords,
-} from './record.js';
+import { parseTerm, type SpfMechanism, type SpfTerm, selectSpfRecords } from './record.js';
 
 /**
  * §3.4: "…the sizes for replies to all queries related to SPF have to be evaluated to fit in a
@@ -42,57 +37,14 @@ export const SPF_RECORD_SIZE_LIMIT = 450;
 /** Records fetched at most while following includes (a guard against include bombs). */
 export const SPF_ANALYSIS_MAX_RECORDS = 40;
 
-export interface SpfTermAnalysis {
-  /** Whose record holds the term. */
-  domain: string;
-  /** 0 for the checked domain, +1 per include/redirect. */
-  depth: number;
-  /** The term as published (for a syntax error, the offending token). */
-  term: string;
-  kind: 'mechanism' | 'modifier' | 'invalid';
-  /** `+ - ~ ?` for mechanisms, null otherwise. */
-  qualifier: SpfQualifier | null;
-  /** Mechanism or modifier name (lower case); `""` for an invalid token. */
-  name: string;
-  /** Domain-spec, network or modifier value; null when the term has none. */
-  value: string | null;
-  status: FindingSeverity;
-  reason: string;
-  /** DNS lookups this term costs, including everything its include/redirect target costs. */
-  dns_lookups: number;
-  /** The running total after this term, in evaluation order. */
-  cumulative_lookups: number;
-  /** True when the term's own query returned NXDOMAIN or no records (§4.6.4 void lookup). */
-  void_lookup: boolean;
-}
+/** One term analysed: its lookup cost, the running total and the verdict (RFC 7208 §4.6.4). */
+export type SpfTermAnalysis = z.output<typeof spfTermSchema>;
 
-export interface SpfRecordVisit {
-  domain: string;
-  depth: number;
-  /** The record text; null when the domain has none. */
-  record: string | null;
-  /** The include/redirect term that led here; null for the checked domain. */
-  via: string | null;
-}
+/** A record visited while following includes and redirects. */
+export type SpfRecordVisit = z.output<typeof spfRecordVisitSchema>;
 
-export interface SpfAnalysis {
-  status: Exclude<SectionStatus, 'none'>;
-  /** The domain's SPF record (the first when several are published). */
-  record: string | null;
-  /** How many `v=spf1` TXT records the domain publishes (exactly one is valid, §4.5). */
-  records_found: number;
-  /** The final `all` term that applies (after redirects), e.g. `-all`; null when none. */
-  all: string | null;
-  dns_lookups: number;
-  dns_lookup_limit: number;
-  void_lookups: number;
-  void_lookup_limit: number;
-  /** Every record visited, in evaluation order. */
-  records: SpfRecordVisit[];
-  /** Every term, in evaluation order (redirect after the mechanisms of its record). */
-  terms: SpfTermAnalysis[];
-  findings: Finding[];
-}
+/** The `spf` section as `analyseSpf` finds it; `checkEmailAuth` adds the `evaluation`. */
+export type SpfAnalysis = Omit<z.output<typeof spfSchema>, 'evaluation'>;
 
 interface Walk {
   resolver: DnsResolver;

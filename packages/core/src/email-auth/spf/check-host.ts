@@ -7,10 +7,12 @@
  * @module
  */
 
+import type { z } from 'zod';
 import { isNetdiagError } from '../../errors.js';
 import type { DnsRecord, DnsResolver, MxValue, RecordType } from '../../net/dns-types.js';
 import { type ParsedIp, reverseName } from '../../net/ip.js';
 import { describeFailure, tryLookup, txtTexts } from '../dns.js';
+import type { spfEvaluationSchema, spfTraceStepSchema } from '../schema.js';
 import { answerMatches, inNetwork } from './cidr.js';
 import {
   EXPLAIN_MACRO_LETTERS,
@@ -28,14 +30,8 @@ import {
   selectSpfRecords,
 } from './record.js';
 
-export type SpfResult =
-  | 'pass'
-  | 'fail'
-  | 'softfail'
-  | 'neutral'
-  | 'none'
-  | 'permerror'
-  | 'temperror';
+/** The RFC 7208 §2.6 results. */
+export type SpfResult = z.output<typeof spfEvaluationSchema>['result'];
 
 /** §4.6.4: at most 10 terms that cause DNS lookups per check. */
 export const SPF_LOOKUP_LIMIT = 10;
@@ -44,16 +40,8 @@ export const SPF_VOID_LOOKUP_LIMIT = 2;
 /** §4.6.4: at most 10 MX names (permerror beyond) and 10 PTR names (the rest ignored). */
 export const SPF_NAME_LIMIT = 10;
 
-export interface SpfTraceStep {
-  /** Include/redirect nesting, 0 for the checked domain. */
-  depth: number;
-  /** The domain whose record holds the term. */
-  domain: string;
-  /** The term as published, or `v=spf1 …` for the record itself. */
-  term: string;
-  outcome: 'record' | 'match' | 'no_match' | 'none' | 'permerror' | 'temperror';
-  detail: string;
-}
+/** One step of the evaluation: a record fetched or a term evaluated. */
+export type SpfTraceStep = z.output<typeof spfTraceStepSchema>;
 
 /** Ends the whole check with permerror or temperror. */
 export class SpfAbort extends Error {

@@ -4,10 +4,12 @@
  * "fail" fetched (§6.2).
  * @module
  */
+import type { z } from 'zod';
 import { InvalidInputError, isNetdiagError } from '../../errors.js';
 import { requireIp } from '../../net/ip.js';
 import { withTimeout } from '../../net/signal.js';
 import { resolverOf } from '../dns.js';
+import type { spfEvaluationSchema } from '../schema.js';
 import type { EmailAuthDnsOptions } from '../types.js';
 import {
   type CheckHostState,
@@ -16,7 +18,6 @@ import {
   SPF_VOID_LOOKUP_LIMIT,
   SpfAbort,
   type SpfResult,
-  type SpfTraceStep,
 } from './check-host.js';
 
 /**
@@ -56,28 +57,8 @@ export interface EvaluateSpfOptions extends EmailAuthDnsOptions {
   timeout?: number | false;
 }
 
-export interface SpfEvaluation {
-  result: SpfResult;
-  /** Why: the matching term, the limit exceeded, the failed lookup… */
-  reason: string;
-  /** The `exp=` explanation, only for "fail" and only when the domain publishes one (§6.2). */
-  explanation: string | null;
-  /** The client address as evaluated (IPv4-mapped IPv6 shown as IPv4). */
-  ip: string;
-  domain: string;
-  /** The MAIL FROM identity used (`postmaster@<helo>` for the null sender). */
-  sender: string;
-  helo: string;
-  /** The term that decided the result, and the domain whose record holds it. */
-  matched_term: string | null;
-  matched_domain: string | null;
-  /** Terms that caused DNS lookups (limit 10, §4.6.4). */
-  dns_lookups: number;
-  /** Lookups that returned no records or NXDOMAIN (limit 2, §4.6.4). */
-  void_lookups: number;
-  /** Every record fetched and term evaluated, in order. */
-  trace: SpfTraceStep[];
-}
+/** One RFC 7208 check_host() result with its reason, the identities used and the trace. */
+export type SpfEvaluation = z.output<typeof spfEvaluationSchema>;
 
 /** Runs check_host() for one connection. Throws only for bad input and caller aborts. */
 export async function evaluateSpf(

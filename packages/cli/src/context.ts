@@ -33,6 +33,8 @@ export function lazyEngine(
   let engine: Promise<Netdiag> | undefined;
   return {
     get() {
+      const made = io.engine;
+      if (made) engine ??= Promise.resolve(made());
       engine ??= import('@netdiag/core/capabilities').then((core) => {
         const config = core.loadNetdiagConfig(io.env);
         const allowPrivate = choices.allowPrivate ?? allowPrivateFromEnv(io);

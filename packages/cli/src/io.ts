@@ -3,6 +3,8 @@
  * connected to), the environment and stdin. Tests hand in their own; `index.ts` the real one.
  * @module
  */
+import type { Netdiag } from '@netdiag/core/capabilities';
+
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -15,4 +17,6 @@ export interface CliIO {
   stderrIsTTY?: boolean;
   /** Terminal width in characters, when stdout is a terminal. */
   columns?: number;
+  /** A test's engine, used instead of one made from the environment (closed after each command). */
+  engine?: () => Netdiag;
 }

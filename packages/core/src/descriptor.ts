@@ -11,10 +11,13 @@
  */
 import type { z } from 'zod';
 import type { CallerConnection } from './caller/connection.js';
-import type { CallOptions, Netdiag } from './engine/engine.js';
+import type { Netdiag, ScanCallOptions } from './engine/engine.js';
 
-/** What a call knows besides its parameters. */
-export interface CapabilityContext extends CallOptions {
+/**
+ * What a call knows besides its parameters: the engine call's options (`signal`, `timeout`;
+ * `limited: false` from the CLI, whose local runs skip the server's limiters).
+ */
+export interface CapabilityContext extends ScanCallOptions {
   /**
    * The caller's own connection, when the face has one (HTTP, MCP over HTTP): what `/api/ip`
    * describes, and what `scan_ports` scans when no host is given.
@@ -56,6 +59,16 @@ export interface ToolFace {
   openWorld: boolean;
 }
 
+/** The operation as a CLI command (`packages/cli/src/commands/`). */
+export interface CliFace {
+  /** The command that answers it: `whois`. Operations may share one, told apart by `flag`. */
+  command: string;
+  /** The flag that selects this operation on a shared command: `--rdap-only`, `--v1`. */
+  flag?: string;
+  /** The parameter the operands give (`domain`); the other parameters are `--name` options. */
+  operand: string;
+}
+
 export interface Capability<P extends z.ZodType = z.ZodType, D extends z.ZodType = z.ZodType> {
   /** Stable id, the OpenAPI operationId: `dnsLookupV1`. */
   id: string;
@@ -72,6 +85,7 @@ export interface Capability<P extends z.ZodType = z.ZodType, D extends z.ZodType
   run(engine: Netdiag, params: z.output<P>, context: CapabilityContext): Promise<unknown>;
   http?: HttpFace;
   tool?: ToolFace;
+  cli?: CliFace;
 }
 
 /** A descriptor with its types kept (`params` in `run` is the schema's output). */

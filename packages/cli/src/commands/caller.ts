@@ -10,6 +10,7 @@ import {
   requireIp,
   type ScoreAnswer,
 } from '@netdiag/core/capabilities';
+import { callCapability } from '../capability-call.js';
 import { type CallContext, targetCommand, type Ui } from '../command.js';
 import { gradeGate, gradeOption } from '../gates.js';
 import { gradeColor } from '../output/color.js';
@@ -76,7 +77,8 @@ export const registerCaller: RegisterCommand = (program, ctx) => {
       help: 'the address to check; it is sent to the breach database, never logged',
       words: true,
     },
-    run: (engine, email, _flags, { call }) => engine.breach(email as string, call),
+    run: (engine, email, _flags, { call }) =>
+      callCapability<BreachResult>('checkBreach', engine, { email }, call),
     text: renderBreach,
     jobs: 1, // the breach API rate-limits per client
   });

@@ -19,6 +19,7 @@ import {
   reverseName,
 } from '@netdiag/core/capabilities';
 import { InvalidArgumentError } from 'commander';
+import { callCapability, capabilityParams } from '../capability-call.js';
 import { targetCommand, type Ui } from '../command.js';
 import { table } from '../output/table.js';
 import type { RegisterCommand } from './types.js';
@@ -132,11 +133,17 @@ export const registerDns: RegisterCommand = (program, ctx) => {
     },
     run: (engine, q, flags, { call }) =>
       flags.v1 || flags.dnssec
-        ? engine.dnsV1(
-            { domain: q.domain, type: q.type, ...(flags.dnssec ? { dnssec: true } : {}) },
+        ? callCapability<DnsLookupV1Result>(
+            'dnsLookupV1',
+            engine,
+            { domain: q.domain, type: q.type, ...(flags.dnssec ? { dnssec: 'true' } : {}) },
             call,
           )
-        : engine.dns({ domain: q.domain, type: q.type, allTypes: true }, call),
+        : // dig's types in the /api/dns shape: the CLI asks every v1 type there (`allTypes`),
+          // the domain read as every face reads it.
+          capabilityParams('dnsLookup', { domain: q.domain }).then(({ domain }) =>
+            engine.dns({ domain: domain as string, type: q.type, allTypes: true }, call),
+          ),
     text: (data, ui, flags) => (flags.short ? renderShort(data) : renderDns(data, ui)),
     compact: (flags) => flags.short === true,
     rows: (data) =>
@@ -156,7 +163,8 @@ export const registerDns: RegisterCommand = (program, ctx) => {
     name: 'rdns',
     description: 'reverse DNS (PTR) of an IP address, with a forward-confirmation check',
     operand: { name: 'address', help: 'IPv4 or IPv6 address', words: true },
-    run: (engine, ip, _flags, { call }) => engine.reverseDns(ip as string, call),
+    run: (engine, ip, _flags, { call }) =>
+      callCapability<ReverseDnsResult>('reverseDns', engine, { ip }, call),
     text: renderRdns,
     jobs: 8,
   });
@@ -168,7 +176,8 @@ export const registerDns: RegisterCommand = (program, ctx) => {
     operand: { name: 'address', help: 'IPv4 or IPv6 address', words: true },
     configure: (command) =>
       command.option('--fail-on-listed', 'exit 5 when any list has the address'),
-    run: (engine, ip, _flags, { call }) => engine.blacklist(ip as string, call),
+    run: (engine, ip, _flags, { call }) =>
+      callCapability<BlacklistResult>('blacklist', engine, { ip }, call),
     text: renderBlacklist,
     rows: (data) =>
       data.results.map((r) => ({

@@ -18,6 +18,7 @@ import {
   type ZoneLink,
 } from '@netdiag/core/capabilities';
 import { InvalidArgumentError } from 'commander';
+import { callCapability } from '../capability-call.js';
 import { positiveInt, targetCommand, type Ui } from '../command.js';
 import { table } from '../output/table.js';
 import type { RegisterCommand } from './types.js';
@@ -112,7 +113,7 @@ export const registerDnssec: RegisterCommand = (program, ctx) => {
       });
     },
     run: (engine, domain, flags, { call }) =>
-      engine.validateDnssec({ domain, ...(flags.type ? { type: flags.type } : {}) }, call),
+      callCapability<DnssecResult>('validateDnssec', engine, { domain, type: flags.type }, call),
     text: (data, ui) => renderDnssec(data, ui),
     rows: (data) =>
       data.chain.map((link) => ({

@@ -12,6 +12,7 @@ import {
   type Finding,
   type SpfEvaluation,
 } from '@netdiag/core/capabilities';
+import { callCapability } from '../capability-call.js';
 import { targetCommand, type Ui } from '../command.js';
 import { gradeGate, gradeOption } from '../gates.js';
 import { gradeColor } from '../output/color.js';
@@ -42,13 +43,15 @@ export const registerEmailAuth: RegisterCommand = (program, ctx) => {
           gradeOption(EMAIL_AUTH_GRADES),
         ),
     run: (engine, domain, flags, { call }) =>
-      engine.emailAuth(
+      callCapability<EmailAuthData>(
+        'checkEmailAuth',
+        engine,
         {
-          domain: domain as string,
+          domain,
           ip: flags.ip,
           sender: flags.sender,
           helo: flags.helo,
-          dkimSelector: flags.dkimSelector,
+          dkim_selector: flags.dkimSelector,
         },
         call,
       ),
@@ -77,8 +80,10 @@ export const registerEmailAuth: RegisterCommand = (program, ctx) => {
         .option('--sender <address>', 'MAIL FROM (default postmaster@<domain>; "<>" = null sender)')
         .option('--helo <name>', 'HELO/EHLO name (default the domain)'),
     run: (engine, domain, flags, { call }) =>
-      engine.evaluateSpf(
-        { domain: domain as string, ip: flags.ip, sender: flags.sender, helo: flags.helo },
+      callCapability<SpfEvaluation>(
+        'evaluateSpf',
+        engine,
+        { domain, ip: flags.ip, sender: flags.sender, helo: flags.helo },
         call,
       ),
     text: renderSpfEvaluation,

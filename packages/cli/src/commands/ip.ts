@@ -12,6 +12,7 @@ import {
   InvalidIpError,
   isNetdiagError,
 } from '@netdiag/core/capabilities';
+import { callCapability } from '../capability-call.js';
 import {
   type CommonFlags,
   outputOptions,
@@ -83,7 +84,8 @@ export const registerIpIntel: RegisterCommand = (program, ctx) => {
         : targets.length > 0
           ? [{ input: targets.join(' '), arg: targets.join(' ') }]
           : [],
-    run: (engine, q, _flags, { call }) => engine.searchAsn(q as string, call),
+    run: (engine, q, _flags, { call }) =>
+      callCapability<AsnSearchResult>('searchAsn', engine, { q }, call),
     text: renderAsn,
     rows: (data) =>
       data.type === 'name'

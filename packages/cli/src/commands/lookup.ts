@@ -8,6 +8,7 @@
  */
 import type { LookupAnswer } from '@netdiag/core/capabilities';
 import { type DirectLookup, lookupAnswer, openIpLookup, requireIp } from '@netdiag/core/one-shot';
+import { callCapability } from '../capability-call.js';
 import { targetCommand } from '../command.js';
 import type { RegisterCommand } from './types.js';
 
@@ -30,10 +31,8 @@ export const registerLookup: RegisterCommand = (program, ctx) => {
       },
       close: () => direct?.close(),
     },
-    run: (engine, ip, _flags, { call }) => {
-      requireIp(ip, 'ip');
-      return engine.lookupIp(ip as string, call);
-    },
+    run: (engine, ip, _flags, { call }) =>
+      callCapability<LookupAnswer>('lookupIp', engine, { ip }, call),
     text: renderLookup,
   });
 };

@@ -11,6 +11,7 @@ import {
   type SecurityHeadersData,
   type SiteCheckResult,
 } from '@netdiag/core/capabilities';
+import { callCapability, capabilityParams } from '../capability-call.js';
 import { positiveInt, targetCommand, type Ui } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { gradeGate, gradeOption } from '../gates.js';
@@ -28,7 +29,8 @@ export const registerProbes: RegisterCommand = (program, ctx) => {
       words: true,
     },
     probe: true,
-    run: (engine, url, _flags, { call }) => engine.checkSite(url as string, call),
+    run: (engine, url, _flags, { call }) =>
+      callCapability<SiteCheckResult>('checkSite', engine, { url }, call),
     text: renderSite,
     gate: (data) =>
       data.is_up
@@ -49,7 +51,8 @@ export const registerProbes: RegisterCommand = (program, ctx) => {
         'exit 5 when the grade is below this (A+ … F)',
         gradeOption(SECURITY_GRADES),
       ),
-    run: (engine, url, _flags, { call }) => engine.securityHeaders(url as string, call),
+    run: (engine, url, _flags, { call }) =>
+      callCapability<SecurityHeadersData>('gradeSecurityHeaders', engine, { url }, call),
     text: renderHeaders,
     rows: (data) =>
       data.headers.map((h) => ({
@@ -86,11 +89,14 @@ export const registerProbes: RegisterCommand = (program, ctx) => {
           positiveInt('--concurrency'),
         )
         .option('--all', 'list closed and filtered ports too'),
-    run: (engine, host, flags, { call, progress }) =>
-      engine.scanPorts(
+    // The host and the port list are read as every face reads them; the tuning and the absent
+    // 100-port cap are this face's own (a person scanning from their own terminal).
+    run: async (engine, host, flags, { call, progress }) => {
+      const params = await capabilityParams('scanPorts', { host, ports: flags.ports });
+      return engine.scanPorts(
         {
-          host: host as string,
-          ...(flags.ports !== undefined ? { ports: flags.ports } : {}),
+          host: params['host'] as string,
+          ...(params['ports'] !== undefined ? { ports: params['ports'] as string } : {}),
           ...(flags.portTimeout !== undefined ? { portTimeout: flags.portTimeout } : {}),
           ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
           onProgress: progress.update,
@@ -98,7 +104,8 @@ export const registerProbes: RegisterCommand = (program, ctx) => {
         },
         // A full 65535-port scan takes minutes; the per-port timeout bounds every probe.
         { signal: call.signal, timeout: call.timeout ?? false, limited: false },
-      ),
+      );
+    },
     text: (data, ui, flags) => renderPorts(data, flags.all === true, ui),
     rows: (data) =>
       data.results.map((r) => ({

@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidInputError, parseHostPort, type TlsData } from '@netdiag/core/capabilities';
+import { callCapability } from '../capability-call.js';
 import { targetCommand, type Ui } from '../command.js';
 import { gradeColor } from '../output/color.js';
 import { table } from '../output/table.js';
@@ -54,10 +55,16 @@ export const registerTls: RegisterCommand = (program, ctx) => {
     // port (which the API faces refuse without allow_port) is checked as asked, and the
     // server-wide limiter of TLS checks does not apply (as for `netdiag ports`).
     run: (engine, text, _flags, { call }) => {
-      const checked = target(text as string);
-      return engine.checkTls(
-        { ...checked, ...(checked.port !== undefined ? { allowPort: checked.port } : {}) },
-        { ...call, limited: false },
+      const { host, port } = target(text as string);
+      const ports = port === undefined ? {} : { port: String(port), allow_port: String(port) };
+      return callCapability<TlsData>(
+        'checkTls',
+        engine,
+        { host, ...ports },
+        {
+          ...call,
+          limited: false,
+        },
       );
     },
     text: (data, ui, flags) => renderTls(data, ui, flags.all === true),

@@ -11,6 +11,7 @@ import {
   type WhoisLookupResult,
   type WhoisResult,
 } from '@netdiag/core/capabilities';
+import { callCapability } from '../capability-call.js';
 import { targetCommand } from '../command.js';
 import type { RegisterCommand } from './types.js';
 
@@ -35,7 +36,7 @@ export const registerWhois: RegisterCommand = (program, ctx) => {
       run: (engine, query, flags, { call }) => {
         const text = (query as string).trim();
         if (parseIp(text) || parseAsn(text) !== undefined) return engine.rdapResource(text, call);
-        return flags.rdapOnly ? engine.whoisV1(text, call) : engine.whois(text, call);
+        return callCapability(flags.rdapOnly ? 'whoisV1' : 'whois', engine, { domain: text }, call);
       },
       text: (data) => ('object_class' in data ? renderResource(data) : renderDomain(data)),
       // Registries throttle WHOIS per client: two at a time.

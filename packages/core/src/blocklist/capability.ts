@@ -73,4 +73,5 @@ export const blacklist = defineCapability({
     probe: false,
     openWorld: true,
   },
+  cli: { command: 'blacklist', operand: 'ip' },
 });

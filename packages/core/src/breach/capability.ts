@@ -45,4 +45,5 @@ export const checkBreach = defineCapability({
     probe: false,
     openWorld: true,
   },
+  cli: { command: 'breach', operand: 'email' },
 });

@@ -42,6 +42,7 @@ export const dnsLookup = defineCapability({
     },
     errors: [400, 502, 504],
   },
+  cli: { command: 'dns', operand: 'domain' },
 });
 
 export const dnsLookupV1 = defineCapability({
@@ -80,6 +81,7 @@ export const dnsLookupV1 = defineCapability({
     probe: false,
     openWorld: true,
   },
+  cli: { command: 'dns', flag: '--v1', operand: 'domain' },
 });
 
 export const reverseDns = defineCapability({
@@ -117,4 +119,5 @@ export const reverseDns = defineCapability({
     probe: false,
     openWorld: true,
   },
+  cli: { command: 'rdns', operand: 'ip' },
 });

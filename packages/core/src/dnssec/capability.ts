@@ -126,4 +126,5 @@ export const validateDnssec = defineCapability({
     probe: false,
     openWorld: true,
   },
+  cli: { command: 'dnssec', operand: 'domain' },
 });

@@ -484,6 +484,7 @@ export const checkEmailAuth = defineCapability({
     probe: false,
     openWorld: true,
   },
+  cli: { command: 'email-auth', operand: 'domain' },
 });
 
 /** A tool only: the `spf.evaluation` part of `checkEmailAuth`, asked on its own. */
@@ -503,4 +504,5 @@ export const evaluateSpf = defineCapability({
     probe: false,
     openWorld: true,
   },
+  cli: { command: 'spf', operand: 'domain' },
 });

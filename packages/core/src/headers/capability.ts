@@ -89,4 +89,5 @@ export const gradeSecurityHeaders = defineCapability({
     probe: true,
     openWorld: true,
   },
+  cli: { command: 'security-headers', operand: 'url' },
 });

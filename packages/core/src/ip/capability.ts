@@ -68,6 +68,7 @@ export const lookupIp = defineCapability({
     probe: false,
     openWorld: false,
   },
+  cli: { command: 'lookup', operand: 'ip' },
 });
 
 export const lookupIpV1 = defineCapability({
@@ -140,6 +141,7 @@ export const bulkLookup = defineCapability({
     probe: false,
     openWorld: false,
   },
+  cli: { command: 'bulk', operand: 'ips' },
 });
 
 export const searchAsn = defineCapability({
@@ -186,4 +188,5 @@ export const searchAsn = defineCapability({
     probe: false,
     openWorld: false,
   },
+  cli: { command: 'asn', operand: 'q' },
 });

@@ -89,4 +89,5 @@ export const scanPorts = defineCapability({
     probe: true,
     openWorld: true,
   },
+  cli: { command: 'ports', operand: 'host' },
 });

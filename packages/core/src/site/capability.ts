@@ -64,4 +64,5 @@ export const checkSite = defineCapability({
     // As GET /api/down: SPEC §8 gives the tool limit to the scans and graders, not the site check.,
     openWorld: true,
   },
+  cli: { command: 'down', operand: 'url' },
 });

@@ -238,4 +238,5 @@ export const checkTls = defineCapability({
     probe: true,
     openWorld: true,
   },
+  cli: { command: 'tls', operand: 'host' },
 });

@@ -60,6 +60,7 @@ export const whois = defineCapability({
     probe: false,
     openWorld: true,
   },
+  cli: { command: 'whois', operand: 'domain' },
 });
 
 export const whoisV1 = defineCapability({
@@ -78,4 +79,5 @@ export const whoisV1 = defineCapability({
     example,
     errors: [400, 404, 502, 503, 504],
   },
+  cli: { command: 'whois', flag: '--rdap-only', operand: 'domain' },
 });

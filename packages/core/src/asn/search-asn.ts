@@ -3,6 +3,7 @@
  * and announced prefixes; a name → matching ASes, best match first.
  * @module
  */
+import type { z } from 'zod';
 import { InvalidInputError, InvalidIpError, NotFoundError } from '../errors.js';
 import {
   bigIntToV6,
@@ -13,6 +14,12 @@ import {
 } from '../ip/address.js';
 import type { AsnIndex } from '../ip/asn/asn-index.js';
 import { getDefaultIpDatasets, type IpDatasets } from '../ip/datasets.js';
+import type {
+  asnIpSchema,
+  asnNameMatchSchema,
+  asnNameSchema,
+  asnNumberSchema,
+} from '../ip/schema.js';
 import type { IpPrivacy } from '../ip/types.js';
 import {
   type Cidr,
@@ -36,52 +43,22 @@ export interface SearchAsnOptions extends BaseOptions {
   datasets?: IpDatasets;
 }
 
-export interface AsnIpResult {
-  query: string;
-  type: 'ip';
-  ip: string;
-  bogon: boolean;
-  bogon_reason: string;
-  asn: number | null;
-  name: string;
-  org: string;
-  isp: string;
-  /** The announced range holding the address (inclusive), as in the data; null for a bogon. */
-  range: { first: string; last: string; cidrs: string[] } | null;
-  /** The CIDR block of `range` that holds the address; '' for a bogon. */
-  prefix: string;
+// `privacy` is the shared, frozen classification of the datasets (`IpPrivacy`, whose
+// `signals` are readonly), not a copy: the schema's type with that one field as it is.
+
+/** `q` is an IP address: its origin AS and the announced range holding it. */
+export type AsnIpResult = Omit<z.output<typeof asnIpSchema>, 'privacy'> & {
   privacy: Readonly<IpPrivacy> | null;
-}
-
-export interface AsnNumberResult {
-  query: string;
-  type: 'asn';
-  asn: number;
-  name: string;
-  ipv4_prefix_count: number;
-  ipv6_prefix_count: number;
-  ipv4_address_count: number;
-  prefixes: { ipv4: string[]; ipv6: string[] };
+};
+/** `q` is an AS number: its holder, announced prefixes and privacy classification. */
+export type AsnNumberResult = Omit<z.output<typeof asnNumberSchema>, 'privacy'> & {
   privacy: Readonly<IpPrivacy>;
-}
-
-export interface AsnNameMatch {
-  asn: number;
-  name: string;
-  match: 'exact' | 'prefix' | 'word';
-  ipv4_prefix_count: number;
-  ipv6_prefix_count: number;
-  ipv4_address_count: number;
-}
-
-export interface AsnNameResult {
-  query: string;
-  type: 'name';
-  /** Matches found before `limit` applied. */
-  total_matches: number;
-  results: AsnNameMatch[];
-}
-
+};
+/** One AS whose holder name matches `q`. */
+export type AsnNameMatch = z.output<typeof asnNameMatchSchema>;
+/** `q` is a name: the matching ASes, best first (`total_matches` before the limit). */
+export type AsnNameResult = z.output<typeof asnNameSchema>;
+/** `GET /api/asn` data: one of three shapes, told apart by `type`. */
 export type AsnSearchResult = AsnIpResult | AsnNumberResult | AsnNameResult;
 
 const QUERY_FORM =

@@ -3,9 +3,23 @@
  * `GET /api/v1/ip/:address` (v1: no privacy) and one `POST /api/bulk` entry (SPEC 2.13).
  * @module
  */
+import type { z } from 'zod';
+import type {
+  bulkAnswerItemSchema,
+  locationSchema,
+  lookupDataSchema,
+  lookupV1DataSchema,
+} from './schema.js';
 import type { IpInfo, IpLocation, IpNetwork, IpPrivacy } from './types.js';
 
-function locationFields(l: Readonly<IpLocation>) {
+/** `GET /api/lookup` data (SPEC 2.5). */
+export type LookupAnswer = z.output<typeof lookupDataSchema>;
+/** `GET /api/v1/ip/:address` data (SPEC 2.5, v1 form: no privacy). */
+export type LookupAnswerV1 = z.output<typeof lookupV1DataSchema>;
+/** One `POST /api/bulk` result (SPEC 2.13). */
+export type BulkAnswerItem = z.output<typeof bulkAnswerItemSchema>;
+
+function locationFields(l: Readonly<IpLocation>): z.output<typeof locationSchema> {
   return {
     city: l.city,
     region: l.region,
@@ -29,12 +43,12 @@ function privacyFields(p: Readonly<IpPrivacy>) {
 }
 
 /** The `location` object of `/api/lookup` and `/api/v1/ip` answers. */
-export function lookupLocation(info: IpInfo) {
+export function lookupLocation(info: IpInfo): z.output<typeof locationSchema> {
   return locationFields(info.location);
 }
 
 /** `GET /api/lookup` data (SPEC 2.5). */
-export function lookupAnswer(info: IpInfo) {
+export function lookupAnswer(info: IpInfo): LookupAnswer {
   return {
     ip: info.ip,
     location: locationFields(info.location),
@@ -45,7 +59,7 @@ export function lookupAnswer(info: IpInfo) {
 }
 
 /** `GET /api/v1/ip/:address` data (SPEC 2.5, v1 form: no privacy). */
-export function lookupAnswerV1(info: IpInfo) {
+export function lookupAnswerV1(info: IpInfo): LookupAnswerV1 {
   return {
     ip: info.ip,
     location: locationFields(info.location),
@@ -55,7 +69,7 @@ export function lookupAnswerV1(info: IpInfo) {
 }
 
 /** One `POST /api/bulk` result (SPEC 2.13). */
-export function bulkAnswerItem(info: IpInfo) {
+export function bulkAnswerItem(info: IpInfo): BulkAnswerItem {
   return {
     ip: info.ip,
     country: info.location.country,
@@ -69,7 +83,3 @@ export function bulkAnswerItem(info: IpInfo) {
     bogon: info.bogon,
   };
 }
-
-export type LookupAnswer = ReturnType<typeof lookupAnswer>;
-export type LookupAnswerV1 = ReturnType<typeof lookupAnswerV1>;
-export type BulkAnswerItem = ReturnType<typeof bulkAnswerItem>;

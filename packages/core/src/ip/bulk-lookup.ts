@@ -2,10 +2,12 @@
  * `bulkLookup`: many addresses at once, with per-entry errors (CONTRACT §6 bulk rules).
  * @module
  */
+import type { z } from 'zod';
 import { INVALID_IP_MESSAGE, InvalidInputError, InvalidIpError } from '../errors.js';
 import { throwIfAborted } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
 import { getDefaultIpDatasets, type IpDatasets } from './datasets.js';
+import type { bulkEntryErrorSchema } from './schema.js';
 import type { IpInfo } from './types.js';
 
 /** Longest echo of a bad entry in `errors[].input`. */
@@ -35,12 +37,10 @@ export interface BulkLookupOptions extends BaseOptions {
   datasets?: IpDatasets;
 }
 
-export interface BulkEntryError {
-  /** The entry as given (non-strings as their JSON text). */
-  input: string;
-  error: string;
-}
+/** An entry that is not an IP address (non-strings as their JSON text), with the reason. */
+export type BulkEntryError = z.output<typeof bulkEntryErrorSchema>;
 
+/** The full records of the valid entries, not yet the answer's items (`bulkAnswerItem` picks). */
 export interface BulkLookupResult {
   /** Valid distinct addresses in order of first appearance (duplicates after normalising dropped). */
   results: IpInfo[];

@@ -63,7 +63,8 @@ export type SearchAsnParams = z.input<typeof searchAsnParamsSchema>;
 
 // --- Data ---
 
-const locationSchema = z
+/** Geolocation of an address, as `/api/lookup` and `/api/v1/ip` answer it. */
+export const locationSchema = z
   .strictObject({
     city: z.string().describe('City, "" when unknown'),
     region: z.string().describe('State or region (first-level subdivision), "" when unknown'),
@@ -84,7 +85,8 @@ const locationSchema = z
   })
   .describe('Geolocation of the address, with its continent and whether its country is in the EU');
 
-const networkSchema = z.strictObject({
+/** Who routes an address: the origin AS and its holder, the ISP and organisation. */
+export const networkSchema = z.strictObject({
   asn: z
     .int()
     .nullable()
@@ -125,39 +127,62 @@ export const lookupV1DataSchema = z.strictObject({
 });
 export type LookupV1Data = z.infer<typeof lookupV1DataSchema>;
 
+/** One `POST /api/bulk` result (SPEC 2.13). */
+export const bulkAnswerItemSchema = z.strictObject({
+  ip: z.string().describe('Normalised address'),
+  country: z.string().describe('ISO 3166-1 alpha-2 code'),
+  city: z.string().describe('City'),
+  region: z.string().describe('State or region'),
+  isp: z.string().describe('ISP name'),
+  org: z.string().describe('Organisation'),
+  asn: z.int().nullable().describe('Origin AS number'),
+  lat: z.number().nullable().describe('Latitude'),
+  lon: z.number().nullable().describe('Longitude'),
+  bogon: bogonSchema,
+});
+
+/** An entry of `POST /api/bulk` that is not an IP address, with the reason. */
+export const bulkEntryErrorSchema = z.strictObject({
+  input: z.string().describe('The entry as sent'),
+  error: z.string().describe('Why it was rejected'),
+});
+
 /** `POST /api/bulk` data (SPEC 2.13, CONTRACT §6). */
 export const bulkDataSchema = z.strictObject({
   total: z.int().describe('Number of entries in results'),
   results: z
-    .array(
-      z.strictObject({
-        ip: z.string().describe('Normalised address'),
-        country: z.string().describe('ISO 3166-1 alpha-2 code'),
-        city: z.string().describe('City'),
-        region: z.string().describe('State or region'),
-        isp: z.string().describe('ISP name'),
-        org: z.string().describe('Organisation'),
-        asn: z.int().nullable().describe('Origin AS number'),
-        lat: z.number().nullable().describe('Latitude'),
-        lon: z.number().nullable().describe('Longitude'),
-        bogon: bogonSchema,
-      }),
-    )
+    .array(bulkAnswerItemSchema)
     .describe('Valid distinct addresses in order of first appearance'),
   errors: z
-    .array(
-      z.strictObject({
-        input: z.string().describe('The entry as sent'),
-        error: z.string().describe('Why it was rejected'),
-      }),
-    )
+    .array(bulkEntryErrorSchema)
     .describe(
       'Entries that are not valid IP addresses, each with the reason; they do not fail the request',
     ),
 });
 export type BulkData = z.infer<typeof bulkDataSchema>;
 
-const privacySchema = z
+/** Why a privacy flag is set: which data said so, in words a person can check. */
+export const privacySignalSchema = z.strictObject({
+  signal: z.enum(['hosting', 'vpn', 'proxy', 'relay', 'tor', 'mobile', 'residential']),
+  source: z.enum([
+    'range-list',
+    'block',
+    'address-list',
+    'asn-list',
+    'as-name-keyword',
+    'tor-exit-list',
+    'isp-list',
+    'no-other-signal',
+  ]),
+  evidence: z.string().describe('Which data said so, e.g. the list and its entry'),
+  dataset: z.string().describe('The data behind it: upstream repository, feed or curated file'),
+  version: z
+    .string()
+    .describe('Its version: upstream commit and date, a feed fetch time, or curated'),
+});
+
+/** The privacy classification of an address (SPEC 2.3), as `GET /api/asn` answers it. */
+export const privacySchema = z
   .strictObject({
     type: z
       .enum(['residential', 'vpn', 'datacenter'])
@@ -176,34 +201,12 @@ const privacySchema = z
     provider: z
       .string()
       .describe('Who runs the address when a published range says, e.g. AWS; "" if unknown'),
-    signals: z
-      .array(
-        z.strictObject({
-          signal: z.enum(['hosting', 'vpn', 'proxy', 'relay', 'tor', 'mobile', 'residential']),
-          source: z.enum([
-            'range-list',
-            'block',
-            'address-list',
-            'asn-list',
-            'as-name-keyword',
-            'tor-exit-list',
-            'isp-list',
-            'no-other-signal',
-          ]),
-          evidence: z.string().describe('Which data said so, e.g. the list and its entry'),
-          dataset: z
-            .string()
-            .describe('The data behind it: upstream repository, feed or curated file'),
-          version: z
-            .string()
-            .describe('Its version: upstream commit and date, a feed fetch time, or curated'),
-        }),
-      )
-      .describe('The signals that decided, most specific first'),
+    signals: z.array(privacySignalSchema).describe('The signals that decided, most specific first'),
   })
   .describe('Privacy classification of the address with its evidence');
 
-const asnIpSchema = z
+/** `GET /api/asn` data when `q` is an IP address. */
+export const asnIpSchema = z
   .strictObject({
     query: z.string().describe('q as sent'),
     type: z.literal('ip'),
@@ -226,7 +229,8 @@ const asnIpSchema = z
   })
   .describe('q is an IP address');
 
-const asnNumberSchema = z
+/** `GET /api/asn` data when `q` is an AS number. */
+export const asnNumberSchema = z
   .strictObject({
     query: z.string().describe('q as sent'),
     type: z.literal('asn'),
@@ -242,22 +246,24 @@ const asnNumberSchema = z
   })
   .describe('q is an AS number (AS15169 or 15169)');
 
-const asnNameSchema = z
+/** One AS whose holder name matches `q`. */
+export const asnNameMatchSchema = z.strictObject({
+  asn: z.int(),
+  name: z.string(),
+  match: z.enum(['exact', 'prefix', 'word']).describe('How the name matched'),
+  ipv4_prefix_count: z.int(),
+  ipv6_prefix_count: z.int(),
+  ipv4_address_count: z.int(),
+});
+
+/** `GET /api/asn` data when `q` is an organisation name. */
+export const asnNameSchema = z
   .strictObject({
     query: z.string().describe('q as sent'),
     type: z.literal('name'),
     total_matches: z.int().describe('Matches before the limit of 50'),
     results: z
-      .array(
-        z.strictObject({
-          asn: z.int(),
-          name: z.string(),
-          match: z.enum(['exact', 'prefix', 'word']).describe('How the name matched'),
-          ipv4_prefix_count: z.int(),
-          ipv6_prefix_count: z.int(),
-          ipv4_address_count: z.int(),
-        }),
-      )
+      .array(asnNameMatchSchema)
       .describe(
         'Best first: exact, prefix, word (case-insensitive); then larger networks; at most 50',
       ),

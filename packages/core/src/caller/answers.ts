@@ -3,23 +3,32 @@
  * (SPEC 2.5, v1 form) and `GET /api/score` (SPEC 2.4, plus the evidence list).
  * @module
  */
+import type { z } from 'zod';
 import { lookupLocation } from '../ip/answers.js';
 import type { IpInfo } from '../ip/types.js';
 import type { IpScore } from '../score/index.js';
 import type { ConnectionInfo } from './connection.js';
+import type {
+  callerIpDataSchema,
+  callerIpV1DataSchema,
+  scoreDataSchema,
+  v1AuthorityRecordSchema,
+} from './schema.js';
 
 export interface AddressReport {
   info: IpInfo;
   score: IpScore;
 }
 
-/** One record of a v1 DNS answer (SPEC 2.7/2.8 v1 shape). */
-export interface V1Record {
-  name: string;
-  type: number;
-  ttl: number;
-  data: string;
-}
+/** One record of a v1 DNS answer (SPEC 2.7/2.8 v1 shape), as `/api/v1/ip` `authority` holds it. */
+export type V1Record = z.output<typeof v1AuthorityRecordSchema>;
+
+/** `GET /api/ip` data (SPEC 2.2). */
+export type CallerAnswer = z.output<typeof callerIpDataSchema>;
+/** `GET /api/v1/ip` data (SPEC 2.5, v1 form). */
+export type CallerAnswerV1 = z.output<typeof callerIpV1DataSchema>;
+/** `GET /api/score` data (SPEC 2.4, plus the evidence list). */
+export type ScoreAnswer = z.output<typeof scoreDataSchema>;
 
 /** Coordinates as strings in `/api/ip` (SPEC 2.2); "" when unknown (CONTRACT §2). */
 function coordinateText(value: number | null): string {
@@ -27,7 +36,7 @@ function coordinateText(value: number | null): string {
 }
 
 /** `GET /api/ip` data (SPEC 2.2). */
-export function callerAnswer(report: AddressReport, connection: ConnectionInfo) {
+export function callerAnswer(report: AddressReport, connection: ConnectionInfo): CallerAnswer {
   const { info, score } = report;
   const l = info.location;
   return {
@@ -70,7 +79,7 @@ export function callerAnswerV1(
   report: AddressReport,
   connection: ConnectionInfo,
   authority: V1Record[],
-) {
+): CallerAnswerV1 {
   const { info, score } = report;
   return {
     ip: info.ip,
@@ -101,7 +110,7 @@ export function callerAnswerV1(
 }
 
 /** `GET /api/score` data (SPEC 2.4, plus the evidence list). */
-export function scoreAnswer(report: AddressReport, connection: ConnectionInfo) {
+export function scoreAnswer(report: AddressReport, connection: ConnectionInfo): ScoreAnswer {
   const { info, score } = report;
   return {
     ip: info.ip,
@@ -130,7 +139,3 @@ export function scoreAnswer(report: AddressReport, connection: ConnectionInfo) {
     bogon: info.bogon,
   };
 }
-
-export type CallerAnswer = ReturnType<typeof callerAnswer>;
-export type CallerAnswerV1 = ReturnType<typeof callerAnswerV1>;
-export type ScoreAnswer = ReturnType<typeof scoreAnswer>;

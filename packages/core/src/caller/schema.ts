@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 
-const typeSchema = z
+/** The kind of network an address is on (SPEC 2.3). */
+export const addressTypeSchema = z
   .enum(['residential', 'vpn', 'datacenter'])
   .describe(
     'vpn for any anonymiser (VPN, proxy, Tor), else datacenter for hosting networks, else residential',
@@ -15,8 +16,10 @@ const scoreSchema = z
   .min(0)
   .max(100)
   .describe('Cleanliness score, 0 (worst) to 100 (cleanest)');
-const gradeSchema = z.enum(['A', 'B', 'C', 'D']).describe('A ≥ 80, B ≥ 60, C ≥ 40, D below');
-const labelSchema = z
+/** The cleanliness grade of a score. */
+export const gradeSchema = z.enum(['A', 'B', 'C', 'D']).describe('A ≥ 80, B ≥ 60, C ≥ 40, D below');
+/** The fixed text of each grade. */
+export const gradeLabelSchema = z
   .enum(['Clean', 'Mostly clean', 'Suspicious', 'High risk'])
   .describe('Fixed text per grade (A, B, C, D)');
 const flagsSchema = z
@@ -90,7 +93,7 @@ export const callerIpDataSchema = z.strictObject({
   }),
   privacy: z
     .strictObject({
-      type: typeSchema,
+      type: addressTypeSchema,
       score: scoreSchema,
       grade: gradeSchema,
       is_vpn: isVpn,
@@ -109,7 +112,7 @@ export const callerIpDataSchema = z.strictObject({
 export type CallerIpData = z.infer<typeof callerIpDataSchema>;
 
 /** A record of the v1 DNS shape (SPEC 2.7/2.8 v1): owner with the trailing dot, `ttl`. */
-const v1AuthorityRecord = z.strictObject({
+export const v1AuthorityRecordSchema = z.strictObject({
   name: z.string().describe('Owner name with the trailing dot'),
   type: z.int().describe('Numeric record type (6 = SOA)'),
   ttl: z.int().describe('Time to live'),
@@ -138,10 +141,10 @@ export const callerIpV1DataSchema = z.strictObject({
     tls_version: tlsVersion,
   }),
   privacy: z.strictObject({
-    type: typeSchema,
+    type: addressTypeSchema,
     score: scoreSchema,
     grade: gradeSchema,
-    label: labelSchema,
+    label: gradeLabelSchema,
     is_vpn: isVpn,
     is_datacenter: isDatacenter,
     is_residential: isResidential,
@@ -150,7 +153,7 @@ export const callerIpV1DataSchema = z.strictObject({
   }),
   ipv6,
   authority: z
-    .array(v1AuthorityRecord)
+    .array(v1AuthorityRecordSchema)
     .describe(
       'Authority section of the reverse-DNS (PTR) lookup of the address, in the v1 DNS record ' +
         'shape: the reverse zone SOA when the address has no PTR, usually [] otherwise; ' +
@@ -160,26 +163,26 @@ export const callerIpV1DataSchema = z.strictObject({
 });
 export type CallerIpV1Data = z.infer<typeof callerIpV1DataSchema>;
 
+/** One item of the score's evidence: a signal, the points it added, what and where. */
+export const scoreEvidenceSchema = z.strictObject({
+  signal: z
+    .enum([
+      'tor_exit',
+      'vpn',
+      'proxy',
+      'datacenter',
+      'dnsbl_listed',
+      'mobile',
+      'residential',
+      'dnsbl_unavailable',
+    ])
+    .describe('Which signal'),
+  weight: z.int().describe('Points this item added to the score (0: information only)'),
+  detail: z.string().describe('What was found'),
+  source: z.string().describe('Where: the data set and its entry, or the DNSBL zone(s)'),
+});
 const evidenceSchema = z
-  .array(
-    z.strictObject({
-      signal: z
-        .enum([
-          'tor_exit',
-          'vpn',
-          'proxy',
-          'datacenter',
-          'dnsbl_listed',
-          'mobile',
-          'residential',
-          'dnsbl_unavailable',
-        ])
-        .describe('Which signal'),
-      weight: z.int().describe('Points this item added to the score (0: information only)'),
-      detail: z.string().describe('What was found'),
-      source: z.string().describe('Where: the data set and its entry, or the DNSBL zone(s)'),
-    }),
-  )
+  .array(scoreEvidenceSchema)
   .describe(
     'Every signal that moved the score, its weight and source; lists that did not answer are named too',
   );
@@ -198,10 +201,10 @@ export const scoreDataSchema = z.strictObject({
     tls_version: tlsVersion,
   }),
   privacy: z.strictObject({
-    type: typeSchema,
+    type: addressTypeSchema,
     score: scoreSchema,
     grade: gradeSchema,
-    label: labelSchema,
+    label: gradeLabelSchema,
     flags: flagsSchema,
     is_vpn: isVpn,
     is_datacenter: isDatacenter,

@@ -4,12 +4,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import type { AsnSearchResult } from '../asn/search-asn.js';
 import type { BreachResult } from '../breach/check-breach.js';
-import type { CallerAnswer, CallerAnswerV1, ScoreAnswer } from '../caller/answers.js';
 import type { BulkAnswer } from '../engine/engine.js';
 import type { SecurityHeadersResult } from '../headers/grade-security-headers.js';
-import type { LookupAnswer, LookupAnswerV1 } from '../ip/answers.js';
 import type { ScanPortsResult } from '../ports/scan-ports.js';
 import type { SiteCheckResult } from '../site/check-site.js';
 import { ENDPOINT_SCHEMAS, type EndpointData, type OperationId } from './index.js';
@@ -29,14 +26,8 @@ function returns<Op extends OperationId>(_op: Op, _value: DeepReadonly<EndpointD
 const result = <T>(): T => ({}) as T;
 
 // Routes that answer with a core result as it is.
-returns('callerIp', result<CallerAnswer>());
-returns('callerIpV1', result<CallerAnswerV1>());
-returns('callerScore', result<ScoreAnswer>());
 returns('checkBreach', result<BreachResult>());
-returns('lookupIp', result<LookupAnswer>());
-returns('lookupIpV1', result<LookupAnswerV1>());
 returns('bulkLookup', result<BulkAnswer>());
-returns('searchAsn', result<AsnSearchResult>());
 returns('checkSite', result<SiteCheckResult>());
 returns('gradeSecurityHeaders', result<SecurityHeadersResult>());
 returns('scanPorts', result<ScanPortsResult>());

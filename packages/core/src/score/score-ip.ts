@@ -18,6 +18,8 @@
  * intelligence not saying otherwise (a bogon has `is_residential: true` but no such flag).
  * @module
  */
+import type { z } from 'zod';
+import type { addressTypeSchema, scoreEvidenceSchema } from '../caller/schema.js';
 import {
   BASE_SCORE,
   FLAG_TEXT,
@@ -66,18 +68,12 @@ export interface ScoreIpOptions {
   dnsbl?: readonly DnsblAnswer[] | null;
 }
 
-export interface ScoreEvidence {
-  signal: ScoreSignal | 'dnsbl_unavailable';
-  /** Points this item added to the score (0 for information only). */
-  weight: number;
-  /** What was found. */
-  detail: string;
-  /** Where it was found. */
-  source: string;
-}
+/** One evidence item: a signal, the points it added (0: information only), what and where. */
+export type ScoreEvidence = z.output<typeof scoreEvidenceSchema>;
 
-export type AddressType = 'residential' | 'vpn' | 'datacenter';
+export type AddressType = z.output<typeof addressTypeSchema>;
 
+/** The whole score of an address; the answers pick from it (raw `is_tor` etc. stay here). */
 export interface IpScore {
   /**
    * `vpn` for any anonymiser (VPN, proxy, Tor), else `datacenter`, else `residential` (also for

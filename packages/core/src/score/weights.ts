@@ -11,16 +11,12 @@
  * shared. A residential address with no listing is the cleanest case.
  * @module
  */
+import type { z } from 'zod';
+import type { gradeLabelSchema, gradeSchema } from '../caller/schema.js';
+import type { ScoreEvidence } from './score-ip.js';
 
-/** Signals that can move the score. */
-export type ScoreSignal =
-  | 'tor_exit'
-  | 'vpn'
-  | 'proxy'
-  | 'datacenter'
-  | 'dnsbl_listed'
-  | 'mobile'
-  | 'residential';
+/** Signals that can move the score: the evidence signals but the DNSBL step's failure. */
+export type ScoreSignal = Exclude<ScoreEvidence['signal'], 'dnsbl_unavailable'>;
 
 export interface ScoreWeight {
   signal: ScoreSignal;
@@ -50,8 +46,8 @@ export const SCORE_WEIGHTS: readonly ScoreWeight[] = [
   { signal: 'residential', weight: 0, meaning: 'residential ISP' },
 ];
 
-export type Grade = 'A' | 'B' | 'C' | 'D';
-export type GradeLabel = 'Clean' | 'Mostly clean' | 'Suspicious' | 'High risk';
+export type Grade = z.output<typeof gradeSchema>;
+export type GradeLabel = z.output<typeof gradeLabelSchema>;
 
 /** CONTRACT §6 / issue 4: A ≥ 80, B ≥ 60, C ≥ 40, D below; one fixed label per grade. */
 export const GRADES: readonly { grade: Grade; min: number; label: GradeLabel }[] = [

@@ -8,7 +8,8 @@
  *   the same, makes the CLI load the engine and its tables: the path before the direct one);
  * - `mmdblookup` (libmaxminddb, Debian's mmdb-bin) on the same DB-IP file, when installed: the
  *   peer named in issue 22 (C, memory-mapped, one database, no AS or privacy data);
- * - `netdiag dns example.test --json`: the engine against a loopback DNS fixture.
+ * - `netdiag dns example.test --json` and `netdiag dns example.test @<loopback>`: the engine
+ *   against a loopback DNS fixture (the registry's schemas are loaded for the parameters).
  * Peak RSS comes from the process itself (`process.resourceUsage().maxRSS`, written at exit by a
  * preloaded module), so nothing outside Node is needed.
  * BENCH_CLI_BEFORE=/path/to/an/older/packages/cli/bin.js adds that build's rows to the same run
@@ -51,6 +52,11 @@ const commands = (label: string, cli: string) => [
   {
     name: `${label}\`netdiag dns example.test --json\``,
     args: [cli, 'dns', 'example.test', '--json'],
+  },
+  // Issue 40's figure: dig's form, the server named on the command line.
+  {
+    name: `${label}\`netdiag dns example.test @<loopback>\``,
+    args: [cli, 'dns', 'example.test', `@${dns.address}`],
   },
 ];
 const before = process.env.BENCH_CLI_BEFORE;

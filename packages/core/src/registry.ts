@@ -6,6 +6,7 @@
  */
 import { blacklist } from './blocklist/capability.js';
 import { checkBreach } from './breach/capability.js';
+import { callerIp, callerIpV1, callerScore } from './caller/capability.js';
 import type { Capability } from './descriptor.js';
 import { dnsLookup, dnsLookupV1, reverseDns } from './dns/capability.js';
 import { validateDnssec } from './dnssec/capability.js';
@@ -29,6 +30,9 @@ export {
 export { parseParams } from './schemas/param.js';
 
 export const CAPABILITIES: readonly Capability[] = [
+  callerIp,
+  callerIpV1,
+  callerScore,
   lookupIp,
   lookupIpV1,
   bulkLookup,

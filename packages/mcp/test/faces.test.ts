@@ -171,9 +171,6 @@ describe('the same input, the same answer, over HTTP and MCP', () => {
 
 /** Routes the HTTP face keeps as its own (the request itself, the page, MCP, operations). */
 const HTTP_OWN = [
-  'callerIp',
-  'callerIpV1',
-  'callerScore',
   'echoHeaders',
   'mcp',
   'health',

@@ -84,7 +84,11 @@ export const mxHostSchema = z.strictObject({
 export const mxSchema = z
   .strictObject({
     // Never none: without MX records the domain's own address is the implicit MX.
-    status: z.enum(['pass', 'warn', 'fail']).describe('Verdict on the MX records'),
+    status: z
+      .enum(['pass', 'warn', 'fail'])
+      .describe(
+        'Verdict on the MX records: pass as recommended, warn works but weaker than recommended, fail broken (never none: without MX records the implicit MX is judged)',
+      ),
     records: z.array(mxHostSchema).describe('MX records by preference'),
     null_mx: z.boolean().describe('The domain publishes a Null MX (RFC 7505): it accepts no mail'),
     implicit_mx: z

@@ -1,7 +1,7 @@
 /**
  * OpenAPI schemas from core's zod schemas: every schema, parameter description and required
  * flag comes from the core schema of the operation (its descriptor, or `ENDPOINT_SCHEMAS` for
- * the routes the HTTP face keeps: the caller's own address, health).
+ * the routes the HTTP face keeps: the header echo, health).
  * @module
  */
 

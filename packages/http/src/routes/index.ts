@@ -1,11 +1,9 @@
 /**
  * The route table: every documented endpoint, in the order the OpenAPI document lists them.
  * The capabilities' routes come from core's registry (`capabilities.ts`); the rest are the HTTP
- * face's own: the caller's own address (it is the request's), the header echo, MCP over HTTP,
- * health and metrics, the page.
+ * face's own: the header echo, MCP over HTTP, health and metrics, the page.
  * @module
  */
-import { callerRoutes } from './caller.js';
 import { capabilityRoutes } from './capabilities.js';
 import { headersRoutes } from './headers.js';
 import { mcpRoutes } from './mcp.js';
@@ -14,7 +12,6 @@ import { pageRoutes } from './page.js';
 import type { RouteDef } from './types.js';
 
 export const ROUTES: readonly RouteDef[] = [
-  ...callerRoutes,
   ...capabilityRoutes,
   ...headersRoutes,
   ...mcpRoutes,

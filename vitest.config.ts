@@ -16,6 +16,7 @@ export default defineConfig({
       '@netdiag/core/capabilities': src('./packages/core/src/capabilities.ts'),
       '@netdiag/core': src('./packages/core/src/index.ts'),
       '@netdiag/http': src('./packages/http/src/index.ts'),
+      '@netdiag/mcp/protocol': src('./packages/mcp/src/protocol.ts'),
       '@netdiag/mcp': src('./packages/mcp/src/index.ts'),
       '@netdiag/test-utils': src('./test-utils/src/index.ts'),
     },

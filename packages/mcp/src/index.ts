@@ -11,6 +11,7 @@
  * ```
  * @packageDocumentation
  */
+export { MCP_OLDER_PROTOCOL_VERSIONS, MCP_PROTOCOL_VERSION } from './protocol.js';
 export { type CreateMcpServerOptions, createMcpServer } from './server.js';
 export { handleMcpHttpRequest, serveStdio } from './transports.js';
 export { VERSION } from './version.js';

@@ -40,19 +40,48 @@ function isObjectSchema(schema: unknown): boolean {
 }
 
 /**
- * What the SDK is given as a tool's input schema. The SDK checks a call's arguments against it
- * before the handler and refuses in zod's words ("Invalid input at ip"), while the tool reads and
- * checks them itself as the HTTP route does (core's `parseParams`, then the capability), in the
- * API's words. So the SDK gets a schema that admits any object, listed to agents as the tool's
- * own: zod writes `.meta()` into the JSON Schema, over the empty object's keys. Made once per
+ * Tool schemas are listed in JSON Schema 2020-12, the dialect MCP 2025-11-25 assumes when a
+ * schema names none (SEP-1613), and say so in `$schema` for clients of older revisions. The SDK
+ * (1.32) would convert zod to draft-07 and declare that; it writes a schema's `.meta()` over
+ * the keys of its conversion, so each tool hands it an empty object carrying core's own
+ * 2020-12 schema (`toJsonSchema`, the one the OpenAPI document shows) as its meta.
+ */
+const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * The input schema. The SDK checks a call's arguments against it before the handler and
+ * refuses in zod's words ("Invalid input at ip"), while the tool reads and checks them itself as
+ * the HTTP route does (core's `parseParams`, then the capability), in the API's words. So the
+ * schema the SDK is given admits any object, listed to agents as the tool's own. Made once per
  * tool: the HTTP transport builds a server per request.
  */
 const inputSchemas = new WeakMap<z.ZodType, z.ZodType<Record<string, unknown>>>();
 function listedInput(input: z.ZodType): z.ZodType<Record<string, unknown>> {
   let schema = inputSchemas.get(input);
   if (schema === undefined) {
-    schema = z.looseObject({}).meta(toJsonSchema(input, { io: 'input' }));
+    schema = z.looseObject({}).meta({ $schema: DIALECT, ...toJsonSchema(input, { io: 'input' }) });
     inputSchemas.set(input, schema);
+  }
+  return schema;
+}
+
+/**
+ * The output schema: listed as core's 2020-12 schema, and still checked by the SDK against the
+ * zod schema before an answer goes out (a mismatch becomes a tool error, as before).
+ */
+const outputSchemas = new WeakMap<z.ZodType, z.ZodType<Record<string, unknown>>>();
+function listedOutput(output: z.ZodType): z.ZodType<Record<string, unknown>> {
+  let schema = outputSchemas.get(output);
+  if (schema === undefined) {
+    schema = z
+      .looseObject({})
+      .check((ctx) => {
+        for (const { message, path } of output.safeParse(ctx.value).error?.issues ?? []) {
+          ctx.issues.push({ code: 'custom', message, path, input: ctx.value });
+        }
+      })
+      .meta({ $schema: DIALECT, ...toJsonSchema(output) });
+    outputSchemas.set(output, schema);
   }
   return schema;
 }
@@ -73,7 +102,7 @@ export function createMcpServer(engine: Netdiag, options: CreateMcpServerOptions
         title: tool.title,
         description: tool.description,
         inputSchema: listedInput(tool.input),
-        ...(isObjectSchema(tool.output) ? { outputSchema: tool.output } : {}),
+        ...(isObjectSchema(tool.output) ? { outputSchema: listedOutput(tool.output) } : {}),
         annotations: {
           title: tool.title,
           readOnlyHint: true,

@@ -46,13 +46,34 @@ const STATUS_NOTES: Record<number, string> = {
   405: ' The path exists with other methods: Allow lists them (RFC 9110 §15.5.6).',
 };
 
-/** The success envelope around `data` (CONTRACT §2). */
+/**
+ * The success envelope around `data` (CONTRACT §2). The `const` keeps its `type`: a generator
+ * that reads only `type` (orval) typed a bare `const: true` as the string "true".
+ */
 function successEnvelope(data: JsonSchema): JsonSchema {
   return {
     type: 'object',
-    properties: { success: { const: true }, data },
+    properties: { success: { type: 'boolean', const: true }, data },
     required: ['success', 'data'],
   };
+}
+
+/**
+ * A JSON answer of a `raw` route that names no schema. Open (`additionalProperties`): a bare
+ * `type: object` is generated as an object with no keys at all (openapi-typescript's
+ * `Record<string, never>`).
+ */
+const ANY_OBJECT: JsonSchema = { type: 'object', additionalProperties: true };
+
+/** The 200 content of a `raw` route: one entry per media type it answers with. */
+function rawContent(raw: NonNullable<RouteDef['raw']>): Record<string, { schema: JsonSchema }> {
+  const types = typeof raw.contentType === 'string' ? [raw.contentType] : raw.contentType;
+  return Object.fromEntries(
+    types.map((type) => [
+      type,
+      { schema: type.includes('json') ? (raw.schema ?? ANY_OBJECT) : { type: 'string' } },
+    ]),
+  );
 }
 
 export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOptions): JsonSchema {
@@ -68,16 +89,7 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     ].sort();
     const responses: Record<string, unknown> = {
       '200': route.raw
-        ? {
-            description: route.raw.description,
-            content: {
-              [route.raw.contentType]: {
-                schema: route.raw.contentType.includes('json')
-                  ? { type: 'object' }
-                  : { type: 'string' },
-              },
-            },
-          }
+        ? { description: route.raw.description, content: rawContent(route.raw) }
         : {
             description: 'Success envelope',
             ...(limited ? { headers: RATE_HEADERS } : {}),
@@ -91,6 +103,13 @@ export function buildOpenApi(routes: readonly RouteDef[], options: OpenApiOption
     };
     for (const status of statuses) {
       responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+    }
+    // What a raw route writes itself replaces the shared error answer of that status.
+    for (const [status, answer] of Object.entries(route.raw?.statuses ?? {})) {
+      responses[status] = {
+        description: answer.description,
+        ...(answer.schema ? { content: { 'application/json': { schema: answer.schema } } } : {}),
+      };
     }
     for (const [status, description] of Object.entries(route.dataStatuses ?? {})) {
       responses[status] = {

@@ -13,10 +13,12 @@ import {
   NETDIAG_TOOLS,
   type RateLimitKind,
 } from '@netdiag/core';
+import { MCP_OLDER_PROTOCOL_VERSIONS, MCP_PROTOCOL_VERSION } from '@netdiag/mcp/protocol';
 import type { Request, Response } from 'express';
 import { callerConnection } from '../caller.js';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { JSON_RPC_ERROR, JSON_RPC_REQUEST, JSON_RPC_RESPONSE } from '../openapi/json-rpc.js';
 import type { Limiter } from '../rate-limit.js';
 import { jsonDepth } from './body.js';
 import type { RouteDef } from './types.js';
@@ -130,27 +132,46 @@ export const mcpRoutes: RouteDef[] = [
     tag: 'MCP',
     summary: 'Model Context Protocol: every capability as a tool for AI agents',
     description:
-      'Streamable HTTP transport of the Model Context Protocol (2025-06-18), stateless: each ' +
-      'POST carries one JSON-RPC message and is answered with JSON; a batch (a JSON array) is ' +
-      'refused with 400 and a JSON-RPC error (-32600), as MCP 2025-06-18 removed batching. ' +
-      `Tools: ${NETDIAG_TOOLS.map((tool) => tool.name).join(', ')}; each returns the HTTP API's ` +
-      '`data` for the same input as structured content. Every request counts against the ' +
-      `per-client rate limit, and a call of ${toolLimited.join(', ')} against the tool limit ` +
-      'too, as their HTTP routes do. A request with an `Origin` header not listed in ' +
-      'NETDIAG_MCP_ALLOWED_ORIGINS is refused with 403 (DNS rebinding protection). ' +
-      'NETDIAG_MCP=off removes the route. GET (a server-sent event stream) is not offered: 405.',
+      `Streamable HTTP transport of the Model Context Protocol, revision ${MCP_PROTOCOL_VERSION} ` +
+      `(an \`initialize\` that asks for ${MCP_OLDER_PROTOCOL_VERSIONS.join(', ')} gets that ` +
+      'revision), stateless: each POST carries one JSON-RPC message and a request is answered ' +
+      'with JSON, a notification with 202 and no body. `Accept` must name both ' +
+      'application/json and text/event-stream, as the transport requires of clients, or the ' +
+      'answer is 406. A batch (a JSON array) is refused with 400 and a JSON-RPC error ' +
+      '(-32600), as MCP 2025-06-18 removed batching. ' +
+      `${NETDIAG_TOOLS.length} tools: ${NETDIAG_TOOLS.map((tool) => tool.name).join(', ')}; ` +
+      "each returns the HTTP API's `data` for the same input as structured content. Every " +
+      'request counts against the per-client rate limit, and a call of ' +
+      `${toolLimited.join(', ')} against the tool limit too, as their HTTP routes do. A ` +
+      'request with an `Origin` header not listed in NETDIAG_MCP_ALLOWED_ORIGINS is refused ' +
+      'with 403 (DNS rebinding protection). NETDIAG_MCP=off removes the route. GET (a ' +
+      'server-sent event stream) is not offered: 405.',
     raw: {
       contentType: 'application/json',
-      description: 'A JSON-RPC 2.0 response, as MCP specifies',
+      description: 'The JSON-RPC 2.0 answer to the request',
+      schema: JSON_RPC_RESPONSE,
+      statuses: {
+        202: { description: 'A notification was accepted; no body' },
+        400: {
+          description:
+            'The body is not sent as application/json, is not JSON or nests deeper than ' +
+            `${MAX_BODY_DEPTH} levels (the error envelope); or it is a batch, not a JSON-RPC ` +
+            'message, or the ' +
+            'Mcp-Protocol-Version header names a revision the server does not speak (a ' +
+            'JSON-RPC error with `id: null`)',
+          schema: { anyOf: [{ $ref: '#/components/schemas/Error' }, JSON_RPC_ERROR] },
+        },
+        406: {
+          description: 'Accept does not name both application/json and text/event-stream',
+          schema: JSON_RPC_ERROR,
+        },
+      },
     },
     body: {
-      schema: {
-        type: 'object',
-        description: 'One JSON-RPC 2.0 request or notification (an MCP message); no batches',
-      },
+      schema: JSON_RPC_REQUEST,
       example: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     },
-    errors: [400, 403, 413],
+    errors: [400, 403, 413, 429],
     handle({ ctx, req, res }) {
       return handleMcp(ctx, req, res);
     },

@@ -76,7 +76,23 @@ export const operationRoutes: RouteDef[] = [
     tag: 'Operations',
     summary: 'This OpenAPI 3.1 document',
     description: 'Generated from the route table that mounts the routes. Not rate limited.',
-    raw: { contentType: 'application/json', description: 'OpenAPI 3.1 document' },
+    raw: {
+      contentType: 'application/json',
+      description: 'OpenAPI 3.1 document',
+      schema: {
+        type: 'object',
+        description: 'An OpenAPI 3.1 document',
+        properties: {
+          openapi: { type: 'string', description: 'The OpenAPI version, 3.1.0' },
+          info: { type: 'object', additionalProperties: true },
+          servers: { type: 'array', items: { type: 'object', additionalProperties: true } },
+          paths: { type: 'object', additionalProperties: true },
+          components: { type: 'object', additionalProperties: true },
+        },
+        required: ['openapi', 'info', 'paths'],
+        additionalProperties: true,
+      },
+    },
     errors: [],
     handle({ ctx, req, res }) {
       const document = ctx.services.get('openapi') as Record<string, unknown>;

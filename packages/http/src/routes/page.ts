@@ -16,7 +16,7 @@ import { sendError } from '../envelope.js';
 import { renderPage } from '../page/render.js';
 import type { Limiter } from '../rate-limit.js';
 import { VERSION } from '../version.js';
-import type { RouteDef } from './types.js';
+import type { ParamDef, RouteDef } from './types.js';
 
 /** `packages/http/assets`: one level up from the bundle in `dist/`, two from `src/routes/`. */
 const ASSETS = [
@@ -166,6 +166,28 @@ function serveFiles(files: Record<string, string>, pathOf: (name: string) => str
 
 const TEXT = { contentType: 'text/plain; charset=utf-8', description: 'One line of text' };
 
+/** The media types of a set of files, each once. */
+const typesOf = (files: Record<string, string>) => [...new Set(Object.values(files))];
+
+/** The `file` path parameter of an asset route: one of the names it serves. */
+function fileParam(files: Record<string, string>): ParamDef[] {
+  const names = Object.keys(files);
+  return [
+    {
+      name: 'file',
+      in: 'path',
+      required: true,
+      description: "The file's name; any other is 404",
+      schema: { type: 'string', enum: names },
+      example: names[0],
+    },
+  ];
+}
+
+const PLAIN =
+  'Plain text for scripts (`curl host/country`): one fact about the caller’s address, from the ' +
+  'embedded IP data, and a newline. Not rate limited.';
+
 export const pageRoutes: RouteDef[] = [
   {
     method: 'get',
@@ -180,7 +202,7 @@ export const pageRoutes: RouteDef[] = [
       'sends Accept: */*) gets the caller’s IP address and a newline, as echoip does. The HTML ' +
       'page counts against the per-client rate limit (it asks the DNS blocklists).',
     raw: {
-      contentType: 'text/plain; charset=utf-8',
+      contentType: ['text/plain; charset=utf-8', 'text/html; charset=utf-8'],
       description: 'The caller IP and a newline, or the HTML page',
     },
     errors: [429],
@@ -196,6 +218,8 @@ export const pageRoutes: RouteDef[] = [
     operationId: 'plainIp',
     tag: 'Page',
     summary: 'The caller IP as plain text',
+    description:
+      'The caller’s IP address and a newline, as `GET /` answers curl. Not rate limited.',
     raw: TEXT,
     errors: [],
     handle: ({ req, res }) => sendText(res, `${callerConnection(req).ip}\n`),
@@ -206,6 +230,7 @@ export const pageRoutes: RouteDef[] = [
     operationId: 'plainCountry',
     tag: 'Page',
     summary: "The caller's country name as plain text (empty line when unknown)",
+    description: PLAIN,
     raw: TEXT,
     errors: [],
     handle: fact((data) => data.location.country_name),
@@ -216,6 +241,7 @@ export const pageRoutes: RouteDef[] = [
     operationId: 'plainCity',
     tag: 'Page',
     summary: "The caller's city as plain text (empty line when unknown)",
+    description: PLAIN,
     raw: TEXT,
     errors: [],
     handle: fact((data) => data.location.city),
@@ -226,6 +252,7 @@ export const pageRoutes: RouteDef[] = [
     operationId: 'plainAsn',
     tag: 'Page',
     summary: "The caller's AS number as plain text, e.g. AS15169 (empty line when unknown)",
+    description: PLAIN,
     raw: TEXT,
     errors: [],
     handle: fact((data) => (data.network.asn ? `AS${data.network.asn}` : '')),
@@ -236,7 +263,10 @@ export const pageRoutes: RouteDef[] = [
     operationId: 'pageAsset',
     tag: 'Page',
     summary: 'The page’s script and style sheet',
-    raw: { contentType: 'text/javascript', description: 'A static file' },
+    description:
+      'The files the page at / and the reference at /docs load, by name. Cached for an hour.',
+    params: fileParam(PAGE_FILES),
+    raw: { contentType: typesOf(PAGE_FILES), description: 'The file' },
     errors: [404],
     handle: serveFiles(PAGE_FILES, (name) => join(ASSETS, name)),
   },
@@ -246,6 +276,9 @@ export const pageRoutes: RouteDef[] = [
     operationId: 'docs',
     tag: 'Page',
     summary: 'API reference (Swagger UI over /api/openapi.json, served from this origin)',
+    description:
+      'A page that renders this document with Swagger UI, whose files come from /docs/assets ' +
+      'and /assets/docs.js: nothing is loaded from another origin.',
     raw: { contentType: 'text/html; charset=utf-8', description: 'The API reference page' },
     errors: [],
     handle({ req, res }) {
@@ -260,7 +293,9 @@ export const pageRoutes: RouteDef[] = [
     operationId: 'docsAsset',
     tag: 'Page',
     summary: 'Swagger UI’s files, served from this origin',
-    raw: { contentType: 'text/javascript', description: 'A static file' },
+    description: 'Swagger UI’s script and style sheet, by name, for /docs. Cached for an hour.',
+    params: fileParam(SWAGGER_FILES),
+    raw: { contentType: typesOf(SWAGGER_FILES), description: 'The file' },
     errors: [404],
     handle: serveFiles(SWAGGER_FILES, swaggerFile),
   },

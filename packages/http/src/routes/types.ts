@@ -58,7 +58,15 @@ export interface RouteDef {
    * The route writes its own body instead of the envelope (the OpenAPI document, metrics);
    * `handle` must send the response itself.
    */
-  raw?: { contentType: string; description: string };
+  raw?: {
+    /** Its media type; several when the answer depends on the request (Accept, the file). */
+    contentType: string | readonly string[];
+    description: string;
+    /** The schema of a JSON answer (default: an object of any shape); text is a string. */
+    schema?: JsonSchema;
+    /** The other answers it writes itself: status → what it means, and its JSON body if any. */
+    statuses?: Record<number, { description: string; schema?: JsonSchema }>;
+  };
   /** Parse params → call core → return `data`. Throw NetdiagErrors for failures. */
   handle(request: RouteRequest): Promise<unknown> | unknown;
 }

@@ -5,6 +5,7 @@
  * only bad input (400), a forbidden target (403) and the caller's abort are errors.
  * @module
  */
+import type { z } from 'zod';
 import { isNetdiagError, NetdiagError } from '../errors.js';
 import { parseProbeUrl } from '../net/guard.js';
 import {
@@ -17,7 +18,8 @@ import {
 } from '../net/safe-fetch.js';
 import type { TlsFacts } from '../net/safe-fetch-connect.js';
 import { ProbeError, ProbeTimeoutError } from '../net/safe-fetch-errors.js';
-import { negotiateAlpn, type SiteTls, siteTls } from '../tls/site-facts.js';
+import { negotiateAlpn, siteTls } from '../tls/site-facts.js';
+import type { siteCheckDataSchema } from './schema.js';
 
 export interface CheckSiteOptions
   extends Pick<
@@ -30,34 +32,8 @@ export interface CheckSiteOptions
 
 export type { SiteTls } from '../tls/site-facts.js';
 
-export interface SiteCheckResult {
-  /** The normalised URL checked, with the scheme used. */
-  url: string;
-  is_up: boolean;
-  /** HTTP status of the final answer; null when there was none. */
-  status_code: number | null;
-  /** Standard reason phrase for the status, `""` without an answer. */
-  status_text: string;
-  /** Milliseconds from the start to the final answer's headers (DNS and redirects included). */
-  response_time_ms: number | null;
-  /** The `Server` header, `""` when absent. */
-  server: string;
-  /** The `Content-Type` header, `""` when absent. */
-  content_type: string;
-  /** The `X-Powered-By` header, or null. */
-  powered_by: string | null;
-  /** Why the site is down, or what else to know (scheme fallback, capped body); null if nothing. */
-  note: string | null;
-  checked_at: string;
-  /** The URL after redirects (netdiag addition). */
-  final_url: string;
-  /** Redirects followed (netdiag addition). */
-  redirects: number;
-  /** The address connected to, or null (netdiag addition). */
-  ip: string | null;
-  /** Certificate facts for https, or null (netdiag addition). */
-  tls: SiteTls | null;
-}
+/** `GET /api/down` data (SPEC 2.12, with netdiag's additions `final_url`, `redirects`, `ip`, `tls`). */
+export type SiteCheckResult = z.output<typeof siteCheckDataSchema>;
 
 /**
  * Checks whether a site is up. `url` is a URL or a host name; without a scheme https is tried

@@ -6,32 +6,14 @@
  * @module
  */
 
+import type { z } from 'zod';
 import { parseIp } from '../net/ip.js';
 import type { TlsFacts } from '../net/safe-fetch-connect.js';
+import type { tlsSummarySchema } from '../site/schema.js';
 import { tlsHandshake } from './handshake.js';
 
-/** Certificate and connection facts of an https answer (schema: the probes' `tls` object). */
-export interface SiteTls {
-  /** Issuer organisation (or common name). */
-  issuer: string;
-  /** Subject common name. */
-  subject: string;
-  valid_from: string | null;
-  /** Expiry, ISO 8601. */
-  valid_to: string | null;
-  /** Whole days until expiry (negative when expired). */
-  days_left: number | null;
-  /** The chain is trusted and valid for the host name. */
-  trusted: boolean;
-  /** Why not, as OpenSSL/Node name it (`CERT_HAS_EXPIRED`, …), or null. */
-  error: string | null;
-  /** Negotiated TLS version (`TLSv1.3`). */
-  protocol: string | null;
-  /** Negotiated suite, OpenSSL name (`TLS_AES_128_GCM_SHA256`). */
-  cipher: string | null;
-  /** What the server picks when offered h2 and http/1.1; null when it picks neither. */
-  alpn: string | null;
-}
+/** Certificate and connection facts of an https answer: the probes' `tls` object when not null. */
+export type SiteTls = NonNullable<z.output<typeof tlsSummarySchema>>;
 
 export function siteTls(facts: TlsFacts, alpn: string | null = null): SiteTls {
   return {

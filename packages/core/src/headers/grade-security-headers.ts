@@ -10,23 +10,24 @@
  * @module
  */
 
+import type { z } from 'zod';
 import { isNetdiagError } from '../errors.js';
 import { hostOfUrl, parseProbeUrl } from '../net/guard.js';
 import { type SafeFetchOptions, type SafeFetchResponse, safeFetch } from '../net/safe-fetch.js';
-import { negotiateAlpn, type SiteTls, siteTls } from '../tls/site-facts.js';
+import { negotiateAlpn, siteTls } from '../tls/site-facts.js';
 import { CHECKS } from './checks/index.js';
 import { cookieJar } from './checks/set-cookie.js';
 import type { CapturedResponse, CheckOutcome, ScanInput } from './checks/types.js';
 import { gradeScore } from './grade.js';
 import { HTML_TYPES, scanHtml } from './html.js';
 import { runChecks } from './run-checks.js';
+import type { headerFindingSchema, securityHeadersDataSchema } from './schema.js';
 import {
   ALGORITHM_VERSION,
   NETDIAG_TEST_TITLES,
   NETDIAG_TESTS,
   OBSERVATORY_TESTS,
   SCORE_TABLE,
-  type SecurityGrade,
 } from './score-table.js';
 
 /**
@@ -49,53 +50,10 @@ export interface GradeSecurityHeadersOptions
 }
 
 /** One graded test: a header (or cookies, redirects, scripts) and its verdict. */
-export interface HeaderFinding {
-  /** Test name (Observatory test name, or `permissions-policy` / `information-disclosure`). */
-  test: string;
-  title: string;
-  /** The header(s) the test reads (`""` for Subresource Integrity, which reads the HTML). */
-  header: string;
-  /** Whether the header (or cookies, a redirect, external scripts) was there at all. */
-  present: boolean;
-  /** The value examined, at most 1024 characters, or null. */
-  value: string | null;
-  /** Result id, a key of the score table (e.g. `hsts-implemented-max-age-at-least-six-months`). */
-  result: string;
-  pass: boolean;
-  score_modifier: number;
-  description: string;
-  /** What to change; `""` when nothing needs to. */
-  recommendation: string;
-}
+export type HeaderFinding = z.output<typeof headerFindingSchema>;
 
-export interface SecurityHeadersResult {
-  /** The URL graded (after redirects). */
-  url: string;
-  status_code: number;
-  /** Score with netdiag's additions (can exceed 100 with bonuses, never below 0). */
-  score: number;
-  grade: SecurityGrade;
-  tests_passed: number;
-  tests_failed: number;
-  tests_quantity: number;
-  /** The MDN HTTP Observatory's own score and grade (its 12 tests only), for comparison. */
-  observatory: {
-    score: number;
-    grade: SecurityGrade;
-    tests_passed: number;
-    tests_failed: number;
-    tests_quantity: number;
-    algorithm_version: number;
-  };
-  /** Redirects followed to reach `url`. */
-  redirects: number;
-  /** Why the grade needs care (graded over http, error status, truncated body), or null. */
-  note: string | null;
-  /** Certificate and connection facts of an https answer; null over http. */
-  tls: SiteTls | null;
-  headers: HeaderFinding[];
-  checked_at: string;
-}
+/** `GET /api/security-headers` data: netdiag's grade, the Observatory's own, one entry per test. */
+export type SecurityHeadersResult = z.output<typeof securityHeadersDataSchema>;
 
 /**
  * Grades a site's security headers. `url` is a URL or a host name; https is assumed when there

@@ -17,7 +17,8 @@ export const securityHeadersParamsSchema = parameters({
 });
 export type SecurityHeadersParams = z.input<typeof securityHeadersParamsSchema>;
 
-const findingSchema = z.strictObject({
+/** One graded test: a header (or cookies, redirects, scripts) and its verdict. */
+export const headerFindingSchema = z.strictObject({
   test: z
     .string()
     .describe('Test name (Observatory test, or permissions-policy / information-disclosure)'),
@@ -52,7 +53,7 @@ export const securityHeadersDataSchema = z.strictObject({
   observatory: z
     .strictObject({
       score: z.int().describe('Observatory score (its 12 tests only)'),
-      grade: z.string().describe('Observatory grade'),
+      grade: z.enum(SECURITY_GRADES).describe('Observatory grade'),
       tests_passed: z.int().describe('Observatory tests passed'),
       tests_failed: z.int().describe('Observatory tests failed'),
       tests_quantity: z.int().describe('Observatory tests run (12)'),
@@ -67,7 +68,7 @@ export const securityHeadersDataSchema = z.strictObject({
       'Why the grade needs care (graded over http, error status, untrusted certificate, truncated body)',
     ),
   tls: tlsSummarySchema,
-  headers: z.array(findingSchema).describe('One entry per test'),
+  headers: z.array(headerFindingSchema).describe('One entry per test'),
   checked_at: checkedAt,
 });
 export type SecurityHeadersData = z.infer<typeof securityHeadersDataSchema>;

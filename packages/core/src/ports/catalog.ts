@@ -7,8 +7,11 @@
  * the API's per-request cap.
  * @module
  */
+import type { z } from 'zod';
+import type { portResultSchema } from './schema.js';
 
-export type RiskLevel = 'info' | 'low' | 'medium' | 'high';
+/** How worrying an open port is: a `risk_level` of the answer (`""` is outside the catalog). */
+export type RiskLevel = Exclude<z.output<typeof portResultSchema>['risk_level'], ''>;
 
 export interface CatalogEntry {
   port: number;

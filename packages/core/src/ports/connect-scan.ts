@@ -4,9 +4,13 @@
  * scan at 100 ports, where a lower-level handle saved ~3 ms (BENCHMARKS.md, port scan).
  * @module
  */
-import net from 'node:net';
 
-export type PortState = 'open' | 'closed' | 'filtered';
+import net from 'node:net';
+import type { z } from 'zod';
+import type { portResultSchema } from './schema.js';
+
+/** A probe's outcome, the `state` of the answer's port entry. */
+export type PortState = z.output<typeof portResultSchema>['state'];
 
 export interface ProbeResult {
   state: PortState;

@@ -3,12 +3,14 @@
  * once and every address checked; the first (IPv4 preferred) is scanned.
  * @module
  */
+import type { z } from 'zod';
 import { InvalidInputError } from '../errors.js';
 import { type GuardOptions, normaliseHost, resolveAndCheck } from '../net/guard.js';
 import { withTimeout } from '../net/signal.js';
-import { catalogEntry, defaultPorts, type RiskLevel } from './catalog.js';
+import { catalogEntry, defaultPorts } from './catalog.js';
 import { connectScan } from './connect-scan.js';
 import { MAX_PORTS_PER_REQUEST, parsePortList } from './port-list.js';
+import type { portResultSchema, portScanDataSchema } from './schema.js';
 import { DEFAULT_PORT_TIMEOUT_MS, type PortState } from './tcp-probe.js';
 
 export { DEFAULT_PORT_TIMEOUT_MS };
@@ -47,44 +49,11 @@ export interface ScanPortsOptions extends GuardOptions {
   now?: () => number;
 }
 
-export interface PortResult {
-  port: number;
-  state: PortState;
-  /** Milliseconds to the handshake (open) or the reset (closed); `null` when filtered. */
-  latency_ms: number | null;
-  /** Service name from the catalog, `""` for ports outside it. */
-  service: string;
-  /** How worrying an open port is (`info` … `high`), `""` outside the catalog. */
-  risk_level: RiskLevel | '';
-  /** One line on what an open port means, `""` outside the catalog. */
-  risk: string;
-}
+/** One port: its state, latency and, in the catalog, what an open port means. */
+export type PortResult = z.output<typeof portResultSchema>;
 
-export interface ScanPortsResult {
-  /** The host as given, normalised (lower-case name or canonical IP). */
-  host: string;
-  /** The address that was scanned. */
-  ip: string;
-  ports_scanned: number;
-  open_count: number;
-  closed_count: number;
-  filtered_count: number;
-  /** Open ports, ascending. */
-  open_ports: number[];
-  /**
-   * True when nearly every port (≥ 90 % of at least 10) answered open: a firewall, proxy or
-   * tarpit that completes every handshake, so "open" says nothing about real services.
-   */
-  accepts_everything: boolean;
-  /** Why the result needs care, or `null`. */
-  note: string | null;
-  /** The per-port timeout used. */
-  port_timeout_ms: number;
-  duration_ms: number;
-  scanned_at: string;
-  /** One entry per port, ascending. */
-  results: PortResult[];
-}
+/** `GET /api/ports` data. */
+export type ScanPortsResult = z.output<typeof portScanDataSchema>;
 
 /**
  * Scans TCP ports of a public host. Errors: `InvalidInputError` (host, ports, limits),

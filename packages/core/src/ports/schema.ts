@@ -32,7 +32,8 @@ export type ScanPortsParams = z.input<typeof scanPortsParamsSchema>;
 
 // --- Data ---
 
-const portResultSchema = z.strictObject({
+/** One port of a scan. */
+export const portResultSchema = z.strictObject({
   port: z.int().min(1).max(65535).describe('TCP port'),
   state: z
     .enum(['open', 'closed', 'filtered'])

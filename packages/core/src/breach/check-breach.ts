@@ -7,9 +7,11 @@
  * this function masked.
  * @module
  */
+
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
 import { ThrottledError } from '../errors.js';
 import type { Cache, createSingleFlight } from '../net/cache.js';
 import type { DnsResolver } from '../net/dns-types.js';
@@ -18,6 +20,7 @@ import { raceAbort, withTimeout } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
 import { maskEmail, normaliseEmail } from './email.js';
 import type { RateGate } from './rate-gate.js';
+import type { breachDataSchema } from './schema.js';
 import {
   BREACH_UPSTREAM,
   type BreachSummary,
@@ -51,13 +54,8 @@ export interface CheckBreachOptions extends BaseOptions {
   resolver?: DnsResolver;
 }
 
-/** SPEC 2.6 `data`. */
-export interface BreachResult extends BreachSummary {
-  /** The address, masked: first three characters, `***`, `@`, domain. */
-  email: string;
-  /** Always `checked` on success (SPEC 2.6 example value); failures are errors. */
-  status: 'checked';
-}
+/** SPEC 2.6 `data`: the masked address, `status: checked` and the provider's summary. */
+export type BreachResult = z.output<typeof breachDataSchema>;
 
 /** The cache key of an address: never the address itself (a cache may be shared, e.g. Redis). */
 export function breachCacheKey(normalisedEmail: string): string {

@@ -11,8 +11,10 @@
  * `Retry-After` (or, for "request dropped due to violation history", without it).
  * @module
  */
+import type { z } from 'zod';
 import { UpstreamError } from '../errors.js';
 import { parseRetryAfter, type UpstreamResponse } from '../net/http-client.js';
+import type { breachDataSchema } from './schema.js';
 
 export const BREACH_UPSTREAM = 'breach';
 
@@ -54,18 +56,7 @@ export interface XonBreachAnalytics {
 }
 
 /** The provider-independent part of SPEC 2.6 (everything but `email` and `status`). */
-export interface BreachSummary {
-  breaches: number;
-  services: string[];
-  passwords: {
-    plain_text: number;
-    weak_hash: number;
-    strong_hash: number;
-    unknown: number;
-    total: number;
-  };
-  risk: { score: number; level: string };
-}
+export type BreachSummary = Omit<z.output<typeof breachDataSchema>, 'email' | 'status'>;
 
 /** The answer for an address that is in no breach. */
 export function emptySummary(): BreachSummary {

@@ -4,11 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import type { BreachResult } from '../breach/check-breach.js';
 import type { BulkAnswer } from '../engine/engine.js';
-import type { SecurityHeadersResult } from '../headers/grade-security-headers.js';
-import type { ScanPortsResult } from '../ports/scan-ports.js';
-import type { SiteCheckResult } from '../site/check-site.js';
 import { ENDPOINT_SCHEMAS, type EndpointData, type OperationId } from './index.js';
 import { toJsonSchema } from './json-schema.js';
 
@@ -26,11 +22,7 @@ function returns<Op extends OperationId>(_op: Op, _value: DeepReadonly<EndpointD
 const result = <T>(): T => ({}) as T;
 
 // Routes that answer with a core result as it is.
-returns('checkBreach', result<BreachResult>());
 returns('bulkLookup', result<BulkAnswer>());
-returns('checkSite', result<SiteCheckResult>());
-returns('gradeSecurityHeaders', result<SecurityHeadersResult>());
-returns('scanPorts', result<ScanPortsResult>());
 
 // --- Runtime ---
 

@@ -4,30 +4,13 @@
  * expose, is read from the DER (RFC 5280 §4.1.1.2).
  * @module
  */
-import type { X509Certificate } from 'node:crypto';
 
-export interface CertificateFacts {
-  subject: string;
-  issuer: string;
-  /** DNS names and IP addresses the certificate names. */
-  san: string[];
-  /** `RSA`, `EC`, `Ed25519`, `Ed448`, `DSA`. */
-  key_type: string;
-  /** RSA/DSA modulus bits, EC curve size, 256 for Ed25519. */
-  key_bits: number;
-  /** EC curve (`prime256v1`), when EC. */
-  curve: string | null;
-  /** `sha256WithRSAEncryption`, `ecdsa-with-SHA256`, … (the OID when unknown). */
-  signature_algorithm: string;
-  valid_from: string;
-  valid_to: string;
-  /** Whole days until `valid_to` (negative once expired). */
-  days_left: number;
-  /** SHA-256 fingerprint, colon-separated upper-case hex. */
-  sha256: string;
-  self_signed: boolean;
-  ca: boolean;
-}
+import type { X509Certificate } from 'node:crypto';
+import type { z } from 'zod';
+import type { certificateSchema } from './schema.js';
+
+/** Facts of one certificate, an entry of the answer's `certificates`. */
+export type CertificateFacts = z.output<typeof certificateSchema>;
 
 /** RFC 5280 / RFC 8410 / RFC 5758 signature algorithm OIDs. */
 const SIGNATURE_ALGORITHMS: Record<string, string> = {

@@ -4,31 +4,24 @@
  * strength in bits, AEAD and forward secrecy, and a strength class.
  * @module
  */
+import type { z } from 'zod';
+import type { suiteSchema } from './schema.js';
 
-export type CipherStrength = 'strong' | 'acceptable' | 'weak' | 'insecure';
+/**
+ * What a suite's IANA name tells: an accepted suite of the answer without what only the
+ * handshake knows (its protocol and key-exchange group).
+ */
+export type CipherSuiteInfo = Omit<
+  z.output<typeof suiteSchema>,
+  'protocol' | 'group' | 'group_bits'
+>;
 
-export interface CipherSuiteInfo {
-  /** OpenSSL name (`ECDHE-RSA-AES128-GCM-SHA256`). */
-  name: string;
-  /** IANA name (`TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256`). */
-  iana: string;
-  /** `ECDHE`, `DHE`, `RSA`, `PSK`, …; TLS 1.3 suites carry none in the name: the group decides. */
-  key_exchange: string;
-  /** `RSA`, `ECDSA`, `anon`, or `certificate` for TLS 1.3 (any signature scheme). */
-  authentication: string;
-  /** Bulk cipher (`AES-128-GCM`, `CHACHA20-POLY1305`, `3DES-EDE-CBC`, `RC4-128`, `NULL`). */
-  cipher: string;
-  /** Symmetric key bits as the SSL Labs guide counts them (3DES: 112 effective). */
-  bits: number;
-  aead: boolean;
-  forward_secrecy: boolean;
-  /**
-   * `strong`: AEAD with forward secrecy and ≥ 128 bits; `acceptable`: ≥ 128 bits but CBC or no
-   * forward secrecy; `weak`: 64-bit blocks (3DES), RC4 or < 128 bits; `insecure`: no encryption,
-   * no authentication or export-grade.
-   */
-  strength: CipherStrength;
-}
+/**
+ * `strong`: AEAD with forward secrecy and ≥ 128 bits; `acceptable`: ≥ 128 bits but CBC or no
+ * forward secrecy; `weak`: 64-bit blocks (3DES), RC4 or < 128 bits; `insecure`: no encryption,
+ * no authentication or export-grade.
+ */
+export type CipherStrength = CipherSuiteInfo['strength'];
 
 /** Bits per bulk cipher (the name part after `WITH_`). 3DES gives 112 bits (NIST SP 800-57). */
 function bulk(part: string): { cipher: string; bits: number; aead: boolean } {

@@ -9,8 +9,10 @@
  * changes (no forward secrecy → B, no AEAD → A-).
  * @module
  */
+import type { TlsData } from './schema.js';
 
-export type TlsGrade = 'A+' | 'A' | 'A-' | 'B' | 'C' | 'D' | 'E' | 'F' | 'T' | 'M';
+/** A letter of the SSL Labs guide, T (untrusted) or M (name mismatch): the answer's `grade`. */
+export type TlsGrade = TlsData['grade'];
 
 export interface GradeInput {
   /** Accepted protocol versions: `SSLv2`, `SSLv3`, `TLSv1`, `TLSv1.1`, `TLSv1.2`, `TLSv1.3`. */
@@ -42,14 +44,10 @@ export interface GradeInput {
   hsts_max_age: number | null;
 }
 
-export interface GradeCap {
-  /** The most the grade can be because of this rule (`F` fails, `A+` lifts). */
-  grade: TlsGrade;
-  reason: string;
-  /** Where the rule comes from (the guide's version or SSL Labs announcement). */
-  rule: string;
-}
+/** A rule that capped (`F` fails) or lifted (`A+`) the grade, with its source: a `caps` entry. */
+export type GradeCap = TlsData['caps'][number];
 
+/** The grader's result, before `checkTls` places it in the answer (`scores`, `caps`, …). */
 export interface TlsRating {
   grade: TlsGrade;
   /** The grade the configuration earns if its certificate were trusted and matched (for T/M). */

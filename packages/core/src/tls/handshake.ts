@@ -4,10 +4,13 @@
  * server chose. The connection is closed as soon as the handshake ends: nothing is sent.
  * @module
  */
+
 import { X509Certificate } from 'node:crypto';
 import tls from 'node:tls';
+import type { TlsData } from './schema.js';
 
-export type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+/** The versions a handshake can offer, those of the answer's `cipher_suites`. */
+export type TlsVersion = TlsData['cipher_suites'][number]['protocol'];
 
 export interface HandshakeRequest {
   /** The address the guard checked (never a name: no second lookup). */

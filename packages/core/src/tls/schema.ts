@@ -31,7 +31,8 @@ export const checkTlsParamsSchema = parameters({
 });
 export type CheckTlsParams = z.input<typeof checkTlsParamsSchema>;
 
-const suiteSchema = z.strictObject({
+/** One cipher suite the server accepted, with what its name and the handshake tell. */
+export const suiteSchema = z.strictObject({
   name: z.string().describe('OpenSSL name'),
   iana: z.string().describe('IANA name'),
   key_exchange: z.string().describe('ECDHE, DHE, RSA, … (TLS 1.3: ECDHE, decided by the group)'),
@@ -50,7 +51,8 @@ const suiteSchema = z.strictObject({
   group_bits: z.int().nullable().describe('Size of the group or DH parameters'),
 });
 
-const certificateSchema = z.strictObject({
+/** One certificate as the server presented it. */
+export const certificateSchema = z.strictObject({
   subject: z.string(),
   issuer: z.string(),
   san: z.array(z.string()).describe('DNS names and IP addresses in subjectAltName'),

@@ -3,6 +3,8 @@
  * HTTP version it speaks and the TLS version, when TLS ends at us or at a trusted proxy.
  * @module
  */
+import type { z } from 'zod';
+import type { callerIpV1DataSchema } from './schema.js';
 
 /** What a face knows about the caller's connection. */
 export interface CallerConnection {
@@ -14,12 +16,11 @@ export interface CallerConnection {
   tlsVersion?: string;
 }
 
-export interface ConnectionInfo {
-  /** `HTTP/1.0`, `HTTP/1.1`, `HTTP/2`, `HTTP/3`. */
-  connection_type: string;
-  /** `TLSv1.2`, `TLSv1.3` …, or "" for plain HTTP. */
-  tls_version: string;
-}
+/** The connection as the answers' `network` gives it: `HTTP/1.1` …, and `TLSv1.3` … or "". */
+export type ConnectionInfo = Pick<
+  z.output<typeof callerIpV1DataSchema>['network'],
+  'connection_type' | 'tls_version'
+>;
 
 /** `1.1` / `HTTP/2.0` / `h2` → `HTTP/1.1` / `HTTP/2` (RFC 9110 §2.5 major-only names for 2, 3). */
 export function formatHttpVersion(version: string): string {

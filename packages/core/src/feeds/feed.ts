@@ -4,10 +4,13 @@
  * works offline on what is cached, and a server has the signal before its first fetch ends.
  * @module
  */
+
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { z } from 'zod';
 import type { DnsResolver } from '../net/dns-types.js';
 import { throwForStatus, upstreamRequest } from '../net/http-client.js';
+import type { feedStatusSchema } from '../schemas/operations.js';
 import { type NetdiagLogger, SILENT_LOGGER } from './logger.js';
 
 /**
@@ -31,21 +34,11 @@ export interface FeedDefinition<T> {
   size?(value: T): number;
 }
 
-/** What `/healthz` and the metrics say about a feed. */
-export interface FeedStatus {
-  name: string;
-  url: string;
-  /** Entries in the list in use; 0 when none. */
-  entries: number;
-  /** When the list in use was fetched (ISO; a disk copy: its file time), '' when none. */
-  fetched_at: string;
-  /** Seconds since `fetched_at`, null when no list is in use. */
-  age_s: number | null;
-  /** `fetch`, `disk` (the last good copy) or `none` (bundled data only). */
-  from: 'fetch' | 'disk' | 'none';
-  /** The last fetch's error, '' after a success or before any attempt. */
-  last_error: string;
-}
+/**
+ * What `/healthz` and the metrics say about a feed, an entry of `GET /healthz` `feeds`: entries in use (0 when none), when and
+ * from where (`fetch`, `disk` for the last good copy, `none`) and the last fetch's error.
+ */
+export type FeedStatus = z.output<typeof feedStatusSchema>;
 
 export interface FeedOptions<T> {
   url: string;

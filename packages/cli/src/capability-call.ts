@@ -9,6 +9,7 @@
 import type { Netdiag, ScanCallOptions } from '@netdiag/core/capabilities';
 
 type Core = typeof import('@netdiag/core');
+type Capability = Core['CAPABILITIES'][number];
 
 let core: Promise<Core> | undefined;
 const loadCore = () => {
@@ -31,14 +32,23 @@ export async function capabilityParams(
   return parseParams((await capability(id)).params, input) as Record<string, unknown>;
 }
 
-/** Runs capability `id` on `input` (operands and options by parameter name). */
+/** Runs capability `id` of the registry on `input` (operands and options by parameter name). */
 export async function callCapability<T>(
   id: string,
   engine: Netdiag,
   input: Record<string, unknown>,
   call: ScanCallOptions,
 ): Promise<T> {
-  const found = await capability(id);
+  return runCapability<T>(await capability(id), engine, input, call);
+}
+
+/** Runs a descriptor on `input`: parsed by its schema, then its `run`. */
+export async function runCapability<T>(
+  descriptor: Capability,
+  engine: Netdiag,
+  input: Record<string, unknown>,
+  call: ScanCallOptions,
+): Promise<T> {
   const { parseParams } = await loadCore();
-  return (await found.run(engine, parseParams(found.params, input), call)) as T;
+  return (await descriptor.run(engine, parseParams(descriptor.params, input), call)) as T;
 }

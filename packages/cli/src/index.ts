@@ -41,8 +41,14 @@ export async function buildProgram(
   exit: { code: number } = { code: EXIT.ok },
 ): Promise<Command> {
   const program = baseProgram(io);
-  const { COMMANDS } = await import('./commands/index.js');
+  const [{ COMMANDS }, { registerRegistryCommands }, { CAPABILITIES }] = await Promise.all([
+    import('./commands/index.js'),
+    import('./commands/from-registry.js'),
+    import('@netdiag/core'),
+  ]);
   for (const register of COMMANDS) register(program, { io, exit });
+  // Then a plain command for every registry entry no module answers (from-registry.ts).
+  registerRegistryCommands(program, { io, exit }, CAPABILITIES);
   return program;
 }
 

@@ -27,7 +27,7 @@ export {
   type RateLimitKind,
   type ToolFace,
 } from './descriptor.js';
-export { parseParams } from './schemas/param.js';
+export { parameters, parseParams } from './schemas/param.js';
 
 export const CAPABILITIES: readonly Capability[] = [
   callerIp,

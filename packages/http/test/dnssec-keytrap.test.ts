@@ -3,7 +3,7 @@
  * the ZSK's key tag, 300 forged RRSIGs naming it; test-utils keytrap-zones.ts, signed by
  * dnssec-signzone and served by NSD on loopback) and on a chain of 9 CNAMEs through long names,
  * while `/healthz` is polled on the same server: the answers come within the validation's
- * budget as `indeterminate`, and no health answer waits 100 ms.
+ * budget as `indeterminate`, and no health answer waits 250 ms (it waited up to 38 s before).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,7 +49,7 @@ describe.skipIf(!present)('GET /api/dnssec on a KeyTrap zone, /healthz meanwhile
     await nsd?.close();
   });
 
-  test('indeterminate within the budget; every /healthz answer under 100 ms', async () => {
+  test('indeterminate within the budget; every /healthz answer under 250 ms', async () => {
     // Warm up the client (fetch loads undici on first use) and the route: not what is measured.
     await (await fetch(`${base}/healthz`)).arrayBuffer();
     let done = false;
@@ -97,6 +97,8 @@ describe.skipIf(!present)('GET /api/dnssec on a KeyTrap zone, /healthz meanwhile
     expect(chained.reason).toMatch(/the 200 DNS questions its budget allows/);
     // The validation's budget is 30 s.
     expect(Math.max(keytrap.ms, chain.ms)).toBeLessThan(30_000);
-    expect(Math.max(...health)).toBeLessThan(100);
+    // Typical worst 20–80 ms; 250 leaves room for a loaded 2-core CI machine (before the limits
+    // /healthz waited up to 38 s).
+    expect(Math.max(...health)).toBeLessThan(250);
   }, 180_000);
 });

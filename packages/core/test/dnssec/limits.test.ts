@@ -22,6 +22,9 @@ import { InvalidInputError } from '../../src/errors.js';
 import type { DnsResolver, DnsResponse } from '../../src/net/dns-types.js';
 import { createResolver } from '../../src/net/resolver.js';
 
+/** The longest event-loop stall allowed while validating (see the KeyTrap test). */
+const STALL_MS = 250;
+
 const present = signedTreeToolsPresent();
 
 /** The longest the event loop went without running a 5 ms timer while `task` ran, in ms. */
@@ -93,9 +96,11 @@ describe.skipIf(!present)('validateDnssec work limits', () => {
     );
     expect(run.result.failure).toBeUndefined();
     expect(run.result.chain.map((l) => l.zone)).toEqual(['.', 'example.']);
-    // The validation's own budget is 30 s; the event loop must never wait long.
+    // The validation's own budget is 30 s; the event loop must never wait long. The longest
+    // synchronous step is one signature check (~1 ms); before the limits it was held 9–20 s.
+    // STALL_MS leaves room for a loaded 2-core CI machine's scheduler (108 ms seen on one run).
     expect(run.wallMs).toBeLessThan(30_000);
-    expect(run.stallMs).toBeLessThan(100);
+    expect(run.stallMs).toBeLessThan(STALL_MS);
   }, 120_000);
 
   test('forged signatures only: indeterminate after 8 checks on the RRset', async () => {
@@ -107,7 +112,7 @@ describe.skipIf(!present)('validateDnssec work limits', () => {
     expect(run.result.reason).toMatch(
       /^netdiag checks at most 8 signatures on one RRset .* none of those over www\.sigtrap\.example\. A verified/,
     );
-    expect(run.stallMs).toBeLessThan(100);
+    expect(run.stallMs).toBeLessThan(STALL_MS);
   }, 60_000);
 
   test('9 CNAMEs through long names: 200 questions, then indeterminate; a larger budget validates', async () => {

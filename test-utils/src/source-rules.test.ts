@@ -96,7 +96,7 @@ const DEV_FALLBACKS = new Map([
 
 describe('product sources', () => {
   test('the walk sees every package and its files', () => {
-    expect(packages.sort()).toEqual(['cli', 'core', 'http', 'mcp']);
+    expect(packages.sort()).toEqual(['cli', 'core', 'http', 'ip-data', 'mcp']);
     expect(files.length).toBeGreaterThan(100);
   });
 

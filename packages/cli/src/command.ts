@@ -86,13 +86,12 @@ export interface TargetCommandSpec<T, F, A = string | undefined> {
   ) => { input: string; arg: A }[];
   run: (engine: Netdiag, arg: A, flags: F & CommonFlags, call: CallContext) => Promise<T>;
   /**
-   * Answers without the engine where core can (`netdiag lookup` from the prebuilt files):
-   * `open` once per run (false: the engine answers all), `run` per target (`undefined`: the
-   * engine answers this one; a throw is the target's error), `close` at the end. The engine
-   * is made only for a target that needs it.
+   * Answers without the engine (`netdiag lookup`: the IP data read by position): `open` once
+   * per run, `run` per target (a throw is the target's error), `close` at the end. The engine
+   * is made only for a target `run` leaves to it (`undefined`).
    */
   direct?: {
-    open(): boolean;
+    open(): Promise<void>;
     run(arg: A, flags: F & CommonFlags): T | undefined;
     close(): void;
   };
@@ -303,8 +302,9 @@ async function runTargets<T, F, A>(
     allowPrivate: flags.allowPrivate,
     overrides: spec.engine?.(flags),
   });
-  const direct = spec.direct?.open() === true ? spec.direct : undefined;
+  const direct = spec.direct;
   try {
+    await direct?.open();
     let next = 0;
     const worker = async () => {
       while (next < tasks.length && !interrupted) {

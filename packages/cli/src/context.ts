@@ -35,10 +35,12 @@ export function lazyEngine(
     get() {
       const made = io.engine;
       if (made) engine ??= Promise.resolve(made());
-      engine ??= import('@netdiag/core/capabilities').then((core) => {
+      engine ??= import('@netdiag/core/capabilities').then(async (core) => {
         const config = core.loadNetdiagConfig(io.env);
+        const { dataDir: ipDataDir } = await import('@netdiag/ip-data');
         const allowPrivate = choices.allowPrivate ?? allowPrivateFromEnv(io);
         return core.createNetdiag({
+          ipDataDir,
           ...config,
           ...(allowPrivate
             ? { allowedTargets: [...config.allowedTargets, ...core.LOCAL_NETWORK_RANGES] }

@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 /** Commands the CLI keeps as its own (this machine's address, feeds, the other faces, shells). */
-const CLI_OWN = ['ip', 'score', 'refresh-feeds', 'serve', 'mcp', 'completion'];
+const CLI_OWN = ['ip', 'score', 'refresh-feeds', 'data', 'serve', 'mcp', 'completion'];
 
 describe('the registry and the CLI commands', () => {
   test('every cli face names a command and flag the CLI has; every other command is the CLI’s own', async () => {

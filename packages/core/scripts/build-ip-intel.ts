@@ -1,5 +1,5 @@
 /**
- * Rebuilds `data/ip-intel.json.gz` (and the licence folder `data/ip-intel-licenses/`) from the
+ * Rebuilds @netdiag/ip-data's `data/ip-intel.json.gz` (and its licence folder `data/ip-intel-licenses/`) from the
  * upstream files of the shared corpus: `npx tsx packages/core/scripts/build-ip-intel.ts
  * [corpus dir]` (default `$NETDIAG_CORPORA/ip-intel`, else `../shared/corpora/ip-intel` beside
  * the repository). The sources and their precedence are listed in
@@ -20,7 +20,7 @@ const corpus =
   (process.env['NETDIAG_CORPORA']
     ? join(process.env['NETDIAG_CORPORA'], 'ip-intel')
     : join(here, '../../../../shared/corpora/ip-intel'));
-const dataDir = join(here, '../data');
+const dataDir = join(here, '../../ip-data/data');
 if (!existsSync(join(corpus, 'manifest.json'))) {
   console.error(`no ip-intel corpus at ${corpus} (pass its path or set NETDIAG_CORPORA)`);
   process.exit(1);

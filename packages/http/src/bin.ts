@@ -14,6 +14,8 @@ try {
     void started.close().then(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   };
+  // SIGHUP: the IP data again (`netdiag data update` wrote a new file), no request dropped.
+  process.on('SIGHUP', () => void started.reloadIpData());
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 } catch (error) {

@@ -33,6 +33,11 @@ export function runPrimary(options: ClusterOptions): { stop(): Promise<void> } {
     });
   };
   for (let i = 0; i < options.workers; i++) fork();
+  // SIGHUP to the primary reaches every worker: each reloads its IP data (server.ts).
+  const reload = () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+  };
+  process.on('SIGHUP', reload);
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     options.log?.(`worker ${worker.process.pid} exited (${signal ?? code}); starting a new one`);
@@ -41,6 +46,7 @@ export function runPrimary(options: ClusterOptions): { stop(): Promise<void> } {
   return {
     stop: async () => {
       stopping = true;
+      process.off('SIGHUP', reload);
       const workers = Object.values(cluster.workers ?? {});
       await Promise.all(
         workers.map(

@@ -57,14 +57,11 @@ export interface ServerConfig {
    */
   maxConnections: number;
   /**
-   * How far V8 lets the heap grow past what the last full collection kept, in percent, set
-   * once when `startServer` starts. The server keeps ~80 MB of live objects beside ~160 MB of
-   * IP tables (typed arrays): left to its own rule (growth up to 4×), V8 let garbage pile up to
-   * ~560-600 MB of RSS under load; at 30 the process stays under 400 MB
-   * (bench/ip/http.bench.ts, BENCHMARKS.md) for a few percent of throughput. 0: V8's own rule.
-   * @default 30
+   * How often, in seconds, the server looks whether its IP data file changed (`netdiag data
+   * update` wrote a new one) and reloads it; it also reloads on SIGHUP. 0: only on SIGHUP.
+   * @default 300
    */
-  heapGrowthPercent: number;
+  ipDataCheckS: number;
   /** Serve the MCP tools over streamable HTTP at `/mcp`. @default true */
   mcp: boolean;
   /**
@@ -98,7 +95,7 @@ export const DEFAULT_SERVER_CONFIG: Readonly<ServerConfig> = Object.freeze({
   headersTimeoutS: 10,
   requestTimeoutS: 30,
   maxConnections: 768,
-  heapGrowthPercent: 30,
+  ipDataCheckS: 300,
   mcp: true,
   mcpAllowedOrigins: [],
   tlsCert: undefined,
@@ -130,7 +127,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     headersTimeoutS: read.int('NETDIAG_HEADERS_TIMEOUT_S', 1, 3600) ?? d.headersTimeoutS,
     requestTimeoutS: read.int('NETDIAG_REQUEST_TIMEOUT_S', 1, 3600) ?? d.requestTimeoutS,
     maxConnections: read.int('NETDIAG_MAX_CONNECTIONS', 0, 1_000_000) ?? d.maxConnections,
-    heapGrowthPercent: read.int('NETDIAG_HEAP_GROWTH_PERCENT', 0, 1000) ?? d.heapGrowthPercent,
+    ipDataCheckS: read.int('NETDIAG_IP_DATA_CHECK_S', 0, 86_400) ?? d.ipDataCheckS,
     mcp: read.bool('NETDIAG_MCP') ?? d.mcp,
     mcpAllowedOrigins: parseOrigins(read.str('NETDIAG_MCP_ALLOWED_ORIGINS')),
     tlsCert: read.str('NETDIAG_TLS_CERT'),

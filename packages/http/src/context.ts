@@ -3,7 +3,9 @@
  * feeds and caches) and lazily created server pieces (metrics, Redis), without a global.
  * @module
  */
+
 import { createNetdiag, type Netdiag } from '@netdiag/core';
+import { dataDir as ipDataDir } from '@netdiag/ip-data';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from './config.js';
 import { getCache } from './stores.js';
@@ -31,6 +33,7 @@ export function createContext(config: AppConfig, logger?: Logger, shared?: Netdi
     get engine() {
       // A long-running server refreshes feeds on their schedule.
       engine ??= createNetdiag({
+        ipDataDir,
         ...config,
         cacheStore: (namespace) => getCache(ctx, namespace),
         logger: ctx.logger,

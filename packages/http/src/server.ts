@@ -1,15 +1,15 @@
 /**
- * Listening and graceful shutdown, shared by `netdiag-server` and `netdiag serve`.
+ * Listening, IP data reloads and graceful shutdown, shared by `netdiag-server` and `netdiag serve`.
  * Shutdown: readiness turns false (`/healthz` answers 503 "draining"), the listener stops
  * accepting, in-flight requests finish up to `shutdownTimeoutS`, then remaining sockets are cut
  * and Redis, timers and sockets of the services are closed.
  * @module
  */
 import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from '@netdiag/core';
 import { type CreateAppOptions, createApp, type NetdiagApp } from './app.js';
 import { answerClientError } from './client-errors.js';
@@ -21,6 +21,12 @@ export interface StartedServer {
   app: NetdiagApp;
   server: Server;
   url: string;
+  /**
+   * Opens the IP data again and swaps it in without dropping a request (SIGHUP in
+   * `netdiag-server`; also every `ipDataCheckS` when the file changed). A failure is logged and
+   * the previous data stays.
+   */
+  reloadIpData(): Promise<void>;
   /** Graceful shutdown; resolves when everything is closed. Idempotent. */
   close(): Promise<void>;
 }
@@ -47,13 +53,7 @@ export async function startServer(options: CreateAppOptions = {}): Promise<Start
   }
   // HTTPS is HTTP/1.1 only: Express 5 expects node:http request objects, which node:http2's
   // compatibility API does not provide; terminate HTTP/2 at a proxy (docs/caller.md).
-  const { headersTimeoutS, requestTimeoutS, maxConnections, heapGrowthPercent } = ctx.config;
-  // V8 reads this factor at every full collection, so it can be set now (the heap size limits,
-  // by contrast, are fixed when the process starts). Left alone when the process was started
-  // with its own value (NODE_OPTIONS or node's arguments).
-  if (heapGrowthPercent > 0 && !startedWithFlag('--heap-growing-percent')) {
-    setFlagsFromString(`--heap-growing-percent=${heapGrowthPercent}`);
-  }
+  const { headersTimeoutS, requestTimeoutS, maxConnections } = ctx.config;
   const serverOptions = {
     // Requests and responses made with the app's prototypes (express-objects.ts): Express
     // changing them on arrival cost about half of the API's CPU time per request.
@@ -84,11 +84,41 @@ export async function startServer(options: CreateAppOptions = {}): Promise<Start
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;
   let closing: Promise<void> | undefined;
+  const reloadIpData = async () => {
+    const log = ctx.logger.child({ component: 'ip-data' });
+    try {
+      const info = await ctx.engine.reloadIpData();
+      log.info({ file: info.file, built: info.built }, 'IP data reloaded');
+    } catch (error) {
+      log.warn({ err: (error as Error).message }, 'IP data not reloaded; the previous data stays');
+    }
+  };
+  // A new file from `netdiag data update` is seen by its modification time.
+  const fileStamp = async () => {
+    const { file } = (await ctx.engine.datasets()).info;
+    return stat(file).then(
+      (s) => `${s.mtimeMs}:${s.size}`,
+      () => '',
+    );
+  };
+  let stamp = await fileStamp();
+  const checker =
+    ctx.config.ipDataCheckS > 0
+      ? setInterval(async () => {
+          const now = await fileStamp();
+          if (now !== stamp && now !== '') {
+            stamp = now;
+            await reloadIpData();
+          }
+        }, ctx.config.ipDataCheckS * 1000).unref()
+      : undefined;
   return {
     app,
     server,
     url,
+    reloadIpData,
     close() {
+      if (checker) clearInterval(checker);
       closing ??= (async () => {
         (ctx.services.get('readiness') as { ready: boolean }).ready = false;
         const deadline = setTimeout(
@@ -120,11 +150,4 @@ function readTlsFiles(config: AppConfig): { cert: Buffer; key: Buffer } | undefi
     cert: read('NETDIAG_TLS_CERT', config.tlsCert),
     key: read('NETDIAG_TLS_KEY', config.tlsKey),
   };
-}
-
-/** Whether node was started with this V8 flag (in its arguments or NODE_OPTIONS). */
-function startedWithFlag(flag: string): boolean {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  const alt = `--${flag.slice(2).replace(/-/g, '_')}`;
-  return given.some((arg) => arg.startsWith(flag) || arg.startsWith(alt));
 }

@@ -1,6 +1,7 @@
 /** Every command module, registered in help order. */
 import { registerCaller } from './caller.js';
 import { registerCompletion } from './completion.js';
+import { registerData } from './data.js';
 import { registerDns } from './dns.js';
 import { registerDnssec } from './dnssec.js';
 import { registerEmailAuth } from './email-auth.js';
@@ -25,6 +26,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerTls,
   registerEmailAuth,
   registerFeeds,
+  registerData,
   registerServe,
   registerMcp,
   registerCompletion,

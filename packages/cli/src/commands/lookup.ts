@@ -1,33 +1,31 @@
 /**
- * `netdiag lookup <ip…>`: the data of GET /api/lookup. A lookup is answered from the package's
- * prebuilt files by position when they can give the engine's answer (`openIpLookup`), so the
- * command loads neither the engine nor its ~150 MB of tables (BENCHMARKS.md, "One-shot CLI
- * lookup"); otherwise (a user database, a feed copy on disk) the engine answers. This module
- * imports only `@netdiag/core/one-shot`: `netdiag lookup` loads nothing else of core.
+ * `netdiag lookup <ip…>`: the data of GET /api/lookup, from the IP data read by position with
+ * the feed copies of the cache directory applied (`openIpLookup`): the engine's reader, without
+ * the engine or a load of the data (BENCHMARKS.md, "CLI start and scripts"). This module imports
+ * only `@netdiag/core/one-shot`: `netdiag lookup` loads nothing else of core.
  * @module
  */
 import type { LookupAnswer } from '@netdiag/core/capabilities';
-import { type DirectLookup, lookupAnswer, openIpLookup, requireIp } from '@netdiag/core/one-shot';
+import { type IpDatasets, lookupAnswer, openIpLookup, requireIp } from '@netdiag/core/one-shot';
+import { dataDir as ipDataDir } from '@netdiag/ip-data';
 import { callCapability } from '../capability-call.js';
 import { targetCommand } from '../command.js';
 import type { RegisterCommand } from './types.js';
 
 export const registerLookup: RegisterCommand = (program, ctx) => {
   const { io } = ctx;
-  let direct: DirectLookup | undefined;
+  let direct: IpDatasets | undefined;
   targetCommand<LookupAnswer, object>(program, ctx, {
     name: 'lookup',
     description: 'geolocation, network and privacy flags of an IPv4 or IPv6 address',
     operand: { name: 'address', help: 'IPv4 or IPv6 address', words: true },
     direct: {
-      open() {
-        direct = openIpLookup({ env: io.env });
-        return direct !== undefined;
+      async open() {
+        direct = await openIpLookup({ env: io.env, ipDataDir });
       },
       run(ip) {
         requireIp(ip, 'ip');
-        const info = direct?.lookup(ip as string);
-        return info === undefined ? undefined : lookupAnswer(info);
+        return direct ? lookupAnswer(direct.lookup(ip as string)) : undefined;
       },
       close: () => direct?.close(),
     },

@@ -39,7 +39,13 @@ export const registerMcp: RegisterCommand = (program, { io }) => {
         info() {},
         warn: (_fields, message) => void process.stderr.write(`netdiag mcp: ${message}\n`),
       };
-      const engine = createNetdiag({ ...loadNetdiagConfig(io.env), feeds: 'manual', logger });
+      const { dataDir: ipDataDir } = await import('@netdiag/ip-data');
+      const engine = createNetdiag({
+        ipDataDir,
+        ...loadNetdiagConfig(io.env),
+        feeds: 'manual',
+        logger,
+      });
       const served = await serveStdio(engine);
       await new Promise<void>((resolve) => {
         process.stdin.once('end', resolve);

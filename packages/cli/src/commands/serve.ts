@@ -55,7 +55,11 @@ export const registerServe: RegisterCommand = (program, { io }) => {
       }
       const started = await startServer({ ...config, env: false });
       if (!isClusterWorker()) io.stderr(`netdiag API listening on ${started.url}\n`);
+      // SIGHUP: the IP data again (`netdiag data update` wrote a new file), no request dropped.
+      const reload = () => void started.reloadIpData();
+      process.on('SIGHUP', reload);
       await untilSignal();
+      process.off('SIGHUP', reload);
       await started.close();
       // A worker's IPC channel to the primary keeps its event loop alive; let go of it.
       if (isClusterWorker() && process.connected) process.disconnect();

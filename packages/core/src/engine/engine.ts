@@ -8,6 +8,7 @@
  * @module
  */
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type AsnSearchResult, searchAsn } from '../asn/search-asn.js';
 import { checkBlacklist } from '../blocklist/check-blacklist.js';
 import { checkBreach } from '../breach/check-breach.js';
@@ -28,6 +29,7 @@ import { validateDnssec } from '../dnssec/validate-dnssec.js';
 import { checkEmailAuth } from '../email-auth/check-email-auth.js';
 import { evaluateSpf, type SpfEvaluation } from '../email-auth/spf/evaluate-spf.js';
 import { type Feed, type FeedPolicy, type FeedStatus, startFeed } from '../feeds/feed.js';
+import { intelFeedPatch } from '../feeds/feed-copies.js';
 import {
   INTEL_FEEDS,
   type IntelFeedDefinition,
@@ -41,7 +43,14 @@ import {
 } from '../headers/grade-security-headers.js';
 import { bulkAnswerItem, lookupAnswer, lookupAnswerV1 } from '../ip/answers.js';
 import { BULK_MAX_IPS, bulkLookup } from '../ip/bulk-lookup.js';
-import { type IpDatasets, loadIpDatasets } from '../ip/datasets.js';
+import { IP_DATA_FILE } from '../ip/data/ip-data-file.js';
+import { type IpDataUpdate, updateIpData } from '../ip/data/update-ip-data.js';
+import {
+  type DatasetInfo,
+  type IpDatasets,
+  installedIntel,
+  loadIpDatasets,
+} from '../ip/datasets.js';
 import type { TorExitList } from '../ip/tor-exit-list.js';
 import { discoverPublicIp, parseMyIpServers } from '../myip/discover.js';
 import { type Cache, createMemoryCache, createSingleFlight } from '../net/cache.js';
@@ -101,6 +110,11 @@ export interface CreateNetdiagOptions extends Partial<NetdiagConfig> {
    * library, a one-shot command): use the copy on disk, fetch only on `refreshFeeds()`.
    */
   feeds?: FeedPolicy;
+  /**
+   * The folder of the IP data file when the engine cannot find @netdiag/ip-data itself (a face
+   * passes the one it depends on). @default resolved as `loadIpDatasets` does
+   */
+  ipDataDir?: string;
   /** Datasets to use instead of loading them from the configuration (tests, custom data). */
   datasets?: IpDatasets | Promise<IpDatasets>;
   /** A resolver to use instead of one built from `dnsServers` / `dohUrl` (tests). */
@@ -144,6 +158,13 @@ export interface EngineTimeouts {
 
 /** `POST /api/bulk` data (SPEC 2.13). */
 export type BulkAnswer = BulkData;
+
+export interface IpDataInput {
+  /** A MaxMind-format City or Country database, or DB-IP's IPv4 and IPv6 files. */
+  geo: string | readonly [string, string];
+  /** A MaxMind-format ASN or ISP database. @default the AS data in use */
+  asn?: string;
+}
 
 export interface EmailAuthInput {
   domain: string;
@@ -274,6 +295,18 @@ export interface Netdiag {
   torExitList(): TorExitList | undefined;
   /** Fetches every feed now; resolves with the names of the feeds that were updated. */
   refreshFeeds(): Promise<string[]>;
+  /**
+   * Opens the IP data again (a new file from `updateIpData`, a new @netdiag/ip-data) and swaps
+   * it in with one assignment: lookups in flight finish on the old data, later ones read the
+   * new. Resolves with what is now in use; on failure the old data stays.
+   */
+  reloadIpData(): Promise<DatasetInfo>;
+  /**
+   * `netdiag data update`: MaxMind-format databases turned into the engine's IP data in the
+   * cache directory, checked against the sources, put in place and reloaded. Without `asn`
+   * the AS data in use is kept.
+   */
+  updateIpData(input: IpDataInput): Promise<IpDataUpdate>;
   /** Every feed's state: entries, when fetched, age, last error (`/healthz`, metrics). */
   feedStatus(): FeedStatus[];
   /** Settles when the feeds have read their disk copies (and, when scheduled, fetched once). */
@@ -326,34 +359,42 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
   let loading: Promise<IpDatasets> | undefined;
   let loaded: IpDatasets | undefined;
   let tor: Feed<TorExitList> | undefined;
+  const loadData = () =>
+    loadIpDatasets({
+      geoipDb: config.geoipDb,
+      asnDb: config.asnDb,
+      cacheDir,
+      ...(options.ipDataDir ? { ipDataDir: options.ipDataDir } : {}),
+      onNote: (message) => logger.info({ component: 'ip-data' }, message),
+    });
+  /** The feeds' current values applied to freshly loaded data, which then answers. */
+  const adopt = (value: IpDatasets) => {
+    const list = torFeed().current();
+    if (list) value.setTorExitList(list);
+    for (const [definition, feed] of intelFeeds()) {
+      const current = feed.current();
+      if (current) applyIntelFeed(value, definition, current);
+    }
+    loaded = value;
+    logger.info({ component: 'ip-data', ...value.info }, 'IP datasets loaded');
+  };
   const datasets = (): Promise<IpDatasets> => {
     if (!loading) {
       torFeed();
       intelFeeds();
-      loading = Promise.resolve(
-        options.datasets ??
-          loadIpDatasets({
-            geoipDb: config.geoipDb,
-            asnDb: config.asnDb,
-            cacheDir,
-            onNote: (message) => logger.info({ component: 'ip-data' }, message),
-          }),
-      );
-      loading.then(
-        (value) => {
-          loaded = value;
-          logger.info({ component: 'ip-data', ...value.info }, 'IP datasets loaded');
-          const list = torFeed().current();
-          if (list) value.setTorExitList(list);
-          for (const [definition, feed] of intelFeeds()) {
-            const current = feed.current();
-            if (current) applyIntelFeed(value, definition, current);
-          }
-        },
-        () => {}, // reported to whoever awaits `datasets()`
-      );
+      loading = Promise.resolve(options.datasets ?? loadData());
+      loading.then(adopt, () => {}); // a failure is reported to whoever awaits `datasets()`
     }
     return loading;
+  };
+  const reloadIpData = async (): Promise<DatasetInfo> => {
+    const next = await loadData();
+    const previous = loaded;
+    adopt(next);
+    loading = Promise.resolve(next);
+    // Lookups are synchronous: none is in flight on the old data once this line runs.
+    previous?.close();
+    return next.info;
   };
   const torFeed = (): Feed<TorExitList> => {
     tor ??= startFeed(TOR_EXIT_FEED, {
@@ -378,12 +419,9 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
     definition: IntelFeedDefinition,
     list: IntelFeedValue,
   ) => {
-    if (!value.intel) return; // datasets loaded without IP-intel data (`intel: false`)
-    value.setIntelSource(definition.source, {
-      ranges: list.ranges,
-      dataset: intelUrls[definition.name] ?? definition.name,
-      version: list.fetched_at || 'cached copy',
-    });
+    // Data built without IP-intel data (`intel: false`) has no source to replace.
+    if (!value.intelSources.some((s) => s.id === definition.source)) return;
+    value.setIntelSource(definition.source, intelFeedPatch(definition, list, config));
   };
   const intelFeeds = (): [IntelFeedDefinition, Feed<IntelFeedValue>][] => {
     intel ??= INTEL_FEEDS.map((definition) => {
@@ -617,6 +655,21 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
       }),
 
     torExitList: () => torFeed().current(),
+    reloadIpData,
+    async updateIpData(input) {
+      const current = input.asn === undefined ? await datasets() : undefined;
+      const update = await updateIpData({
+        geo: input.geo,
+        asn: input.asn ?? {
+          index: (current as IpDatasets).asn,
+          description: (current as IpDatasets).info.asn,
+        },
+        intel: installedIntel(options.ipDataDir),
+        out: join(cacheDir, IP_DATA_FILE),
+      });
+      await reloadIpData();
+      return update;
+    },
     async refreshFeeds() {
       const all: [string, Feed<unknown>][] = [
         [TOR_EXIT_FEED.name, torFeed() as Feed<unknown>],

@@ -6,6 +6,7 @@ export {
   DEFAULT_ENGINE_TIMEOUTS,
   type EmailAuthInput,
   type EngineTimeouts,
+  type IpDataInput,
   type Netdiag,
   type PortScanInput,
   type ScanCallOptions,

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { type HttpTarget, startHttpTarget, tempDir } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createNetdiag } from '../engine/engine.js';
-import { type IpDatasets, loadIpDatasets } from '../ip/datasets.js';
+import { type IpDatasets, installedIntel, loadIpDatasets } from '../ip/datasets.js';
+import { withSource } from '../ip/privacy/intel.js';
 import { rangesFromTokens } from '../ip/privacy/range-table.js';
 import type { IpInfo } from '../ip/types.js';
 import { startFeed } from './feed.js';
@@ -175,11 +176,12 @@ describe('the tables in use', () => {
 
   test('swapping tables under load: every answer is wholly the old tables or wholly the new', async () => {
     const id = 'hroost-icloud-private-relay/egress';
-    const shipped = datasets.intel?.data.sources.find((s) => s.id === id);
+    const shipped = installedIntel()?.sources.find((s) => s.id === id);
     expect(shipped?.ranges).toBeDefined();
-    const a = { ranges: shipped?.ranges, version: 'version A' };
+    const a = { ranges: shipped?.ranges, dataset: 'feed', version: 'version A' };
     const b = {
       ranges: rangesFromTokens(['8.8.8.0/24', '1.1.1.0/24', '2001:4860::/32', '172.224.0.0/16']),
+      dataset: 'feed',
       version: 'version B',
     };
     // Addresses whose answers differ between A and B, and some that do not.
@@ -223,9 +225,41 @@ describe('the tables in use', () => {
     }
     done = true;
     await hammer;
-    datasets.setIntelSource(id, { ranges: shipped?.ranges, version: shipped?.version ?? '' });
+    datasets.setIntelSource(id, {
+      ranges: shipped?.ranges,
+      dataset: shipped?.dataset ?? '',
+      version: shipped?.version ?? '',
+    });
     expect(swaps).toBe(12);
     expect(lookups).toBeGreaterThan(ips.length * 6);
     expect({ failed, mixed }).toEqual({ failed: 0, mixed: 0 });
   });
+
+  test('a feed applied at run time answers as data built with the feed in the pack', async () => {
+    // The reader takes the feed's source out of the bundled table and asks the feed's own table
+    // (ip/data/reader.ts); the builder puts the feed's ranges into the one table. Same answers.
+    const pack = installedIntel();
+    if (!pack) throw new Error('@netdiag/ip-data is not installed');
+    const id = 'hroost-icloud-private-relay/egress';
+    const patch = {
+      ranges: rangesFromTokens(['8.8.8.0/24', '1.1.1.0/24', '2001:4860::/32', '104.28.0.0/17']),
+      dataset: 'https://relay.test/egress.csv',
+      version: '2026-12-02T00:00:00.000Z',
+    };
+    const built = await loadIpDatasets({ intel: withSource(pack, id, patch), cacheDir: false });
+    const fed = await loadIpDatasets({ cacheDir: false });
+    fed.setIntelSource(id, patch);
+    const ips = ['8.8.8.8', '1.1.1.1', '2001:4860:4860::8888', '9.9.9.9', '172.224.1.1'];
+    for (let i = 0; i < 300; i++)
+      ips.push(`104.28.${i % 256}.${(i * 13) % 256}`, `172.${224 + (i % 8)}.${i % 256}.7`);
+    for (let i = 0; i < 300; i++) ips.push(`2a02:26f7:${(i * 37).toString(16)}::1`);
+    const differ = ips.filter(
+      (ip) => JSON.stringify(fed.lookup(ip)) !== JSON.stringify(built.lookup(ip)),
+    );
+    expect(differ).toEqual([]);
+    // And the feed changed something (the test would pass vacuously otherwise).
+    const plain = await loadIpDatasets({ cacheDir: false });
+    expect(JSON.stringify(plain.lookup('8.8.8.8'))).not.toBe(JSON.stringify(fed.lookup('8.8.8.8')));
+    for (const d of [built, fed, plain]) d.close();
+  }, 120_000);
 });

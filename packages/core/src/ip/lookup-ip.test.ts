@@ -1,18 +1,16 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
 import { INVALID_IP_MESSAGE } from '../errors.js';
-import { asnCacheFile } from './asn/asn-disk-cache.js';
 import { bulkLookup } from './bulk-lookup.js';
-import { loadIpDatasets, PREBUILT_TABLES } from './datasets.js';
+import { IP_DATA_FILE } from './data/ip-data-file.js';
+import { findIpDataFile, loadIpDatasets } from './datasets.js';
 import { lookupIp } from './lookup-ip.js';
-import { findDataDir } from './privacy/signal-lists.js';
 import { parseTorExitList } from './tor-exit-list.js';
 
 const cacheDir = tempDir('netdiag-ip-test-');
-// Built here, not read from the package build's tables: this file tests building and caching.
-const datasets = await loadIpDatasets({ cacheDir, prebuiltDir: false });
+const datasets = await loadIpDatasets({ cacheDir });
 
 describe('lookupIp on the embedded data', () => {
   test.each([
@@ -106,39 +104,32 @@ describe('lookupIp on the embedded data', () => {
     }
   });
 
-  test('the AS index and the lookup tables were cached on disk and a second load reads them', async () => {
-    expect(datasets.info.geo_index).toMatch(/^built in \d+ ms$/);
-    const again = await loadIpDatasets({ cacheDir, prebuiltDir: false });
-    expect(again.info.asn_index).toBe('cache');
-    expect(again.info.geo_index).toBe('cache');
-    expect(again.lookup('1.1.1.1').network.asn).toBe(13335);
-    for (const ip of ['8.8.8.8', '2001:4860:4860::8888', '81.2.69.160', '2a02:2e0::1']) {
-      expect(again.lookup(ip)).toEqual(datasets.lookup(ip));
-    }
-    expect(asnCacheFile(cacheDir, 'k')).toContain(cacheDir);
-  });
-
-  test('the tables the package build made are read first, and only read', async (context) => {
-    // scripts/build-ip-tables.mjs runs in `pnpm build`; CI builds before it tests.
-    const prebuilt = join(findDataDir(), PREBUILT_TABLES);
-    if (!existsSync(prebuilt)) {
-      if (process.env['CI'] === 'true') throw new Error(`no prebuilt tables in ${prebuilt}`);
-      context.skip();
-    }
+  test('the installed data is read where it lies: nothing written, nothing decoded at start', async () => {
     const empty = tempDir('netdiag-ip-test-empty-');
     const fresh = await loadIpDatasets({ cacheDir: empty });
-    expect(fresh.info.asn_index).toBe('prebuilt');
-    expect(fresh.info.geo_index).toBe('prebuilt');
-    // The package build shaped every record too; `datasets` decodes them on first use.
-    expect(fresh.info.locations).toBe('prebuilt');
-    expect(datasets.info.locations).toBe('decoded');
+    expect(fresh.info.file).toMatch(/ip-data[/\\]data[/\\]netdiag-ip-data\.bin$/);
+    expect(fresh.info.geo).toMatch(/^DB-IP City Lite/);
     expect(readdirSync(empty)).toEqual([]);
     for (const ip of ['1.1.1.1', '8.8.8.8', '2001:4860:4860::8888', '81.2.69.160']) {
       expect(fresh.lookup(ip)).toEqual(datasets.lookup(ip));
     }
-    // A prebuilt folder without them: the cache directory's tables are read.
-    const elsewhere = await loadIpDatasets({ cacheDir, prebuiltDir: empty });
-    expect(elsewhere.info.geo_index).toBe('cache');
+    fresh.close();
+  });
+
+  test('a copy of the data in the cache directory (netdiag data update) is read first', async () => {
+    const dir = tempDir('netdiag-ip-test-copy-');
+    const installed = findIpDataFile({ cacheDir: false }) as string;
+    copyFileSync(installed, join(dir, IP_DATA_FILE));
+    const fromCopy = await loadIpDatasets({ cacheDir: dir });
+    expect(fromCopy.info.file).toBe(join(dir, IP_DATA_FILE));
+    fromCopy.close();
+  });
+
+  test('a folder without the data file is refused, naming the folder', async () => {
+    const dir = tempDir('netdiag-ip-test-none-');
+    await expect(loadIpDatasets({ ipDataDir: dir, cacheDir: false })).rejects.toThrow(
+      `no readable IP data file in ${dir}`,
+    );
   });
 });
 

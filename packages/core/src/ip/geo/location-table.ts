@@ -1,31 +1,22 @@
 /**
- * Every record of the embedded geolocation databases already shaped into an `IpLocation`, in a
- * compact columnar form made when the package is built (`prebuildIpTables`), so that the first
- * lookup of a record reads five words and two coordinates instead of decoding the record
- * from the MaxMind data section, tidying its float32 coordinates, finding its time zone and
- * interning its strings (issue 22 item 3: that work was ~60 % of a first-sight lookup, measured
- * in BENCHMARKS.md). It also replaces the data sections in memory (31 MB read at start).
+ * Every geolocation record already shaped into an `IpLocation`, in a compact columnar form made
+ * by the IP data build (`ip/data/build-ip-data.ts`), so that a record's first lookup reads five
+ * words and two coordinates instead of decoding and shaping a MaxMind record (that work was
+ * ~60 % of a first-sight lookup: issue 22).
  *
- * Layout (the shared cache format, `ip/cache-file.ts`): `strings`, every distinct string once
- * in UTF-8 (index 0 = ''), with `strings.ends`, where each ends; `countries`, per distinct (code, name, continent, EU) the string ids of the
+ * Layout: `strings`, every distinct string once in UTF-8 (index 0 = ''), with `strings.ends`,
+ * where each ends; `countries`, per distinct (code, name, continent, EU) the string ids of the
  * three and 1 for EU members; `zones`, the string id of each time zone; per database
  * `<v>.words`, five 32-bit words per record id — string ids of city, region and postal code,
  * time zone << 16 | country, and (accuracy + 1, 0: none) << 10 | flags << 4 | exponents
  * (bits 0-3 and 5-8: the powers of ten of latitude and longitude; bits 4 and 9: none) — and
  * `<v>.coords`, the two coordinates as 32-bit mantissas (`decimalOf`). 28 bytes a record: 20 MB
- * for DB-IP's 703,356 records, 2.5 MB of them strings (48 bytes a record, 36 MB, in a first
- * layout of eight words and two float64s: ~45 ms more to read at start). Record ids are those
- * of the lookup tables (`table-cache.ts`), so the file is tied to them: its header keeps a
- * CRC-32 of their record-id → pointer arrays and the file is ignored when they differ. Built by
- * `prebuildIpTables` only, never at run time: shaping every DB-IP record takes seconds that a
- * server's first start should not pay.
+ * for DB-IP's 703,356 records, 2.5 MB of them strings. Record ids are those of the lookup
+ * tables (`geo-asn-table.ts`).
  * @module
  */
-import { crc32 } from 'node:zlib';
-import { type CacheKind, cacheFilePath, readCacheFile, writeCacheFile } from '../cache-file.js';
 import type { IpLocation } from '../types.js';
 
-export const LOCATION_TABLE: CacheKind = { name: 'ip-locations', format: 1 };
 /** Words per record (see the module comment). */
 const WORDS = 5;
 /** Accuracy radii are stored + 1 in 17 bits (mmdb stores a uint16). */
@@ -145,7 +136,7 @@ export function encodeLocations(
 }
 
 /** Strings as one UTF-8 buffer and where each ends in it. */
-function packStrings(list: readonly string[]): { bytes: Buffer; ends: Uint32Array } {
+export function packStrings(list: readonly string[]): { bytes: Buffer; ends: Uint32Array } {
   const parts = list.map((text) => Buffer.from(text, 'utf8'));
   let end = 0;
   return { bytes: Buffer.concat(parts), ends: Uint32Array.from(parts, (p) => (end += p.length)) };
@@ -303,76 +294,4 @@ export class LocationTable {
       accuracy_radius_km: accuracy === 0 ? null : accuracy - 1,
     });
   }
-}
-
-/** The location tables of one data key in `dir`. */
-export function locationTableFile(dir: string, key: string): string {
-  return cacheFilePath(dir, LOCATION_TABLE, key);
-}
-
-/** A fingerprint of the record ids the tables were made for (their id → pointer arrays). */
-export function idsFingerprint(pointers4: Uint32Array, pointers6: Uint32Array | undefined): string {
-  const crc = (a: Uint32Array) => crc32(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-  return `${pointers4.length}:${crc(pointers4)}/${pointers6 ? `${pointers6.length}:${crc(pointers6)}` : '-'}`;
-}
-
-/** Reads the location tables of `key` made for these record ids, or undefined. Never throws. */
-export function readLocationTables(
-  file: string,
-  key: string,
-  pointers4: Uint32Array,
-  pointers6: Uint32Array | undefined,
-): Promise<{ v4: LocationTable; v6: LocationTable | undefined } | undefined> {
-  return readCacheFile(file, LOCATION_TABLE, key, (f) => {
-    if (f.meta['ids'] !== idsFingerprint(pointers4, pointers6)) throw new RangeError('stale');
-    const bytes = f.u8('strings');
-    const strings = new StringList(
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
-      f.u32('strings.ends'),
-    );
-    const countries = f.u32('countries');
-    const zones = f.u32('zones');
-    const columns = (v: string): LocationColumns => {
-      const coords = f.u32(`${v}.coords`);
-      return {
-        words: f.u32(`${v}.words`),
-        coords: new Int32Array(coords.buffer, coords.byteOffset, coords.length),
-      };
-    };
-    const table = (v: string) => new LocationTable(strings, countries, zones, columns(v));
-    const v4 = table('v4');
-    const v6 = f.has('v6.words') ? table('v6') : undefined;
-    if (v4.count !== pointers4.length || (v6?.count ?? 0) !== (pointers6?.length ?? 0)) {
-      throw new RangeError('record counts differ');
-    }
-    return { v4, v6 };
-  });
-}
-
-/** Writes the location tables; failures are returned, never thrown. */
-export function writeLocationTables(
-  file: string,
-  key: string,
-  data: LocationTableData,
-  pointers4: Uint32Array,
-  pointers6: Uint32Array | undefined,
-): Promise<Error | undefined> {
-  const u32 = (a: Int32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
-  const { bytes, ends } = packStrings(data.strings);
-  const arrays: Record<string, Uint32Array | Uint8Array> = {
-    strings: bytes,
-    'strings.ends': ends,
-    countries: data.countries,
-    zones: data.zones,
-    'v4.words': data.v4.words,
-    'v4.coords': u32(data.v4.coords),
-  };
-  if (data.v6) {
-    arrays['v6.words'] = data.v6.words;
-    arrays['v6.coords'] = u32(data.v6.coords);
-  }
-  return writeCacheFile(file, LOCATION_TABLE, key, {
-    meta: { ids: idsFingerprint(pointers4, pointers6), strings: data.strings.length },
-    arrays,
-  });
 }

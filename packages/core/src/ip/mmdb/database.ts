@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import { CheckedDecoder, MmdbFormatError } from './checked-decoder.js';
-import type { MmdbRecordSource, RawRecords } from './data-section.js';
 
 export { MmdbFormatError } from './checked-decoder.js';
 
@@ -162,43 +161,6 @@ export class MmdbDatabase {
     const offset = this.dataOffset(pointer, 0);
     if (this.lazy) this.checker.verify(offset);
     return this.decodeAt(offset) as Record<string, unknown> | null;
-  }
-
-  /**
-   * A record decoder holding a copy of the data section only, so that the search tree (most
-   * of the file: 44 of DB-IP's 63 MB) can be garbage once flattened tables answer instead of
-   * walks. Undefined when records cannot be decoded that way: a database verified lazily
-   * (records are checked on first use against the whole file).
-   */
-  dataSectionDecoder(): MmdbRecordSource | undefined {
-    if (this.lazy) return undefined;
-    const copy = Buffer.from(this.db.subarray(this.dataStart, this.dataEnd));
-    const decodeAt = recordDecoder(copy, 0);
-    const base = this.nodeCount + SEPARATOR_BYTES;
-    // Nothing here may refer to `this`: the point is to let the whole file go.
-    return {
-      raw: { bytes: copy, sectionStart: 0, pointerBase: base },
-      record(pointer) {
-        const offset = pointer - base;
-        if (offset < 0 || offset >= copy.length) {
-          throw new MmdbFormatError(`record pointer ${pointer} lies outside the data section`);
-        }
-        return decodeAt(offset) as Record<string, unknown> | null;
-      },
-    };
-  }
-
-  /**
-   * The bytes of the records (see `RawRecords`), except for a database verified lazily, whose
-   * records are checked on first use by `record`.
-   */
-  get raw(): RawRecords | undefined {
-    if (this.lazy) return undefined;
-    return {
-      bytes: this.db,
-      sectionStart: this.dataStart,
-      pointerBase: this.nodeCount + SEPARATOR_BYTES,
-    };
   }
 
   /** Decodes the record behind a pointer with the checked decoder (no address needed). */

@@ -6,18 +6,17 @@
  * (residential: inside a held-out ISP AS). Nothing here is tuned per address.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prerequisite } from '@netdiag/test-utils';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { formatV4, formatV6 } from '../address.js';
-import { type IpDatasets, loadIpDatasets } from '../datasets.js';
+import { type IpDatasets, installedIntel, loadIpDatasets } from '../datasets.js';
 import { parseTorExitList } from '../tor-exit-list.js';
 import type { IpPrivacy } from '../types.js';
 import { CATALOGUE, type CatalogueEntry, readEntries, readIntelCorpus } from './intel-corpus.js';
-import { loadIntelData } from './intel-pack.js';
 import { rangesFromTokens } from './range-table.js';
-import { findDataDir } from './signal-lists.js';
 
 const corpora =
   process.env['NETDIAG_CORPORA'] ??
@@ -80,9 +79,9 @@ function addressIn(cidr: string): string | undefined {
 
 /** Announced ranges of each AS in the library's own AS data (@ip-location-db/asn, IPv4). */
 function asRanges(): Map<number, [number, number][]> {
-  const dir = join(
-    fileURLToPath(new URL('.', import.meta.resolve('@ip-location-db/asn/package.json'))),
-  );
+  // The source of the AS data of @netdiag/ip-data's file (a devDependency of that package).
+  const ipData = createRequire(new URL('../../../../ip-data/package.json', import.meta.url));
+  const dir = dirname(ipData.resolve('@ip-location-db/asn/package.json'));
   const out = new Map<number, [number, number][]>();
   for (const line of readFileSync(join(dir, 'asn-ipv4-num.csv'), 'utf8').split('\n')) {
     const [a, b, asn] = line.split(',', 3);
@@ -218,7 +217,7 @@ describe.skipIf(!present)('privacy classification on held-out addresses', () => 
 
   test('the shipped data is what the build script makes of the corpus', () => {
     // scripts/build-ip-intel.ts = readIntelCorpus + packIntel: a stale or hand-edited file fails.
-    const shipped = loadIntelData(findDataDir());
+    const shipped = installedIntel() as NonNullable<ReturnType<typeof installedIntel>>;
     const rebuilt = readIntelCorpus(corpus);
     expect(shipped.built).toBe(rebuilt.built);
     expect(shipped.sources.map((s) => [s.id, s.version])).toEqual(

@@ -140,6 +140,11 @@ export function parseSignalLists(texts: Record<string, string>): SignalLists {
 
 /** Reads and parses the lists from `dir` (default: the package's `data/` folder). */
 export function loadSignalLists(dir: string = findDataDir()): SignalLists {
+  return parseSignalLists(readSignalListTexts(dir));
+}
+
+/** The list files' texts by file name (what `parseSignalLists` reads). */
+export function readSignalListTexts(dir: string = findDataDir()): Record<string, string> {
   const texts: Record<string, string> = {};
   for (const file of [...Object.values(LIST_FILES), KEYWORD_FILE]) {
     try {
@@ -148,7 +153,7 @@ export function loadSignalLists(dir: string = findDataDir()): SignalLists {
       throw new ConfigError(`cannot read ${join(dir, file)}: ${(error as Error).message}`, error);
     }
   }
-  return parseSignalLists(texts);
+  return texts;
 }
 
 function* rows(text: string): Generator<{ fields: string[]; line: number }> {

@@ -1,0 +1,198 @@
+/**
+ * Builds the engine's form of the IP data (`ip-data-file.ts`) from its sources: a MaxMind-format
+ * City or Country database (or DB-IP's two files), an AS index (from @ip-location-db/asn's CSV
+ * or a MaxMind ASN/ISP database), the IP-intel pack and the curated AS lists. Used by
+ * @netdiag/ip-data's release build, by `netdiag data update` and when NETDIAG_GEOIP_DB /
+ * NETDIAG_ASN_DB name databases: seconds and about 1 GB for DB-IP, a build step, never a
+ * lookup.
+ * @module
+ */
+import type { AsnIndex } from '../asn/asn-index.js';
+import type { CacheContents, PositionedCacheFile } from '../cache-file.js';
+import { buildGeoAsnV4, buildGeoAsnV6 } from '../geo/geo-asn-table.js';
+import { shapeAllRecords } from '../geo/geo-source.js';
+import { encodeLocations, packStrings } from '../geo/location-table.js';
+import type { MmdbDatabase } from '../mmdb/database.js';
+import { buildRangeTableData } from '../mmdb/range-table.js';
+import { asCandidates } from '../privacy/classify.js';
+import { type AsListing, createIpIntel } from '../privacy/intel.js';
+import type { IntelData, IntelSourceMeta } from '../privacy/intel-pack.js';
+import { providerAses } from '../privacy/provider-ases.js';
+import { parseSignalLists, type SignalLists } from '../privacy/signal-lists.js';
+import type { IpDataMeta, Listings } from './ip-data-file.js';
+
+export interface IpDataSources {
+  /** The geolocation database(s): one holding both families, or DB-IP's IPv4 and IPv6 files. */
+  geo: { v4: MmdbDatabase; v6?: MmdbDatabase; description: string };
+  asn: { index: AsnIndex; description: string };
+  /** The IP-intel pack (range, address and AS lists); undefined: curated AS lists only. */
+  intel: IntelData | undefined;
+  /** The curated list files' texts by file name (`loadSignalListTexts`). */
+  lists: Record<string, string>;
+}
+
+/** The arrays and facts of an IP data file (written with `writeIpData`). */
+export function buildIpData(sources: IpDataSources): CacheContents {
+  const { geo, asn } = sources;
+  // The trees flattened (mmdb/range-table.ts) and the AS ranges merged in (geo/geo-asn-table.ts).
+  const table4 = buildRangeTableData(geo.v4);
+  const table6 = geo.v6 ? buildRangeTableData(geo.v6) : table4;
+  const tables = {
+    v4: buildGeoAsnV4(table4, asn.index),
+    v6: buildGeoAsnV6(table6, asn.index),
+    pointers4: table4.pointers,
+    pointers6: geo.v6 ? table6.pointers : undefined,
+  };
+  const shaped6 = geo.v6 ? shapeAllRecords(geo.v6, table6.pointers) : undefined;
+  const locations = encodeLocations(shapeAllRecords(geo.v4, table4.pointers), shaped6);
+  const arrays: CacheContents['arrays'] = {
+    'v4.bucket': tables.v4.bucket,
+    'v4.slots': tables.v4.slots,
+  };
+  for (const [name, array] of Object.entries(tables.v6)) arrays[`v6.${name}`] = array;
+  const strings = packStrings(locations.strings);
+  arrays['loc.strings'] = new Uint8Array(strings.bytes);
+  arrays['loc.strings.ends'] = strings.ends;
+  arrays['loc.countries'] = locations.countries;
+  arrays['loc.zones'] = locations.zones;
+  arrays['loc.v4.words'] = locations.v4.words;
+  arrays['loc.v4.coords'] = asU32(locations.v4.coords);
+  if (locations.v6) {
+    arrays['loc.v6.words'] = locations.v6.words;
+    arrays['loc.v6.coords'] = asU32(locations.v6.coords);
+  }
+  const d = asn.index.data;
+  Object.assign(arrays, {
+    'as.v4Start': d.v4Start,
+    'as.v4End': d.v4End,
+    'as.v4Entry': d.v4Entry,
+    'as.v6Start': d.v6Start,
+    'as.v6End': d.v6End,
+    'as.v6Entry': d.v6Entry,
+    'as.asn': d.entryAsn,
+    'as.name': d.entryName,
+    ...(d.entryOrg && d.entryIsp ? { 'as.org': d.entryOrg, 'as.isp': d.entryIsp } : {}),
+  });
+
+  const privacy = privacyPart(asn.index, sources.intel, sources.lists);
+  Object.assign(arrays, privacy.arrays);
+  const meta: IpDataMeta = {
+    geo: geo.description,
+    asn: asn.description,
+    built: new Date().toISOString(),
+    ...privacy.meta,
+    counts: {
+      v4Ranges: tables.v4.slots.length / 2,
+      v6Ranges: tables.v6.ranges.length / 4,
+      locations: tables.pointers4.length + (tables.pointers6?.length ?? 0),
+      asEntries: asn.index.entries,
+    },
+  };
+  return { meta: meta as unknown as Record<string, unknown>, arrays };
+}
+
+const asU32 = (a: Int32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+
+type PrivacyMeta = Pick<IpDataMeta, 'intel' | 'sources' | 'tableSources' | 'learnt' | 'lists'>;
+
+/**
+ * The privacy arrays and facts: the IP-intel range table, the sources it names, the AS lists
+ * by AS, the ASes learnt from provider ranges and the AS entries with no AS-level evidence.
+ */
+function privacyPart(
+  asnIndex: AsnIndex,
+  data: IntelData | undefined,
+  listTexts: Record<string, string>,
+): { arrays: CacheContents['arrays']; meta: PrivacyMeta } {
+  const arrays: CacheContents['arrays'] = {};
+  const lists = parseSignalLists(listTexts);
+  const intel = data ? createIpIntel(data) : undefined;
+  const learnt = intel ? providerAses(intel, asnIndex, lists) : new Map<number, AsListing[]>();
+  arrays['as.quiet'] = quietAsEntries(asnIndex, lists, intel?.asLists, learnt);
+  const sources: IntelSourceMeta[] = [];
+  const index = new Map<string, number>();
+  const indexOf = (meta: IntelSourceMeta): number => {
+    const text = JSON.stringify(meta);
+    let i = index.get(text);
+    if (i === undefined) {
+      i = sources.length;
+      sources.push(meta);
+      index.set(text, i);
+    }
+    return i;
+  };
+  const listings = (map: ReadonlyMap<number, readonly AsListing[]>): Listings =>
+    [...map]
+      .map(([n, list]): Listings[number] => [n, list.map((l) => [indexOf(l.source), l.name])])
+      .sort((a, b) => a[0] - b[0]);
+  let tableSources: number[] = [];
+  if (intel) {
+    const t = intel.table;
+    let at = 0;
+    Object.assign(arrays, {
+      'intel.v4Index': t.v4Index,
+      'intel.v4Slots': t.v4Slots,
+      'intel.v6Starts': t.v6Starts,
+      'intel.v6Codes': t.v6Codes,
+      'intel.v6Bucket': t.v6Bucket,
+      'intel.comboEnds': Uint32Array.from(t.combos, (combo) => (at += combo.length)),
+      'intel.comboSources': Uint32Array.from(t.combos.flat()),
+    });
+    tableSources = intel.tableSources.map(indexOf);
+    // The AS lists by AS number, each AS's listings as JSON text: read one AS at a time.
+    const asLists = listings(intel.asLists);
+    const texts = asLists.map(([, list]) => Buffer.from(JSON.stringify(list), 'utf8'));
+    let end = 0;
+    arrays['aslists.asn'] = Uint32Array.from(asLists, ([n]) => n);
+    arrays['aslists.ends'] = Uint32Array.from(texts, (text) => (end += text.length));
+    arrays['aslists.text'] = new Uint8Array(Buffer.concat(texts));
+  }
+  return {
+    arrays,
+    meta: {
+      intel: data ? `IP-intel pack built ${data.built}` : '',
+      sources,
+      tableSources,
+      learnt: listings(learnt),
+      lists: listTexts,
+    },
+  };
+}
+
+/** Names of the privacy arrays (replaced by `withPrivacy`). */
+const PRIVACY_ARRAY = /^(intel\.|aslists\.|as\.quiet$)/;
+
+/**
+ * The contents of `base` with its privacy part built again from other IP-intel data or lists
+ * (an evaluation build, a caller's own lists); geolocation and AS arrays are kept as they are.
+ */
+export function withPrivacy(
+  base: PositionedCacheFile,
+  asnIndex: AsnIndex,
+  intel: IntelData | undefined,
+  lists: Record<string, string>,
+): CacheContents {
+  const arrays: CacheContents['arrays'] = {};
+  for (const [name, type] of base.entries()) {
+    if (PRIVACY_ARRAY.test(name) || name.endsWith(':line-starts')) continue;
+    arrays[name] = type === 'lines' ? base.lines(name) : base[type](name);
+  }
+  const privacy = privacyPart(asnIndex, intel, lists);
+  Object.assign(arrays, privacy.arrays);
+  return { meta: { ...base.meta, ...privacy.meta }, arrays };
+}
+
+/** 1 for each AS entry with no AS-level evidence: the reader then answers it without looking. */
+function quietAsEntries(
+  asn: AsnIndex,
+  lists: SignalLists,
+  asLists: ReadonlyMap<number, readonly AsListing[]> | undefined,
+  learnt: ReadonlyMap<number, readonly AsListing[]>,
+): Uint8Array {
+  const quiet = new Uint8Array(asn.entries);
+  for (let entry = 0; entry < asn.entries; entry++) {
+    const found = asCandidates(asn.asnOf(entry), asn.nameOf(entry), lists, asLists, learnt);
+    if (found.length === 0) quiet[entry] = 1;
+  }
+  return quiet;
+}

@@ -1,0 +1,534 @@
+/**
+ * The one IP lookup: an address's location, network and privacy from an IP data file
+ * (`ip-data-file.ts`), for a server and a one-shot command alike. The file is either kept, each
+ * array read whole on first use and held in a Buffer outside the JS heap (a server, a library),
+ * or read by position, a few hundred bytes per lookup and nothing kept (`netdiag lookup`): the
+ * same searches over the same arrays, only where the bytes come from differs (`Column`).
+ * Run-time feeds (a Tor exit list, fresh copies of IP-intel sources) are applied here per
+ * address: a feed's source is taken out of the bundled range table's answer and the feed's own
+ * small table asked instead, so applying one builds nothing but its own table.
+ * One piece: the searches, the shaping and the caches read the same columns.
+ * @module
+ */
+import { InvalidIpError } from '../../errors.js';
+import { embeddedV4, specialRangeOf } from '../../net/ranges.js';
+import { createAddressParts, parseAddressInto } from '../address.js';
+import { AsnIndex } from '../asn/asn-index.js';
+import type { PositionedCacheFile } from '../cache-file.js';
+import { EMPTY_LOCATION, EMPTY_NETWORK, EMPTY_PRIVACY, specialAddressInfo } from '../empty.js';
+import {
+  ASN_SEARCH,
+  bitsAt,
+  geoOf,
+  ROOT_STRIDE,
+  searchV4Slots,
+  searchV6Leaf,
+  V4_ESCAPE,
+} from '../geo/geo-asn-table.js';
+import { LocationTable, StringList, type TableStrings } from '../geo/location-table.js';
+import { DEEP, ESCAPE, searchDeep } from '../mmdb/range-table.js';
+import {
+  asCandidates,
+  type Candidate,
+  decide,
+  rangeCandidates,
+  torCandidate,
+} from '../privacy/classify.js';
+import { type AsListing, BLOCK_SUFFIX, createIpIntel, type IpIntel } from '../privacy/intel.js';
+import type { IntelSource, IntelSourceMeta } from '../privacy/intel-pack.js';
+import {
+  SINGLE,
+  searchV4Segments,
+  searchV6Segments,
+  V6_BUCKET_BITS,
+} from '../privacy/range-table.js';
+import { parseSignalLists, type SignalLists } from '../privacy/signal-lists.js';
+import type { TorExitList } from '../tor-exit-list.js';
+import type { IpInfo, IpLocation, IpNetwork, IpPrivacy } from '../types.js';
+import type { IpDataMeta, Listings } from './ip-data-file.js';
+
+type Typed = Uint32Array | Uint16Array | Uint8Array;
+
+/**
+ * One array of the file. `read(from, to)` returns elements `from`..`to - 1` at indexes
+ * `from - base`..: the whole array (base 0) when kept, else a window read for this call.
+ */
+class Column<T extends Typed> {
+  base = 0;
+  private whole: T | undefined;
+  constructor(
+    private readonly file: PositionedCacheFile,
+    private readonly name: string,
+    private readonly type: 'u32' | 'u16' | 'u8',
+    private readonly keep: boolean,
+  ) {}
+  read(from: number, to: number): T {
+    if (this.keep) {
+      this.whole ??= this.file[this.type](this.name) as T;
+      return this.whole;
+    }
+    this.base = from;
+    return this.file[this.type](this.name, from, to) as T;
+  }
+  /** Element `i`. */
+  at(i: number): number {
+    return this.read(i, i + 1)[i - this.base] as number;
+  }
+}
+
+/** A run-time copy of one IP-intel source: its own table, and where it sits among the bundled. */
+interface FeedTable {
+  intel: IpIntel;
+  /** Bundled table-source index of each of the feed table's sources (the source, its blocks). */
+  bundled: number[];
+}
+
+/** Everything a lookup's privacy depends on besides the AS, replaced whole when a feed changes. */
+interface PrivacyState {
+  tor: TorExitList | undefined;
+  feeds: Map<string, FeedTable>;
+  /** Bundled table-source indexes the feeds replace. */
+  masked: Set<number>;
+  /** The table's sources, with the feeds' dataset and version. */
+  sources: IntelSourceMeta[];
+  /** Privacy by range key, then AS entry + 1 (emptied when it grows past `MIXED_MAX`). */
+  mixed: Map<number, Map<number, Readonly<IpPrivacy>>>;
+  size: number;
+}
+const MIXED_MAX = 262_144;
+
+export interface IpReader {
+  /** Everything known about `ip`; throws `InvalidIpError` for anything that is not an address. */
+  lookup(ip: string): IpInfo;
+  readonly meta: Readonly<IpDataMeta>;
+  /** Network fields of an AS index entry (shared, frozen). */
+  networkOf(entry: number): Readonly<IpNetwork>;
+  /** Privacy of an AS index entry from AS-level data only (shared, frozen). */
+  privacyOf(entry: number): Readonly<IpPrivacy>;
+  /** The whole AS index (read on first use: AS search, prefixes). */
+  asnIndex(): AsnIndex;
+  readonly lists: SignalLists;
+  /** The ids of the IP-intel sources in the range table (what a feed can replace). */
+  readonly intelSources: readonly IntelSourceMeta[];
+  /** Replaces one bundled source's ranges, dataset and version (a run-time feed's copy). */
+  setIntelSource(id: string, patch: Pick<IntelSource, 'ranges' | 'dataset' | 'version'>): void;
+  setTorExitList(list: TorExitList | undefined): void;
+  readonly torExitList: TorExitList | undefined;
+  close(): void;
+}
+
+/** The lookup over `file`; `keep` as `openIpData`'s (each array held once read). */
+export function createIpReader(file: PositionedCacheFile, keep: boolean): IpReader {
+  const meta = file.meta as unknown as IpDataMeta;
+  const u32 = (name: string) => new Column<Uint32Array>(file, name, 'u32', keep);
+  const parts = createAddressParts();
+  const lists = parseSignalLists(meta.lists);
+  const sourceOf = (i: number): IntelSourceMeta => {
+    const source = meta.sources[i];
+    if (source === undefined) throw new RangeError(`IP data: no source ${i}`);
+    return source;
+  };
+  const bundledSources = meta.tableSources.map(sourceOf);
+  const listingsOf = (list: Listings[number][1]): AsListing[] =>
+    list.map(([i, name]) => ({ source: sourceOf(i), name }));
+  const learnt = new Map(meta.learnt.map(([n, list]) => [n, listingsOf(list)]));
+
+  // --- Location and AS entry: one search (geo/geo-asn-table.ts) ---
+  const v4Bucket = u32('v4.bucket');
+  const v4Slots = u32('v4.slots');
+  const v6Slots = u32('v6.slots');
+  const v6NodeBase = u32('v6.nodeBase');
+  const v6NodeStride = new Column<Uint8Array>(file, 'v6.nodeStride', 'u8', keep);
+  const v6Ranges = u32('v6.ranges');
+  const deep = {
+    start: u32('v6.deepStart'),
+    hi: u32('v6.deepHi'),
+    lo: u32('v6.deepLo'),
+    codes: u32('v6.deepCodes'),
+  };
+  /** Record id + 1 (0: none) and AS entry + 1 (0: none) of the last search. */
+  let geo = 0;
+  let entry = 0;
+  const searchV4 = (address: number): void => {
+    const b = address >>> 16;
+    const first = v4Bucket.at(b);
+    const next = v4Bucket.at(b + 1);
+    const slots = v4Slots.read(first * 2, next * 2);
+    const base = v4Slots.base / 2;
+    const i = searchV4Slots(slots, first - base, next - base - 1, address);
+    geo = geoOf(slots, i * 2);
+    entry = (slots[i * 2 + 1] as number) & 0xffffff;
+    // Escapes stand for codes past 24 bits or a tree the build could not flatten (a damaged
+    // database): no data, as the build reports them.
+    if (geo === V4_ESCAPE) geo = 0;
+    if (entry === V4_ESCAPE) entry = 0;
+  };
+  const searchV6 = (w0: number, w1: number, w2: number, w3: number): void => {
+    // The radix walk: one slot pair (and the next slot's range) per level.
+    let k = w0 >>> (32 - ROOT_STRIDE);
+    let depth = ROOT_STRIDE;
+    let slots = v6Slots.read(k * 2, k * 2 + 4);
+    let at = k * 2 - v6Slots.base;
+    while (slots[at + 1] !== 0) {
+      const child = slots[at + 1] as number;
+      const stride = v6NodeStride.at(child);
+      k = v6NodeBase.at(child) + bitsAt(w0, w1, depth, stride);
+      depth += stride;
+      slots = v6Slots.read(k * 2, k * 2 + 4);
+      at = k * 2 - v6Slots.base;
+    }
+    const first = slots[at] as number;
+    const last = slots[at + 2] as number;
+    const ranges = v6Ranges.read(first * 4, (last + 1) * 4);
+    const base = v6Ranges.base / 4;
+    const i = searchV6Leaf(ranges, first - base, last - base, w0, w1);
+    geo = ranges[i * 4 + 2] as number;
+    entry = ranges[i * 4 + 3] as number;
+    if (geo !== ESCAPE && geo >= DEEP) {
+      const segment = geo - DEEP;
+      const a = deep.start.at(segment);
+      const b = deep.start.at(segment + 1);
+      const window = (c: Column<Uint32Array>) => {
+        const values = c.read(a, b);
+        return c.base === 0 ? values : values.subarray(0, b - a);
+      };
+      // `searchDeep` reads segment 0 of one-segment arrays when they are windows.
+      const hi = window(deep.hi);
+      const kept = deep.hi.base === 0 && keep;
+      geo = searchDeep(
+        hi,
+        window(deep.lo),
+        window(deep.codes),
+        kept ? deep.start.read(0, 0) : Uint32Array.of(0, b - a),
+        kept ? segment : 0,
+        w2,
+        w3,
+      );
+    }
+    if (geo === ESCAPE) geo = 0; // see searchV4
+    // A /64 holding an AS boundary inside it: the AS index says which side the address is on.
+    if (entry === ASN_SEARCH) {
+      const row = asnIndex().findV6(w0, w1, w2, w3);
+      entry = row < 0 ? 0 : asnIndex().entryOfV6Row(row) + 1;
+    }
+  };
+
+  // --- Locations, shaped by the build (geo/location-table.ts) ---
+  const strings: TableStrings = keep
+    ? lazyStrings(file)
+    : {
+        size: file.length('loc.strings.ends'),
+        get(i) {
+          const ends = file.u32('loc.strings.ends', Math.max(0, i - 1), i + 1);
+          const [start, end] =
+            i === 0 ? [0, ends[0] as number] : [ends[0] as number, ends[1] as number];
+          return Buffer.from(file.u8('loc.strings', start, end).buffer).toString('utf8');
+        },
+      };
+  const countries = file.u32('loc.countries');
+  const zones = file.u32('loc.zones');
+  const familyOf = (family: 'v4' | 'v6') =>
+    family === 'v6' && file.has('loc.v6.words') ? 'v6' : 'v4';
+  const tables = new Map<string, LocationTable>();
+  const shaped = new Map<string, (IpLocation | undefined)[]>();
+  const locationOf = (id: number, family: 'v4' | 'v6'): IpLocation => {
+    const f = familyOf(family);
+    if (!keep) {
+      const coords = file.u32(`loc.${f}.coords`, id * 2, id * 2 + 2);
+      return new LocationTable(strings, countries, zones, {
+        words: file.u32(`loc.${f}.words`, id * 5, id * 5 + 5),
+        coords: new Int32Array(coords.buffer, coords.byteOffset, 2),
+      }).location(0);
+    }
+    let cache = shaped.get(f);
+    let table = tables.get(f);
+    if (cache === undefined || table === undefined) {
+      const coords = file.u32(`loc.${f}.coords`);
+      table = new LocationTable(strings, countries, zones, {
+        words: file.u32(`loc.${f}.words`),
+        coords: new Int32Array(coords.buffer, coords.byteOffset, coords.length),
+      });
+      cache = new Array<IpLocation | undefined>(table.count).fill(undefined);
+      tables.set(f, table);
+      shaped.set(f, cache);
+    }
+    let location = cache[id];
+    if (location === undefined) {
+      location = table.location(id);
+      cache[id] = location;
+    }
+    return location;
+  };
+
+  // --- Networks and AS-level privacy, per AS entry ---
+  let index: AsnIndex | undefined;
+  const asnIndex = (): AsnIndex => {
+    index ??= new AsnIndex({
+      v4Start: file.u32('as.v4Start'),
+      v4End: file.u32('as.v4End'),
+      v4Entry: file.u32('as.v4Entry'),
+      v6Start: file.u32('as.v6Start'),
+      v6End: file.u32('as.v6End'),
+      v6Entry: file.u32('as.v6Entry'),
+      entryAsn: file.u32('as.asn'),
+      entryName: file.lines('as.name'),
+      ...(file.has('as.org')
+        ? { entryOrg: file.lines('as.org'), entryIsp: file.lines('as.isp') }
+        : {}),
+      source: meta.asn,
+    });
+    return index;
+  };
+  const entryAsn = u32('as.asn');
+  const quiet = new Column<Uint8Array>(file, 'as.quiet', 'u8', keep);
+  const hasOrg = file.has('as.org');
+  const networks = new Map<number, Readonly<IpNetwork>>();
+  const networkOf = (e: number): Readonly<IpNetwork> => {
+    let network = networks.get(e);
+    if (network === undefined) {
+      const name = file.line('as.name', e);
+      network = Object.freeze({
+        asn: entryAsn.at(e),
+        as_name: name,
+        org: (hasOrg ? file.line('as.org', e) : '') || name,
+        isp: (hasOrg ? file.line('as.isp', e) : '') || name,
+      });
+      networks.set(e, network);
+    }
+    return network;
+  };
+  const asListings = new Map<number, ReadonlyMap<number, readonly AsListing[]>>();
+  /** The bundled lists naming AS `n` (`IpIntel.asLists` for that AS). */
+  const asListsOf = (n: number): ReadonlyMap<number, readonly AsListing[]> => {
+    let found = asListings.get(n);
+    if (found !== undefined) return found;
+    found = new Map();
+    if (file.has('aslists.asn')) {
+      const numbers = file.u32('aslists.asn', 0, keep ? undefined : file.length('aslists.asn'));
+      let lo = 0;
+      let hi = numbers.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const at = numbers[mid] as number;
+        if (at === n) {
+          const start = mid === 0 ? 0 : (file.u32('aslists.ends', mid - 1, mid)[0] as number);
+          const end = file.u32('aslists.ends', mid, mid + 1)[0] as number;
+          const bytes = file.u8('aslists.text', start, end);
+          const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString();
+          found = new Map([[n, listingsOf(JSON.parse(text) as Listings[number][1])]]);
+          break;
+        }
+        if (at < n) lo = mid + 1;
+        else hi = mid - 1;
+      }
+    }
+    asListings.set(n, found);
+    return found;
+  };
+  const asEvidence = new Map<number, Candidate[]>();
+  const asCandidatesOf = (e: number): Candidate[] => {
+    let found = asEvidence.get(e);
+    if (found === undefined) {
+      const n = entryAsn.at(e);
+      found =
+        quiet.at(e) === 1 ? [] : asCandidates(n, networkOf(e).as_name, lists, asListsOf(n), learnt);
+      asEvidence.set(e, found);
+    }
+    return found;
+  };
+  const asPrivacy = new Map<number, Readonly<IpPrivacy>>();
+  const privacyOf = (e: number): Readonly<IpPrivacy> => {
+    let privacy = asPrivacy.get(e);
+    if (privacy === undefined) {
+      privacy = decide(asCandidatesOf(e));
+      asPrivacy.set(e, privacy);
+    }
+    return privacy;
+  };
+
+  // --- Range sources: the bundled table, the feeds' tables, the Tor list ---
+  const hasIntel = file.has('intel.v4Index');
+  const intel = {
+    v4Index: u32('intel.v4Index'),
+    v4Slots: u32('intel.v4Slots'),
+    v6Bucket: u32('intel.v6Bucket'),
+    v6Starts: u32('intel.v6Starts'),
+    v6Codes: new Column<Uint16Array>(file, 'intel.v6Codes', 'u16', keep),
+    comboEnds: u32('intel.comboEnds'),
+    comboSources: u32('intel.comboSources'),
+  };
+  /** `IpIntel.comboOf`: the combination of bundled range sources covering the address. */
+  const bundledCombo = (): number => {
+    if (!hasIntel) return 0;
+    if (parts.version === 4) {
+      const v4 = parts.v4;
+      const first = intel.v4Index.at(v4 >>> 16);
+      if (first >= SINGLE) return first & 0xffff;
+      const count = intel.v4Slots.at(first);
+      const slots = intel.v4Slots.read(first + 1, first + count + 1);
+      const base = intel.v4Slots.base;
+      return searchV4Segments(slots, first + 1 - base, first + count - base, v4);
+    }
+    const b = parts.w0 >>> (32 - V6_BUCKET_BITS);
+    const first = intel.v6Bucket.at(b);
+    if (first >= SINGLE) return intel.v6Codes.at(first - SINGLE);
+    const last = (intel.v6Bucket.at(b + 1) & ~SINGLE) >>> 0;
+    const starts = intel.v6Starts.read(first * 2, (last + 1) * 2);
+    const base = intel.v6Starts.base / 2;
+    const i = searchV6Segments(starts, first - base, last - base, parts.w0, parts.w1);
+    return intel.v6Codes.at(i + base);
+  };
+  const combos: (number[] | undefined)[] = [];
+  /** The table-source indexes of bundled combination `combo`. */
+  const members = (combo: number): number[] => {
+    let found = combos[combo];
+    if (found === undefined) {
+      const start = combo === 0 ? 0 : intel.comboEnds.at(combo - 1);
+      const end = intel.comboEnds.at(combo);
+      const sources = intel.comboSources.read(start, end);
+      const base = intel.comboSources.base;
+      found = Array.from(sources.subarray(start - base, end - base));
+      combos[combo] = found;
+    }
+    return found;
+  };
+
+  const stateOf = (tor: TorExitList | undefined, feeds: Map<string, FeedTable>): PrivacyState => {
+    const masked = new Set<number>();
+    const sources = [...bundledSources];
+    for (const feed of feeds.values()) {
+      feed.bundled.forEach((b, i) => {
+        masked.add(b);
+        sources[b] = feed.intel.tableSources[i] as IntelSourceMeta;
+      });
+    }
+    // A run-time Tor list replaces the bundled snapshot (a source of the range table).
+    if (tor !== undefined && tor.size > 0) {
+      bundledSources.forEach((s, i) => {
+        if (s.id === 'tor-exit-list' || s.signal === 'tor') masked.add(i);
+      });
+    }
+    return { tor, feeds, masked, sources, mixed: new Map(), size: 0 };
+  };
+  let state = stateOf(undefined, new Map());
+
+  /** The privacy of an address some range source or the Tor list may name. */
+  const addressPrivacy = (s: PrivacyState, e: number): Readonly<IpPrivacy> => {
+    const combo = bundledCombo();
+    let key = combo;
+    const feedMembers: number[] = [];
+    for (const feed of s.feeds.values()) {
+      const c = feed.intel.comboOf(parts);
+      key = key * (feed.intel.table.combos.length + 1) + c;
+      for (const i of feed.intel.table.combos[c] ?? []) feedMembers.push(feed.bundled[i] as number);
+    }
+    const tor = s.tor !== undefined && s.tor.size > 0 && s.tor.has(parts.text) ? 1 : 0;
+    key = key * 2 + tor;
+    if (key === 0) return e > 0 ? privacyOf(e - 1) : EMPTY_PRIVACY;
+    let byEntry = s.mixed.get(key);
+    let privacy = byEntry?.get(e);
+    if (privacy !== undefined) return privacy;
+    const all = combo === 0 ? [] : members(combo).filter((i) => !s.masked.has(i));
+    // In the table's order, as one table holding the feeds' ranges would list them.
+    if (feedMembers.length > 0) {
+      all.push(...feedMembers);
+      all.sort((a, b) => a - b);
+    }
+    const candidates = rangeCandidates(all, s.sources);
+    if (tor === 1) {
+      candidates.push(
+        torCandidate(
+          'Tor exit list (NETDIAG_TOR_EXIT_LIST_URL)',
+          s.tor?.fetched_at || 'cached copy',
+        ),
+      );
+    }
+    if (e > 0) candidates.push(...asCandidatesOf(e - 1));
+    privacy = decide(candidates);
+    if (s.size >= MIXED_MAX) {
+      s.mixed.clear();
+      s.size = 0;
+      byEntry = undefined;
+    }
+    if (byEntry === undefined) {
+      byEntry = new Map();
+      s.mixed.set(key, byEntry);
+    }
+    byEntry.set(e, privacy);
+    s.size++;
+    return privacy;
+  };
+
+  return {
+    meta,
+    lists,
+    networkOf,
+    privacyOf,
+    asnIndex,
+    intelSources: bundledSources.filter((s) => !s.id.endsWith(BLOCK_SUFFIX)),
+    get torExitList() {
+      return state.tor;
+    },
+    setTorExitList(list) {
+      state = stateOf(list, state.feeds);
+    },
+    setIntelSource(id, patch) {
+      const at = bundledSources.findIndex((s) => s.id === id);
+      const source = bundledSources[at];
+      if (source === undefined) throw new Error(`no IP-intel source ${id}`);
+      // Built completely before the one assignment below: lookups see old or new, never a mix.
+      const feed = createIpIntel({
+        built: '',
+        sources: [{ ...source, ...patch } as IntelSource],
+      });
+      const bundled = feed.tableSources.map((t) => bundledSources.findIndex((s) => s.id === t.id));
+      if (bundled.some((i) => i < 0)) throw new Error(`IP-intel source ${id}: no bundled blocks`);
+      const feeds = new Map(state.feeds);
+      feeds.set(id, { intel: feed, bundled });
+      state = stateOf(state.tor, feeds);
+    },
+    lookup(ip: string): IpInfo {
+      if (typeof ip !== 'string' || !parseAddressInto(ip, parts)) throw new InvalidIpError();
+      const text = parts.text;
+      const version = parts.version;
+      const special = specialRangeOf(parts);
+      if (special !== undefined) return specialAddressInfo(text, version, special);
+      // NAT64 and 6to4 addresses stand for an IPv4 host: located as that host.
+      const embedded = version === 4 ? -1 : embeddedV4(parts.w0, parts.w1, parts.w2, parts.w3);
+      const family = version === 4 || embedded >= 0 ? 'v4' : 'v6';
+      if (family === 'v4') searchV4(version === 4 ? parts.v4 : embedded);
+      else searchV6(parts.w0, parts.w1, parts.w2, parts.w3);
+      const e = entry;
+      const location = geo === 0 ? EMPTY_LOCATION : locationOf(geo - 1, family);
+      return {
+        ip: text,
+        version,
+        bogon: false,
+        bogon_reason: '',
+        location,
+        network: e === 0 ? EMPTY_NETWORK : networkOf(e - 1),
+        privacy: addressPrivacy(state, e),
+      };
+    },
+    close: () => file.close(),
+  };
+}
+
+/** The location strings of a kept file, decoded one by one on first use. */
+function lazyStrings(file: PositionedCacheFile): TableStrings {
+  let list: StringList | undefined;
+  const load = () => {
+    const bytes = file.u8('loc.strings');
+    list ??= new StringList(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
+      file.u32('loc.strings.ends'),
+    );
+    return list;
+  };
+  return {
+    get size() {
+      return load().size;
+    },
+    get: (i) => load().get(i),
+  };
+}

@@ -325,7 +325,13 @@ function positioned(fd: number, { header, spans }: Layout, keep: boolean): Posit
     lines(name) {
       const span = spanOf(name, 'lines');
       const [, , length, count] = span.entry;
-      return splitLines(readAt(fd, span.start, length), name, count);
+      if (!keep) return splitLines(readAt(fd, span.start, length), name, count);
+      let list = keptLines.get(name);
+      if (list === undefined) {
+        list = splitLines(readAt(fd, span.start, length), name, count);
+        keptLines.set(name, list);
+      }
+      return list;
     },
     line(name, index) {
       const span = spanOf(name, 'lines');

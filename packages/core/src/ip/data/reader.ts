@@ -13,17 +13,17 @@
 import { InvalidIpError } from '../../errors.js';
 import { embeddedV4, specialRangeOf } from '../../net/ranges.js';
 import { createAddressParts, parseAddressInto } from '../address.js';
-import { AsnIndex } from '../asn/asn-index.js';
+import { AsnIndex, compareWords } from '../asn/asn-index.js';
 import type { PositionedCacheFile } from '../cache-file.js';
 import { EMPTY_LOCATION, EMPTY_NETWORK, EMPTY_PRIVACY, specialAddressInfo } from '../empty.js';
 import {
-  ASN_SEARCH,
   bitsAt,
   geoOf,
   ROOT_STRIDE,
   searchV4Slots,
   searchV6Leaf,
   V4_ESCAPE,
+  V6_WORDS,
 } from '../geo/geo-asn-table.js';
 import { LocationTable, StringList, type TableStrings } from '../geo/location-table.js';
 import { DEEP, ESCAPE, searchDeep } from '../mmdb/range-table.js';
@@ -179,38 +179,49 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
     }
     const first = slots[at] as number;
     const last = slots[at + 2] as number;
-    const ranges = v6Ranges.read(first * 4, (last + 1) * 4);
-    const base = v6Ranges.base / 4;
+    const ranges = v6Ranges.read(first * V6_WORDS, (last + 1) * V6_WORDS);
+    const base = v6Ranges.base / V6_WORDS;
     const i = searchV6Leaf(ranges, first - base, last - base, w0, w1);
-    geo = ranges[i * 4 + 2] as number;
-    entry = ranges[i * 4 + 3] as number;
+    geo = ranges[i * V6_WORDS + 2] as number;
     if (geo !== ESCAPE && geo >= DEEP) {
       const segment = geo - DEEP;
       const a = deep.start.at(segment);
       const b = deep.start.at(segment + 1);
-      const window = (c: Column<Uint32Array>) => {
-        const values = c.read(a, b);
-        return c.base === 0 ? values : values.subarray(0, b - a);
-      };
-      // `searchDeep` reads segment 0 of one-segment arrays when they are windows.
-      const hi = window(deep.hi);
-      const kept = deep.hi.base === 0 && keep;
+      // One segment's ranges, as the only segment of arrays of their own.
+      const window = (c: Column<Uint32Array>) => c.read(a, b).subarray(a - c.base, b - c.base);
       geo = searchDeep(
-        hi,
+        window(deep.hi),
         window(deep.lo),
         window(deep.codes),
-        kept ? deep.start.read(0, 0) : Uint32Array.of(0, b - a),
-        kept ? segment : 0,
+        Uint32Array.of(0, b - a),
+        0,
         w2,
         w3,
       );
     }
     if (geo === ESCAPE) geo = 0; // see searchV4
-    // A /64 holding an AS boundary inside it: the AS index says which side the address is on.
-    if (entry === ASN_SEARCH) {
+    entry = asEntryV6(w0, w1, w2, w3);
+  };
+  /** AS entry + 1 (0: none) of an IPv6 address: `AsnIndex.findV6`, kept or by position. */
+  const asEntryV6 = (w0: number, w1: number, w2: number, w3: number): number => {
+    if (keep) {
       const row = asnIndex().findV6(w0, w1, w2, w3);
-      entry = row < 0 ? 0 : asnIndex().entryOfV6Row(row) + 1;
+      return row < 0 ? 0 : asnIndex().entryOfV6Row(row) + 1;
     }
+    // The last row starting at or before the address, if it reaches the address.
+    const rows = file.length('as.v6Entry');
+    let lo = -1;
+    let hi = rows - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (compareWords(file.u32('as.v6Start', mid * 4, mid * 4 + 4), 0, w0, w1, w2, w3) <= 0) {
+        lo = mid;
+      } else hi = mid - 1;
+    }
+    if (lo < 0 || compareWords(file.u32('as.v6End', lo * 4, lo * 4 + 4), 0, w0, w1, w2, w3) < 0) {
+      return 0;
+    }
+    return (file.u32('as.v6Entry', lo, lo + 1)[0] as number) + 1;
   };
 
   // --- Locations, shaped by the build (geo/location-table.ts) ---
@@ -227,35 +238,28 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
       };
   const countries = file.u32('loc.countries');
   const zones = file.u32('loc.zones');
-  const familyOf = (family: 'v4' | 'v6') =>
-    family === 'v6' && file.has('loc.v6.words') ? 'v6' : 'v4';
-  const tables = new Map<string, LocationTable>();
-  const shaped = new Map<string, (IpLocation | undefined)[]>();
-  const locationOf = (id: number, family: 'v4' | 'v6'): IpLocation => {
-    const f = familyOf(family);
+  let table: LocationTable | undefined;
+  let shaped: (IpLocation | undefined)[] = [];
+  const locationOf = (id: number): IpLocation => {
     if (!keep) {
-      const coords = file.u32(`loc.${f}.coords`, id * 2, id * 2 + 2);
+      const coords = file.u32('loc.coords', id * 2, id * 2 + 2);
       return new LocationTable(strings, countries, zones, {
-        words: file.u32(`loc.${f}.words`, id * 5, id * 5 + 5),
+        words: file.u32('loc.words', id * 5, id * 5 + 5),
         coords: new Int32Array(coords.buffer, coords.byteOffset, 2),
       }).location(0);
     }
-    let cache = shaped.get(f);
-    let table = tables.get(f);
-    if (cache === undefined || table === undefined) {
-      const coords = file.u32(`loc.${f}.coords`);
+    if (table === undefined) {
+      const coords = file.u32('loc.coords');
       table = new LocationTable(strings, countries, zones, {
-        words: file.u32(`loc.${f}.words`),
+        words: file.u32('loc.words'),
         coords: new Int32Array(coords.buffer, coords.byteOffset, coords.length),
       });
-      cache = new Array<IpLocation | undefined>(table.count).fill(undefined);
-      tables.set(f, table);
-      shaped.set(f, cache);
+      shaped = new Array<IpLocation | undefined>(table.count).fill(undefined);
     }
-    let location = cache[id];
+    let location = shaped[id];
     if (location === undefined) {
       location = table.location(id);
-      cache[id] = location;
+      shaped[id] = location;
     }
     return location;
   };
@@ -499,7 +503,7 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
       if (family === 'v4') searchV4(version === 4 ? parts.v4 : embedded);
       else searchV6(parts.w0, parts.w1, parts.w2, parts.w3);
       const e = entry;
-      const location = geo === 0 ? EMPTY_LOCATION : locationOf(geo - 1, family);
+      const location = geo === 0 ? EMPTY_LOCATION : locationOf(geo - 1);
       return {
         ip: text,
         version,

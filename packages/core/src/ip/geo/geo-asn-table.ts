@@ -1,27 +1,20 @@
 /**
- * Geolocation and origin AS in ONE search: the flattened geolocation tree (`range-table.ts`)
- * with its ranges split wherever an AS range starts or ends, so that every range carries a
- * record id AND an AS entry. A lookup then costs one index read and one short binary search
- * instead of two independent searches (each a handful of cache misses).
- *
- * Built by a linear merge of two sorted lists, into the IP data file (`ip/data/`). Per
- * range, two codes, kept together so that one cache line holds both (IPv4 packs them with the
- * range start into 8 bytes, see `packV4Range`):
- * - geolocation: record id + 1, `NO_DATA`, `DEEP | k` (IPv6: deep segment k of the flattened
- *   tree) or `ESCAPE` (walk the tree, see range-table.ts);
- * - AS: entry + 1, 0 (no AS), or `ASN_SEARCH`: an AS range boundary falls inside this IPv6
- *   /64 (the table's IPv6 granularity), so the AS index is searched as before.
- * Answers equal the separate lookups by construction; tests compare them. On DB-IP City Lite
- * with @ip-location-db/asn: 3,778,758 IPv4 ranges (30 MB) and 4,431,149 IPv6 ranges with
- * 9,829 deep segments (76 MB).
- * One piece: the table's build, file layout and search read the same packed slots.
+ * The lookup tables of the IP data file. IPv4: geolocation and origin AS in ONE search — the
+ * flattened geolocation tree (`mmdb/range-table.ts`) with its ranges split wherever an AS range
+ * starts or ends, so that every range carries a record id and an AS entry, packed with the
+ * range start into 8 bytes (`packV4Range`): one index read and one short search instead of two
+ * (each a handful of cache misses). IPv6: the flattened tree's ranges of the top 64 bits behind
+ * a radix index, geolocation only (`buildGeoV6` says why). Codes: record id + 1, `NO_DATA`,
+ * `DEEP | k` (IPv6: deep segment k of the flattened tree) or `ESCAPE` (a subtree the
+ * flattening met twice: answered as no data, see `ip/data/reader.ts`); AS entry + 1 or 0.
+ * On DB-IP City Lite with @ip-location-db/asn: 3,778,758 IPv4 ranges (30 MB) and the IPv6
+ * ranges with 9,829 deep segments.
+ * One piece: the tables' build, layout and search read the same packed slots.
  * @module
  */
 import type { AsnIndex } from '../asn/asn-index.js';
 import { ESCAPE, Growable, NO_DATA, type RangeTableData } from '../mmdb/range-table.js';
 
-/** AS code: search the AS index (a boundary inside the /64). */
-export const ASN_SEARCH = 0xffffffff;
 const TWO_32 = 2 ** 32;
 
 /** Sorted, coalesced ranges: first address (hi, lo words), geolocation code, AS code. */
@@ -109,63 +102,6 @@ function asnSegmentsV4(asn: AsnIndex | undefined): { lo: Uint32Array; value: Uin
     }
   }
   return { lo: lo.done(), value: value.done() };
-}
-
-/**
- * IPv6 AS ranges at /64 granularity: the starts of every /64 where the AS changes, and a
- * /64 holding a range boundary that is not on a /64 edge gets `ASN_SEARCH`.
- */
-function asnSegmentsV6(asn: AsnIndex | undefined): {
-  hi: Uint32Array;
-  lo: Uint32Array;
-  value: Uint32Array;
-} {
-  const keys: bigint[] = [0n];
-  const dirty = new Set<bigint>();
-  const LAST = (1n << 64n) - 1n;
-  if (asn) {
-    const { v6Start, v6End } = asn.data;
-    const key = (words: Uint32Array, at: number) =>
-      (BigInt(words[at] as number) << 32n) | BigInt(words[at + 1] as number);
-    for (let row = 0; row < asn.v6Rows; row++) {
-      const at = row * 4;
-      const first = key(v6Start, at);
-      const last = key(v6End, at);
-      keys.push(first);
-      if (v6Start[at + 2] !== 0 || v6Start[at + 3] !== 0) {
-        dirty.add(first);
-        if (first < LAST) keys.push(first + 1n);
-      }
-      if (v6End[at + 2] !== 0xffffffff || v6End[at + 3] !== 0xffffffff) {
-        dirty.add(last);
-        keys.push(last);
-      }
-      if (last < LAST) keys.push(last + 1n);
-    }
-  }
-  const sorted = BigUint64Array.from(keys).sort();
-  const hi = new Growable();
-  const lo = new Growable();
-  const value = new Growable();
-  let previous = -1n;
-  for (const k of sorted) {
-    if (k === previous) continue;
-    previous = k;
-    const h = Number(k >> 32n);
-    const l = Number(k & 0xffffffffn);
-    let code = 0;
-    if (dirty.has(k)) code = ASN_SEARCH;
-    else if (asn) {
-      // No boundary inside this /64 nor until the next key: one row (or none) holds it all.
-      const row = asn.findV6(h, l, 0, 0);
-      code = row >= 0 ? asn.entryOfV6Row(row) + 1 : 0;
-    }
-    if (value.last === code) continue;
-    hi.push(h);
-    lo.push(l);
-    value.push(code);
-  }
-  return { hi: hi.done(), lo: lo.done(), value: value.done() };
 }
 
 /**
@@ -334,9 +270,8 @@ export interface GeoAsnV6Data {
   nodeDepth: Uint8Array;
   nodeStride: Uint8Array;
   /**
-   * Four words per range: its first address (top 64 bits, hi and lo word), geolocation code,
-   * AS code. Together, so that the range the search ends on has its codes in the cache line
-   * the search just read.
+   * `V6_WORDS` words per range: its first address (top 64 bits, hi and lo word) and its
+   * geolocation code, together, so that the search ends on the cache line holding the answer.
    */
   ranges: Uint32Array;
   /** The flattened tree's deep segments (see range-table.ts), for geolocation codes `DEEP | k`. */
@@ -347,28 +282,21 @@ export interface GeoAsnV6Data {
 }
 
 /**
- * Merges the AS ranges into the IPv6 part of a flattened tree (`table` undefined: no IPv6
- * geolocation, the AS part still answers) and builds the radix index.
+ * The radix index over the IPv6 part of a flattened tree (`table` undefined: no IPv6
+ * geolocation). IPv6 ranges carry the geolocation code only: the AS of an IPv6 address comes
+ * from the AS index (`asn-index.ts`), whose 103,000 rows would split DB-IP's ranges at /64
+ * granularity for a fourth word per range (17.7 MB of the data file) and a fallback for the
+ * boundaries inside a /64.
  */
-export function buildGeoAsnV6(
-  table: RangeTableData | undefined,
-  asn: AsnIndex | undefined,
-): GeoAsnV6Data {
+export function buildGeoV6(table: RangeTableData | undefined): GeoAsnV6Data {
   const d = table;
-  const none = new Uint32Array(1);
-  const geoHi = d && d.v6Value.length > 0 ? d.v6Hi : none;
-  const geoLo = d && d.v6Value.length > 0 ? d.v6Lo : none;
-  const geoValue = d && d.v6Value.length > 0 ? d.v6Value : Uint32Array.of(NO_DATA);
-  const segments = asnSegmentsV6(asn);
-  const ranges = new Ranges();
-  merge(geoHi, geoLo, geoValue, segments.hi, segments.lo, segments.value, ranges);
-  const n = ranges.hi.length;
-  const packed = new Uint32Array(n * 4);
-  for (let i = 0; i < n; i++) {
-    packed[i * 4] = ranges.hi.array[i] as number;
-    packed[i * 4 + 1] = ranges.lo.array[i] as number;
-    packed[i * 4 + 2] = ranges.geo.array[i] as number;
-    packed[i * 4 + 3] = ranges.asn.array[i] as number;
+  const present = d !== undefined && d.v6Value.length > 0;
+  const n = present ? d.v6Value.length : 1;
+  const packed = new Uint32Array(n * V6_WORDS);
+  for (let i = 0; present && i < n; i++) {
+    packed[i * V6_WORDS] = d.v6Hi[i] as number;
+    packed[i * V6_WORDS + 1] = d.v6Lo[i] as number;
+    packed[i * V6_WORDS + 2] = d.v6Value[i] as number;
   }
 
   const slots = new Growable(1 << 17);
@@ -377,8 +305,8 @@ export function buildGeoAsnV6(
   const strides = new Growable();
   /** Range k's first key <= (h, l). */
   const startsAtOrBefore = (k: number, h: number, l: number) => {
-    const kh = packed[k * 4] as number;
-    return kh < h || (kh === h && (packed[k * 4 + 1] as number) <= l);
+    const kh = packed[k * V6_WORDS] as number;
+    return kh < h || (kh === h && (packed[k * V6_WORDS + 1] as number) <= l);
   };
   // Node `id` covers the keys with the `depth`-bit prefix (ph, pl) and the ranges [lo, hi].
   const build = (id: number, ph: number, pl: number, depth: number, lo: number, hi: number) => {
@@ -443,10 +371,13 @@ export function buildGeoAsnV6(
   };
 }
 
+/** Words per IPv6 range (see `GeoAsnV6Data.ranges`). */
+export const V6_WORDS = 3;
+
 /**
  * The range holding an IPv6 address with top words `w0`, `w1` among ranges `first`..`last` of
- * `ranges` (four words each, `GeoAsnV6Data`; range `first` starts at or before the address):
- * a leaf of the radix index, or the same ranges read by position (`ip/direct/`).
+ * `ranges` (`V6_WORDS` each; range `first` starts at or before the address): a leaf of the
+ * radix index, kept or read by position (`ip/data/reader.ts`).
  */
 export function searchV6Leaf(
   ranges: Uint32Array,
@@ -462,13 +393,13 @@ export function searchV6Leaf(
   // announced addresses, a leaf of 20 ranges on average: 133 → 107 ns per index).
   while (hi - lo > 8) {
     const mid = (lo + hi + 1) >>> 1;
-    const h = ranges[mid * 4] as number;
-    if (h < w0 || (h === w0 && (ranges[mid * 4 + 1] as number) <= w1)) lo = mid;
+    const h = ranges[mid * V6_WORDS] as number;
+    if (h < w0 || (h === w0 && (ranges[mid * V6_WORDS + 1] as number) <= w1)) lo = mid;
     else hi = mid - 1;
   }
   while (lo < hi) {
-    const h = ranges[lo * 4 + 4] as number;
-    if (h > w0 || (h === w0 && (ranges[lo * 4 + 5] as number) > w1)) break;
+    const h = ranges[(lo + 1) * V6_WORDS] as number;
+    if (h > w0 || (h === w0 && (ranges[(lo + 1) * V6_WORDS + 1] as number) > w1)) break;
     lo++;
   }
   return lo;

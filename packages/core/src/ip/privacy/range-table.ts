@@ -251,8 +251,11 @@ function packV4(starts: number[], codes: number[]): { index: Uint32Array; slots:
   return { index, slots: Uint32Array.from(slots) };
 }
 
-/** IPv6 bucket bits: 2^20 + 1 bucket entries are 4 MiB. */
-export const V6_BUCKET_BITS = 20;
+/**
+ * IPv6 bucket bits: 2^16 + 1 bucket entries are 256 KiB for the bundled pack's ~29,000 IPv6
+ * segments (2^20 were 4 MiB of the IP data file for a search one or two steps shorter).
+ */
+export const V6_BUCKET_BITS = 16;
 
 /** For each value of the top `bits` bits of the high word, the segment holding its first address. */
 function bucketIndex(starts: number[], lows: number[], bits: number): Uint32Array {

@@ -31,6 +31,25 @@ test('netdiag runs and looks up on the embedded data', () => {
   });
 });
 
+test('@netdiag/core alone: small, no data package, and IP lookups name the package to install', () => {
+  const core = inject('packed').projects.core;
+  expect(existsSync(join(core, 'node_modules', '@netdiag', 'ip-data'))).toBe(false);
+  expect(existsSync(join(core, 'node_modules', '@ip-location-db'))).toBe(false);
+  const kib = Number(must('du', ['-sk', 'node_modules'], core).split('\t')[0]);
+  expect(kib / 1024).toBeLessThanOrEqual(25);
+  const out = must(
+    'node',
+    [
+      '--input-type=module',
+      '-e',
+      "import('@netdiag/core').then(async (m) => { const dns = typeof m.lookupDns; try { await m.lookupIp('8.8.8.8'); console.log('answered'); } catch (e) { console.log(dns, e.code, e.message); } })",
+    ],
+    core,
+  );
+  expect(out).toMatch(/^function CONFIG_ERROR IP lookups need IP data: install @netdiag\/ip-data/);
+  expect(out).toMatch(/NETDIAG_GEOIP_DB and NETDIAG_ASN_DB/);
+});
+
 test('netdiag serve answers the API and serves /docs from the package', async () => {
   const server = spawn(
     join(app, 'node_modules', '.bin', 'netdiag'),

@@ -1,5 +1,5 @@
 /**
- * The four published packages as the package step sees them: where they live, what their
+ * The five published packages as the package step sees them: where they live, what their
  * package.json names, and a command runner that says what failed.
  */
 import { spawnSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Folder names under packages/, dependencies first (each `prepack` builds declarations against the ones before it). */
-export const PACKAGES = ['core', 'mcp', 'http', 'cli'] as const;
+export const PACKAGES = ['core', 'ip-data', 'mcp', 'http', 'cli'] as const;
 export type PackageFolder = (typeof PACKAGES)[number];
 
 export interface PackageJson {

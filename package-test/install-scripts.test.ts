@@ -53,7 +53,7 @@ function installScripts(project: string): { packages: number; found: string[] } 
 
 test.each(PACKAGES)('%s installed: no package in the tree has an install script', (folder) => {
   const { packages, found } = installScripts(inject('packed').projects[folder]);
-  // A tree at all: the package, its dependencies, @types/node.
-  expect(packages).toBeGreaterThan(5);
+  // A tree at all: the package, its dependencies, @types/node (@netdiag/ip-data has none).
+  expect(packages).toBeGreaterThan(folder === 'ip-data' ? 2 : 5);
   expect(found).toEqual([]);
 });

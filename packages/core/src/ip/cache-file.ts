@@ -13,6 +13,7 @@
  * (`length` in bytes, `count` lines); one of more than `LINE_STEP` lines is followed by a u32
  * entry `<name>:line-starts`, the byte offset of every `LINE_STEP`th line, so that a reader by
  * position can fetch one line without the whole text.
+ * One piece: the writer, the checks and both readers follow the same layout.
  * @module
  */
 import { createHash, randomBytes } from 'node:crypto';

@@ -8,7 +8,7 @@
  * package and the variables; the rest of the engine (DNS, mail, TLS, ...) never needs the data.
  * @module
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
@@ -26,7 +26,8 @@ import {
   writeIpData,
 } from './data/ip-data-file.js';
 import { createIpReader, type IpReader } from './data/reader.js';
-import { MmdbDatabase, MmdbFormatError, type VerifyMode } from './mmdb/database.js';
+import { readDatabase } from './data/update-ip-data.js';
+import type { VerifyMode } from './mmdb/database.js';
 import {
   INTEL_FILE,
   type IntelData,
@@ -120,21 +121,6 @@ export function findIpDataFile(
   return dir === undefined ? undefined : join(dir, IP_DATA_FILE);
 }
 
-async function readDatabase(path: string, variable: string, verify: VerifyMode) {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new ConfigError(`${variable}: cannot read "${path}": ${(error as Error).message}`, error);
-  }
-  try {
-    return new MmdbDatabase(bytes, verify);
-  } catch (error) {
-    const reason = error instanceof MmdbFormatError ? error.message : String(error);
-    throw new ConfigError(`${variable}: "${path}" is not a usable MaxMind DB: ${reason}`, error);
-  }
-}
-
 /** The IP-intel pack of @netdiag/ip-data (in `dir`, else where it is installed), if any. */
 export function installedIntel(dir = ipDataPackageDir()): IntelData | undefined {
   if (dir === undefined || !existsSync(join(dir, INTEL_FILE))) return undefined;
@@ -151,16 +137,14 @@ async function fromUserDatabases(
 ): Promise<{ file: PositionedCacheFile; path: string }> {
   const verify = options.verify ?? 'full';
   const geo = options.geoipDb
-    ? await readDatabase(options.geoipDb, 'NETDIAG_GEOIP_DB', verify)
+    ? readDatabase(options.geoipDb, 'NETDIAG_GEOIP_DB', verify)
     : undefined;
   if (geo && !/city|country|enterprise/i.test(geo.metadata.database_type)) {
     throw new ConfigError(
       `NETDIAG_GEOIP_DB: "${options.geoipDb}" is a ${geo.metadata.database_type} database; a City or Country database is needed`,
     );
   }
-  const asnDb = options.asnDb
-    ? await readDatabase(options.asnDb, 'NETDIAG_ASN_DB', verify)
-    : undefined;
+  const asnDb = options.asnDb ? readDatabase(options.asnDb, 'NETDIAG_ASN_DB', verify) : undefined;
   if (asnDb && !/asn|isp/i.test(asnDb.metadata.database_type)) {
     throw new ConfigError(
       `NETDIAG_ASN_DB: "${options.asnDb}" is a ${asnDb.metadata.database_type} database; an ASN or ISP database is needed`,

@@ -43,17 +43,7 @@ export function buildIpData(sources: IpDataSources): CacheContents {
   // no IPv4 record equals (DB-IP's two files share 136,000 of their 703,000 records).
   const shaped = shapeAllRecords(geo.v4, table4.pointers);
   if (geo.v6) {
-    const idOf = new Map(shaped.map((location, id) => [JSON.stringify(location), id]));
-    const ids = shapeAllRecords(geo.v6, table6.pointers).map((location) => {
-      const key = JSON.stringify(location);
-      let id = idOf.get(key);
-      if (id === undefined) {
-        id = shaped.length;
-        shaped.push(location);
-        idOf.set(key, id);
-      }
-      return id;
-    });
+    const ids = shapeAllRecords(geo.v6, table6.pointers).map(interned(shaped));
     // Record id + 1 codes of the IPv6 tables renumbered (0, DEEP | k and ESCAPE stay).
     const renumber = (codes: Uint32Array, at: number, step: number) => {
       for (let i = at; i < codes.length; i += step) {
@@ -123,17 +113,7 @@ function privacyPart(
   const learnt = intel ? providerAses(intel, asnIndex, lists) : new Map<number, AsListing[]>();
   arrays['as.quiet'] = quietAsEntries(asnIndex, lists, intel?.asLists, learnt);
   const sources: IntelSourceMeta[] = [];
-  const index = new Map<string, number>();
-  const indexOf = (meta: IntelSourceMeta): number => {
-    const text = JSON.stringify(meta);
-    let i = index.get(text);
-    if (i === undefined) {
-      i = sources.length;
-      sources.push(meta);
-      index.set(text, i);
-    }
-    return i;
-  };
+  const indexOf = interned(sources);
   const listings = (map: ReadonlyMap<number, readonly AsListing[]>): Listings =>
     [...map]
       .map(([n, list]): Listings[number] => [n, list.map((l) => [indexOf(l.source), l.name])])
@@ -208,4 +188,22 @@ function quietAsEntries(
     if (found.length === 0) quiet[entry] = 1;
   }
   return quiet;
+}
+
+/**
+ * The position of a value in `list` by its JSON text, the value appended when it is new (each
+ * distinct value stored once; what `list` already holds counts).
+ */
+function interned<T>(list: T[]): (value: T) => number {
+  const index = new Map(list.map((value, i) => [JSON.stringify(value), i]));
+  return (value) => {
+    const key = JSON.stringify(value);
+    let i = index.get(key);
+    if (i === undefined) {
+      i = list.length;
+      list.push(value);
+      index.set(key, i);
+    }
+    return i;
+  };
 }

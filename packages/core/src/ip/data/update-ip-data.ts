@@ -11,7 +11,7 @@ import { buildAsnIndexFromCsv } from '../asn/asn-csv.js';
 import type { AsnIndex } from '../asn/asn-index.js';
 import { buildAsnIndexFromMmdb } from '../asn/asn-mmdb.js';
 import { shapeLocation } from '../geo/geo-source.js';
-import { MmdbDatabase, MmdbFormatError } from '../mmdb/database.js';
+import { MmdbDatabase, MmdbFormatError, type VerifyMode } from '../mmdb/database.js';
 import type { IntelData } from '../privacy/intel-pack.js';
 import { readSignalListTexts } from '../privacy/signal-lists.js';
 import { buildIpData } from './build-ip-data.js';
@@ -45,7 +45,12 @@ export interface IpDataUpdate {
   ms: number;
 }
 
-function open(path: string, what: string): MmdbDatabase {
+/** A MaxMind-format database read and checked (`verify`); `ConfigError`s name `what` and the file. */
+export function readDatabase(
+  path: string,
+  what: string,
+  verify: VerifyMode = 'full',
+): MmdbDatabase {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -53,7 +58,7 @@ function open(path: string, what: string): MmdbDatabase {
     throw new ConfigError(`${what}: cannot read "${path}": ${(error as Error).message}`, error);
   }
   try {
-    return new MmdbDatabase(bytes, 'full');
+    return new MmdbDatabase(bytes, verify);
   } catch (error) {
     const reason = error instanceof MmdbFormatError ? error.message : String(error);
     throw new ConfigError(`${what}: "${path}" is not a usable MaxMind DB: ${reason}`, error);
@@ -64,7 +69,7 @@ function open(path: string, what: string): MmdbDatabase {
 export async function updateIpData(options: UpdateIpDataOptions): Promise<IpDataUpdate> {
   const started = performance.now();
   const paths = typeof options.geo === 'string' ? [options.geo] : [...options.geo];
-  const [v4, v6] = paths.map((p) => open(p, 'geolocation database')) as [
+  const [v4, v6] = paths.map((p) => readDatabase(p, 'geolocation database')) as [
     MmdbDatabase,
     MmdbDatabase?,
   ];
@@ -77,7 +82,7 @@ export async function updateIpData(options: UpdateIpDataOptions): Promise<IpData
   }
   let asn: { index: AsnIndex; description: string };
   if (typeof options.asn === 'string') {
-    const db = open(options.asn, 'AS database');
+    const db = readDatabase(options.asn, 'AS database');
     if (!/asn|isp/i.test(db.metadata.database_type)) {
       throw new ConfigError(
         `AS database: a ${db.metadata.database_type} database; an ASN or ISP database is needed`,

@@ -13,7 +13,7 @@
  * @module
  */
 import type { AsnIndex } from '../asn/asn-index.js';
-import { ESCAPE, Growable, NO_DATA, type RangeTableData } from '../mmdb/range-table.js';
+import { ESCAPE, Growable, type RangeTableData } from '../mmdb/range-table.js';
 
 const TWO_32 = 2 ** 32;
 

@@ -20,6 +20,19 @@ export function processIO(): CliIO {
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
+    drained: () =>
+      new Promise((resolve) => {
+        const out = process.stdout;
+        if (!out.writableNeedDrain) return resolve();
+        // 'close' too: a reader that went away (EPIPE) never drains.
+        const done = () => {
+          out.off('drain', done);
+          out.off('close', done);
+          resolve();
+        };
+        out.on('drain', done);
+        out.on('close', done);
+      }),
     env: process.env,
     stdin: async () => {
       const chunks: Buffer[] = [];
@@ -78,12 +91,14 @@ function baseProgram(io: CliIO): Command {
 const VERSION_ONLY = new Set(['-v', '--version']);
 
 /**
- * Commands that need no more of core than `@netdiag/core/one-shot`: `netdiag lookup …` builds a
- * program of that one command, so neither the other commands nor the engine are loaded (a
- * one-shot lookup in ~1/10 of the time and memory: BENCHMARKS.md, "One-shot CLI lookup").
+ * Commands that need no more of core than `@netdiag/core/one-shot`: `netdiag lookup …` and
+ * `netdiag bulk …` build a program of that one command, so neither the other commands nor the
+ * engine are loaded (a one-shot lookup in ~1/10 of the time and memory, ~70 ms less per bulk
+ * run: BENCHMARKS.md, "One-shot CLI lookup", "Bulk").
  */
 const LIGHT_COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   lookup: async () => (await import('./commands/lookup.js')).registerLookup,
+  bulk: async () => (await import('./commands/bulk.js')).registerBulk,
 };
 
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */

@@ -8,6 +8,8 @@ import type { Netdiag } from '@netdiag/core/capabilities';
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Resolves once stdout has taken what was written (a streamed command's backpressure). */
+  drained?: () => Promise<void>;
   env: Record<string, string | undefined>;
   /** Read all of stdin (targets given as `-`). */
   stdin?: () => Promise<string>;

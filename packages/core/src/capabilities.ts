@@ -192,6 +192,7 @@ export {
   type IpInfo,
   type IpLocation,
   type IpNetwork,
+  type IpPlace,
   type IpPrivacy,
   type LoadIpDatasetsOptions,
   type LookupAnswer,

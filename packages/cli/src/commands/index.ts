@@ -1,4 +1,5 @@
 /** Every command module, registered in help order. */
+import { registerBulk } from './bulk.js';
 import { registerCaller } from './caller.js';
 import { registerCompletion } from './completion.js';
 import { registerData } from './data.js';
@@ -6,7 +7,7 @@ import { registerDns } from './dns.js';
 import { registerDnssec } from './dnssec.js';
 import { registerEmailAuth } from './email-auth.js';
 import { registerFeeds } from './feeds.js';
-import { registerIpIntel } from './ip.js';
+import { registerAsn } from './ip.js';
 import { registerLookup } from './lookup.js';
 import { registerMcp } from './mcp.js';
 import { registerProbes } from './probes.js';
@@ -18,7 +19,8 @@ import { registerWhois } from './whois.js';
 export const COMMANDS: RegisterCommand[] = [
   registerCaller,
   registerLookup,
-  registerIpIntel,
+  registerBulk,
+  registerAsn,
   registerDns,
   registerDnssec,
   registerWhois,

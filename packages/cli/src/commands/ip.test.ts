@@ -94,6 +94,23 @@ describe('netdiag lookup / bulk / asn', () => {
     ]);
   });
 
+  test('bulk in batches: a repeat in a later batch is dropped, a batch of bad entries goes on', async () => {
+    const c = capture('8.8.8.8\n1.1.1.1\nbad\nworse\n::ffff:8.8.8.8\n9.9.9.9\n');
+    expect(await run(['bulk', '-', '--batch-size', '2', '--format', 'jsonl'], c.io)).toBe(0);
+    const lines = c
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.ip ?? l.input)).toEqual([
+      '8.8.8.8',
+      '1.1.1.1',
+      'bad',
+      'worse',
+      '9.9.9.9',
+    ]);
+  });
+
   test('bulk human output and empty input', async () => {
     const c = capture();
     expect(await run(['bulk', '8.8.8.8', 'x'], c.io)).toBe(0);

@@ -10,7 +10,7 @@ import type {
   lookupDataSchema,
   lookupV1DataSchema,
 } from './schema.js';
-import type { IpInfo, IpLocation, IpNetwork, IpPrivacy } from './types.js';
+import type { IpInfo, IpLocation, IpNetwork, IpPlace, IpPrivacy } from './types.js';
 
 /** `GET /api/lookup` data (SPEC 2.5). */
 export type LookupAnswer = z.output<typeof lookupDataSchema>;
@@ -69,7 +69,7 @@ export function lookupAnswerV1(info: IpInfo): LookupAnswerV1 {
 }
 
 /** One `POST /api/bulk` result (SPEC 2.13). */
-export function bulkAnswerItem(info: IpInfo): BulkAnswerItem {
+export function bulkAnswerItem(info: IpPlace): BulkAnswerItem {
   return {
     ip: info.ip,
     country: info.location.country,

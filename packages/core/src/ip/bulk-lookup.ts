@@ -8,7 +8,7 @@ import { throwIfAborted } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
 import { getDefaultIpDatasets, type IpDatasets } from './datasets.js';
 import type { bulkEntryErrorSchema } from './schema.js';
-import type { IpInfo } from './types.js';
+import type { IpPlace } from './types.js';
 
 /** Longest echo of a bad entry in `errors[].input`. */
 const MAX_INPUT_ECHO = 200;
@@ -35,15 +35,24 @@ export interface BulkLookupOptions extends BaseOptions {
   maxIps?: number;
   /** @default the embedded data (`getDefaultIpDatasets()`) */
   datasets?: IpDatasets;
+  /**
+   * Addresses answered by earlier calls, for a caller that splits one list into batches
+   * (`netdiag bulk`): they are skipped as duplicates, and this call's addresses are added.
+   * @default a new set (duplicates dropped within this call only)
+   */
+  seen?: Set<string>;
 }
 
 /** An entry that is not an IP address (non-strings as their JSON text), with the reason. */
 export type BulkEntryError = z.output<typeof bulkEntryErrorSchema>;
 
-/** The full records of the valid entries, not yet the answer's items (`bulkAnswerItem` picks). */
+/** The records of the valid entries, not yet the answer's items (`bulkAnswerItem` picks). */
 export interface BulkLookupResult {
-  /** Valid distinct addresses in order of first appearance (duplicates after normalising dropped). */
-  results: IpInfo[];
+  /**
+   * Valid distinct addresses in order of first appearance (duplicates after normalising
+   * dropped), located without privacy signals: a bulk item does not carry them.
+   */
+  results: IpPlace[];
   errors: BulkEntryError[];
 }
 
@@ -74,9 +83,10 @@ export async function bulkLookup(
   }
   throwIfAborted(options.signal);
   const datasets = options.datasets ?? (await getDefaultIpDatasets());
-  const results: IpInfo[] = [];
+  const results: IpPlace[] = [];
   const errors: BulkEntryError[] = [];
-  const seen = new Set<string>();
+  const seen = options.seen ?? new Set<string>();
+  let valid = 0;
   for (const entry of ips) {
     if (typeof entry !== 'string') {
       errors.push({
@@ -85,17 +95,18 @@ export async function bulkLookup(
       });
       continue;
     }
-    let info: IpInfo;
+    let info: IpPlace;
     try {
-      info = datasets.lookup(entry);
+      info = datasets.locate(entry);
     } catch {
       errors.push({ input: entry, error: INVALID_IP_MESSAGE });
       continue;
     }
+    valid++;
     if (seen.has(info.ip)) continue;
     seen.add(info.ip);
     results.push(info);
   }
-  if (results.length === 0) throw new InvalidIpError('ips');
+  if (valid === 0) throw new InvalidIpError('ips');
   return { results, errors };
 }

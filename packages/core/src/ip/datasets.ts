@@ -37,7 +37,7 @@ import {
 } from './privacy/intel-pack.js';
 import { readSignalListTexts, type SignalLists } from './privacy/signal-lists.js';
 import type { TorExitList } from './tor-exit-list.js';
-import type { IpInfo, IpNetwork, IpPrivacy } from './types.js';
+import type { IpInfo, IpNetwork, IpPlace, IpPrivacy } from './types.js';
 
 export interface LoadIpDatasetsOptions {
   /** Folder holding the IP data file (`netdiag-ip-data.bin`). @default as the module comment says */
@@ -85,6 +85,11 @@ export interface IpDatasets {
    * message) when `ip` is not an IPv4 or IPv6 address. Nested objects are shared and frozen.
    */
   lookup(ip: string): IpInfo;
+  /**
+   * `lookup` without the privacy signals (`bulkLookup`: its items do not carry them, and
+   * deciding them was a third of a cold lookup's time: BENCHMARKS.md, "Bulk").
+   */
+  locate(ip: string): IpPlace;
   /** The whole AS index (read on first use). */
   readonly asn: AsnIndex;
   readonly lists: SignalLists;
@@ -241,6 +246,7 @@ export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promi
 function datasetsOf(reader: IpReader, info: DatasetInfo): IpDatasets {
   return {
     lookup: reader.lookup,
+    locate: reader.locate,
     get asn() {
       return reader.asnIndex();
     },

@@ -56,6 +56,7 @@ export type {
   IpInfo,
   IpLocation,
   IpNetwork,
+  IpPlace,
   IpPrivacy,
   PrivacySignal,
   PrivacySignalName,

@@ -176,4 +176,17 @@ describe('bulkLookup (CONTRACT §6)', () => {
     const result = await bulkLookup(ips, { datasets, maxIps: Number.POSITIVE_INFINITY });
     expect(result.results).toHaveLength(300);
   });
+
+  test('seen carries duplicates across batches; a batch of only repeats is not an error', async () => {
+    const seen = new Set<string>();
+    const first = await bulkLookup(['8.8.8.8', '1.1.1.1'], { datasets, seen });
+    expect(first.results.map((r) => r.ip)).toEqual(['8.8.8.8', '1.1.1.1']);
+    const second = await bulkLookup(['::ffff:1.1.1.1', '9.9.9.9', 'x'], { datasets, seen });
+    expect(second.results.map((r) => r.ip)).toEqual(['9.9.9.9']);
+    expect(second.errors.map((e) => e.input)).toEqual(['x']);
+    const repeats = await bulkLookup(['8.8.8.8'], { datasets, seen });
+    expect(repeats.results).toEqual([]);
+    expect([...seen]).toEqual(['8.8.8.8', '1.1.1.1', '9.9.9.9']);
+    await expect(bulkLookup(['x'], { datasets, seen })).rejects.toThrow(/Invalid IP address/);
+  });
 });

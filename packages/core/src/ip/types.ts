@@ -52,3 +52,6 @@ export interface IpInfo {
   network: Readonly<IpNetwork>;
   privacy: Readonly<IpPrivacy>;
 }
+
+/** An address's record without its privacy signals (`IpDatasets.locate`, `bulkLookup`). */
+export type IpPlace = Omit<IpInfo, 'privacy'>;

@@ -44,7 +44,7 @@ import {
 } from '../privacy/range-table.js';
 import { parseSignalLists, type SignalLists } from '../privacy/signal-lists.js';
 import type { TorExitList } from '../tor-exit-list.js';
-import type { IpInfo, IpLocation, IpNetwork, IpPrivacy } from '../types.js';
+import type { IpInfo, IpLocation, IpNetwork, IpPlace, IpPrivacy } from '../types.js';
 import type { IpDataMeta, Listings } from './ip-data-file.js';
 
 type Typed = Uint32Array | Uint16Array | Uint8Array;
@@ -100,6 +100,8 @@ const MIXED_MAX = 262_144;
 export interface IpReader {
   /** Everything known about `ip`; throws `InvalidIpError` for anything that is not an address. */
   lookup(ip: string): IpInfo;
+  /** `lookup` without the privacy signals, for answers that do not carry them (bulk items). */
+  locate(ip: string): IpPlace;
   readonly meta: Readonly<IpDataMeta>;
   /** Network fields of an AS index entry (shared, frozen). */
   networkOf(entry: number): Readonly<IpNetwork>;
@@ -463,6 +465,31 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
     return privacy;
   };
 
+  /**
+   * Parses `ip` and finds its ranges (`parts`, `entry`, `geo`); a special-purpose address's
+   * whole record instead. Throws `InvalidIpError` for anything that is not an address.
+   */
+  const find = (ip: string): IpInfo | undefined => {
+    if (typeof ip !== 'string' || !parseAddressInto(ip, parts)) throw new InvalidIpError();
+    const special = specialRangeOf(parts);
+    if (special !== undefined) return specialAddressInfo(parts.text, parts.version, special);
+    // NAT64 and 6to4 addresses stand for an IPv4 host: located as that host.
+    const embedded = parts.version === 4 ? -1 : embeddedV4(parts.w0, parts.w1, parts.w2, parts.w3);
+    if (parts.version === 4) searchV4(parts.v4);
+    else if (embedded >= 0) searchV4(embedded);
+    else searchV6(parts.w0, parts.w1, parts.w2, parts.w3);
+    return undefined;
+  };
+  /** The record of the address `find` found, without privacy. */
+  const place = (): IpPlace => ({
+    ip: parts.text,
+    version: parts.version,
+    bogon: false,
+    bogon_reason: '',
+    location: geo === 0 ? EMPTY_LOCATION : locationOf(geo - 1),
+    network: entry === 0 ? EMPTY_NETWORK : networkOf(entry - 1),
+  });
+
   return {
     meta,
     lists,
@@ -492,27 +519,21 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
       state = stateOf(state.tor, feeds);
     },
     lookup(ip: string): IpInfo {
-      if (typeof ip !== 'string' || !parseAddressInto(ip, parts)) throw new InvalidIpError();
-      const text = parts.text;
-      const version = parts.version;
-      const special = specialRangeOf(parts);
-      if (special !== undefined) return specialAddressInfo(text, version, special);
-      // NAT64 and 6to4 addresses stand for an IPv4 host: located as that host.
-      const embedded = version === 4 ? -1 : embeddedV4(parts.w0, parts.w1, parts.w2, parts.w3);
-      const family = version === 4 || embedded >= 0 ? 'v4' : 'v6';
-      if (family === 'v4') searchV4(version === 4 ? parts.v4 : embedded);
-      else searchV6(parts.w0, parts.w1, parts.w2, parts.w3);
-      const e = entry;
-      const location = geo === 0 ? EMPTY_LOCATION : locationOf(geo - 1);
+      const special = find(ip);
+      if (special !== undefined) return special;
+      // Written out, not `{ ...place(), privacy }`: one object per warm lookup, not two.
       return {
-        ip: text,
-        version,
+        ip: parts.text,
+        version: parts.version,
         bogon: false,
         bogon_reason: '',
-        location,
-        network: e === 0 ? EMPTY_NETWORK : networkOf(e - 1),
-        privacy: addressPrivacy(state, e),
+        location: geo === 0 ? EMPTY_LOCATION : locationOf(geo - 1),
+        network: entry === 0 ? EMPTY_NETWORK : networkOf(entry - 1),
+        privacy: addressPrivacy(state, entry),
       };
+    },
+    locate(ip: string): IpPlace {
+      return find(ip) ?? place();
     },
     close: () => file.close(),
   };

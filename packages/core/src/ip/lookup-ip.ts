@@ -47,7 +47,7 @@ export function lookupIp(ip: string, options: LookupIpOptions = {}): Promise<IpI
 /** The first lookups, while the default datasets load. */
 async function lookupLoading(ip: string, options: LookupIpOptions): Promise<IpInfo> {
   throwIfAborted(options.signal);
-  // Reject bad input before loading ~150 MB of data for nothing.
+  // Reject bad input before opening the IP data (and reading its arrays) for nothing.
   if (typeof ip !== 'string' || !parseAddressInto(ip, scratch)) {
     throw new InvalidIpError();
   }

@@ -5,6 +5,8 @@
  * compression-pointer chains. Each builder makes about `bytes` of input. Shared by the
  * property tests (`parsers-linear.test.ts`) and the benchmark (`bench/parsers`).
  */
+import { MAX_SOURCES } from '../../src/headers/checks/csp-parser.js';
+
 const fill = (unit: string, bytes: number) =>
   unit.repeat(Math.max(1, Math.ceil(bytes / unit.length)));
 
@@ -38,6 +40,18 @@ function distinct(unit: (i: number) => string, bytes: number, separator = ''): s
     size += Buffer.byteLength(piece) + Buffer.byteLength(separator);
   }
   return pieces;
+}
+
+/**
+ * `count` distinct pieces `unit(i, pad)` of about `bytes` in all, with one padding in every
+ * piece: the most CSP sources a parse accepts (MAX_SOURCES), made as long as the bytes allow
+ * (a long shared part makes every comparison of the sort slower).
+ */
+function sized(count: number, bytes: number, unit: (i: number, pad: string) => string): string[] {
+  const bare = Array.from({ length: count }, (_, i) => unit(i, ''));
+  const used = bare.reduce((sum, piece) => sum + Buffer.byteLength(piece) + 1, 0);
+  const pad = 'p'.repeat(Math.max(0, Math.floor((bytes - used) / count)));
+  return bare.map((_, i) => unit(i, pad));
 }
 
 /** The pieces in a fixed pseudo-random order (an LCG): sorting them gets no head start. */
@@ -155,7 +169,7 @@ export const WORST_CASES: readonly WorstCase[] = [
     limit: CSP_LIMIT,
     shape: 'one directive, distinct short sources in random order',
     make: (bytes) => [
-      `default-src ${shuffled(distinct((i) => word(i, LOWER), bytes, ' ')).join(' ')}`,
+      `default-src ${shuffled(sized(MAX_SOURCES, bytes, (i, pad) => pad + word(i, LOWER))).join(' ')}`,
     ],
   },
   {
@@ -163,7 +177,7 @@ export const WORST_CASES: readonly WorstCase[] = [
     limit: CSP_LIMIT,
     shape: 'one directive, distinct host sources in random order',
     make: (bytes) => [
-      `img-src ${shuffled(distinct((i) => `https://${word(i, LOWER)}.example`, bytes, ' ')).join(' ')}`,
+      `img-src ${shuffled(sized(MAX_SOURCES, bytes, (i, pad) => `https://${pad}${word(i, LOWER)}.example`)).join(' ')}`,
     ],
   },
   {
@@ -171,7 +185,7 @@ export const WORST_CASES: readonly WorstCase[] = [
     limit: CSP_LIMIT,
     shape: 'one directive, distinct non-ASCII sources in random order',
     make: (bytes) => [
-      `img-src ${shuffled(distinct((i) => word(i, 'äöüéèêñçßøåæœ中文字'), bytes, ' ')).join(' ')}`,
+      `img-src ${shuffled(sized(MAX_SOURCES, bytes, (i, pad) => `${pad}${word(i, 'äöüéèêñçßøåæœ中文字')}`)).join(' ')}`,
     ],
   },
   {
@@ -186,7 +200,7 @@ export const WORST_CASES: readonly WorstCase[] = [
     limit: CSP_LIMIT,
     shape: 'the most directives a policy may have (1,024), each of distinct sources',
     make: (bytes) => {
-      const sources = shuffled(distinct((i) => word(i, LOWER), bytes, ' '));
+      const sources = shuffled(sized(MAX_SOURCES, bytes, (i, pad) => pad + word(i, LOWER)));
       const each = Math.ceil(sources.length / 1024);
       return [
         Array.from(
@@ -201,7 +215,8 @@ export const WORST_CASES: readonly WorstCase[] = [
     limit: CSP_LIMIT,
     shape: 'two policies of the same distinct path sources (intersection)',
     make: (bytes) => {
-      const policy = `img-src ${shuffled(distinct((i) => `https://a.example/${word(i, LOWER)}/`, bytes / 2, ' ')).join(' ')}`;
+      const unit = (i: number, pad: string) => `https://a.example/${pad}${word(i, LOWER)}/`;
+      const policy = `img-src ${shuffled(sized(MAX_SOURCES / 2, bytes / 2, unit)).join(' ')}`;
       return [policy, policy];
     },
   },
@@ -211,7 +226,12 @@ export const WORST_CASES: readonly WorstCase[] = [
     limit: CSP_LIMIT,
     shape: 'two policies of thousands of sources, then thousands of one-source policies',
     make: (bytes) => {
-      const policy = `img-src ${distinct((i) => `${word(i, LOWER)}.`, bytes / 5, ' ').join(' ')}`;
+      const sources = sized(
+        MAX_SOURCES / 2 - 16,
+        bytes / 5,
+        (i, pad) => `${pad}${word(i, LOWER)}.`,
+      );
+      const policy = `img-src ${sources.join(' ')}`;
       return [
         policy,
         policy,
@@ -229,7 +249,8 @@ export const WORST_CASES: readonly WorstCase[] = [
       const repeats = Math.min(1023, Math.floor(bytes / 4 / repeat.length));
       // "a." "b." … "aa.": none starts with another, so the prefix rule keeps them all.
       const room = (bytes - repeats * repeat.length) / 2;
-      const sources = distinct((i) => `${word(i, LOWER)}.`, room, ' ').join(' ');
+      const count = (MAX_SOURCES - repeats) / 2 - 1;
+      const sources = sized(count, room, (i, pad) => `${pad}${word(i, LOWER)}.`).join(' ');
       return [`report-uri ${sources}`, `report-uri ${sources}; ${repeat.repeat(repeats)}`];
     },
   },

@@ -131,13 +131,11 @@ interface ListOutcome {
 }
 
 /**
- * Every list at once under one deadline. The queries carry no signal of their own (an
- * `AbortSignal.any`, a listener and a timer per list were most of this function's cost): the
- * check waits for each list's answer or the deadline, whichever comes first, and a list still
+ * Every list at once under one deadline. The queries carry no signal of their own: a list still
  * unanswered at the deadline is `timeout` while its query finishes in the background under the
  * resolver's own budget. The caller's signal ends the whole check at once.
  */
-function checkAll(
+async function checkAll(
   address: string,
   family: 4 | 6,
   zones: readonly DnsblZone[],
@@ -146,87 +144,71 @@ function checkAll(
 ): Promise<{ result: BlacklistResult; complete: boolean }> {
   const ms = options.timeout === undefined ? BLACKLIST_TIMEOUT_MS : options.timeout;
   const { signal } = options;
-  if (signal?.aborted) return Promise.reject(new AbortedError(signal.reason));
-  return new Promise((resolve, reject) => {
-    const outcomes = new Array<ListOutcome | undefined>(zones.length);
-    let waiting = zones.length;
-    let finished = false;
-    let expired = false;
-    /** Resolves at the deadline: what a listed zone's TXT and control queries race against. */
-    let markDeadline: () => void = () => {};
-    const deadline = new Promise<void>((r) => {
-      markDeadline = r;
-    });
-    const stop = () => {
-      finished = true;
-      if (timer) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = () => {
-      stop();
-      reject(new AbortedError(signal?.reason));
-    };
-    const complete = () => {
-      stop();
-      // Array.from visits the holes (lists still unanswered) that map would skip.
-      const filled = Array.from(
-        outcomes,
-        (o, i) => o ?? timedOut(zones[i] as DnsblZone, ms === false ? undefined : ms),
-      );
-      try {
-        resolve(summarise(address, zones.length, filled, ms));
-      } catch (error) {
-        reject(error);
-      }
-    };
-    const timer =
-      ms === false
-        ? undefined
-        : setTimeout(() => {
-            expired = true;
-            markDeadline();
-            complete();
-          }, ms);
+  if (signal?.aborted) throw new AbortedError(signal.reason);
+  const outcomes = new Array<ListOutcome | undefined>(zones.length);
+  let expired = false;
+  let timer: NodeJS.Timeout | undefined;
+  // Resolves at the deadline: what the lists, and a listed zone's TXT and control queries, race.
+  const deadline = new Promise<void>((resolve) => {
+    if (ms === false) return;
+    timer = setTimeout(() => {
+      expired = true;
+      resolve();
+    }, ms);
+  });
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new AbortedError(signal?.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
-    zones.forEach((zone, i) => {
-      checkOne(
+  });
+  const verify = options.verifyZones ?? true;
+  const all = Promise.all(
+    zones.map(async (zone, i) => {
+      const outcome = await checkOne(
         zone,
         address,
         family,
         resolver,
-        options.verifyZones ?? true,
+        verify,
         deadline,
         () => expired,
-      ).then(
-        (outcome) => {
-          if (finished) return;
-          outcomes[i] = outcome;
-          if (--waiting === 0) complete();
-        },
-        (error: unknown) => {
-          if (finished) return;
-          stop();
-          reject(error);
-        },
       );
-    });
-  });
+      // An answer after the deadline is not taken: that list is `timeout`.
+      if (!expired) outcomes[i] = outcome;
+    }),
+  );
+  try {
+    await Promise.race([all, deadline, aborted]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  // Array.from visits the holes (lists still unanswered) that map would skip.
+  const filled = Array.from(
+    outcomes,
+    (o, i) =>
+      o ??
+      outcome(zones[i] as DnsblZone, 'timeout', ['no answer before the deadline'], false, {
+        timeoutMs: ms === false ? undefined : ms,
+      }),
+  );
+  return summarise(address, zones.length, filled, ms);
 }
 
-/** The outcome of a list that had not answered when the deadline came. */
-function timedOut(zone: DnsblZone, ms: number | undefined): ListOutcome {
+/** One list's outcome; `definitive` is false when a retry may tell otherwise. */
+function outcome(
+  zone: DnsblZone,
+  status: BlacklistStatus,
+  meaning: string[],
+  definitive: boolean,
+  found: { response?: string[]; reason?: string; timeoutMs?: number | undefined } = {},
+): ListOutcome {
+  const { response = [], reason = '', timeoutMs } = found;
+  const listed = status === 'listed';
   return {
-    result: {
-      name: zone.name,
-      zone: zone.zone,
-      listed: false,
-      response: [],
-      reason: '',
-      status: 'timeout',
-      meaning: ['no answer before the deadline'],
-    },
-    definitive: false,
-    ...(ms === undefined ? {} : { timeoutMs: ms }),
+    result: { name: zone.name, zone: zone.zone, listed, response, reason, status, meaning },
+    definitive,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
   };
 }
 
@@ -265,44 +247,37 @@ async function checkOne(
   deadline: Promise<void>,
   expired: () => boolean,
 ): Promise<ListOutcome> {
-  const base = { name: zone.name, zone: zone.zone, listed: false, response: [], reason: '' };
   if (family === 6 && !zone.ipv6) {
-    return {
-      result: { ...base, status: 'skipped', meaning: ['the list does not support IPv6'] },
-      definitive: true,
-    };
+    return outcome(zone, 'skipped', ['the list does not support IPv6'], true);
   }
   const name = dnsblQueryName(address, zone.zone);
   let answer: DnsResponse;
   try {
     answer = await resolver.query(name, 'A');
   } catch (error) {
-    return failure(base, error);
+    return failure(zone, error);
   }
   if (answer.rcode !== 'NOERROR' && answer.rcode !== 'NXDOMAIN') {
-    return {
-      result: { ...base, status: 'error', meaning: [`the list's DNS answered ${answer.rcode}`] },
-      definitive: false,
-    };
+    return outcome(zone, 'error', [`the list's DNS answered ${answer.rcode}`], false);
   }
-  const codes = answer.answers.filter((r) => r.type === 'A').map((r) => r.data);
+  const codes = aRecords(answer);
   const verdict = answer.rcode === 'NXDOMAIN' ? 'not_listed' : classifyAnswer(codes);
   const meaning = codes.map((code) => meaningOf(zone, code, verdict));
-  if (verdict !== 'listed') {
-    return { result: { ...base, status: verdict, response: codes, meaning }, definitive: true };
-  }
+  if (verdict !== 'listed') return outcome(zone, verdict, meaning, true, { response: codes });
   // Only a listing needs a second round trip: the control query (RFC 5782 §5) and the TXT
-  // reason, together, each cut off by the check's deadline (a reason that does not come in time
-  // is left empty; a control that does not come proves nothing). A clean address — the common
-  // case — costs one query per list, all lists in flight at once: about one round trip.
+  // reason, together, each cut off by the check's deadline (a reason that fails is left empty;
+  // a control that fails proves nothing). A clean address costs one query per list.
   const beforeDeadline = <T>(work: Promise<T>, fallback: T): Promise<T> =>
     expired()
       ? Promise.resolve(fallback)
       : Promise.race([work.catch(() => fallback), deadline.then(() => fallback)]);
+  const control = dnsblQueryName(controlAddress(family), zone.zone);
   const [broken, reason] = await Promise.all([
     verify
       ? beforeDeadline(
-          zoneListsControl(resolver.query(dnsblQueryName(controlAddress(family), zone.zone), 'A')),
+          resolver
+            .query(control, 'A')
+            .then((r) => r.rcode === 'NOERROR' && classifyAnswer(aRecords(r)) === 'listed'),
           false,
         )
       : false,
@@ -317,33 +292,14 @@ async function checkOne(
     ),
   ]);
   if (broken) {
-    return {
-      result: {
-        ...base,
-        status: 'error',
-        response: codes,
-        meaning: [
-          `the zone also lists ${controlAddress(family)}, which RFC 5782 §5 forbids: it is dead or wildcarded`,
-        ],
-      },
-      definitive: true,
-    };
+    const why = `the zone also lists ${controlAddress(family)}, which RFC 5782 §5 forbids: it is dead or wildcarded`;
+    return outcome(zone, 'error', [why], true, { response: codes });
   }
-  return {
-    result: { ...base, listed: true, status: 'listed', response: codes, reason, meaning },
-    definitive: true,
-  };
+  return outcome(zone, 'listed', meaning, true, { response: codes, reason });
 }
 
-/** True when the control address came back listed; failures of the control prove nothing. */
-async function zoneListsControl(control: Promise<DnsResponse>): Promise<boolean> {
-  try {
-    const response = await control;
-    const codes = response.answers.filter((r) => r.type === 'A').map((r) => r.data);
-    return response.rcode === 'NOERROR' && classifyAnswer(codes) === 'listed';
-  } catch {
-    return false;
-  }
+function aRecords(answer: DnsResponse): string[] {
+  return answer.answers.filter((r) => r.type === 'A').map((r) => r.data);
 }
 
 /**
@@ -396,26 +352,14 @@ function meaningOf(zone: DnsblZone, code: string, verdict: string): string {
   return 'error: answer outside 127.0.0.0/8 (a resolver rewriting NXDOMAIN?)';
 }
 
-function failure(
-  base: Omit<BlacklistListResult, 'status' | 'meaning'>,
-  error: unknown,
-): ListOutcome {
+function failure(zone: DnsblZone, error: unknown): ListOutcome {
   if (isNetdiagError(error, 'UPSTREAM_TIMEOUT')) {
     const ms = (error as { timeoutMs?: unknown }).timeoutMs;
-    return {
-      result: { ...base, status: 'timeout', meaning: ['no answer before the deadline'] },
-      definitive: false,
-      ...(typeof ms === 'number' ? { timeoutMs: ms } : {}),
-    };
+    return outcome(zone, 'timeout', ['no answer before the deadline'], false, {
+      timeoutMs: typeof ms === 'number' ? ms : undefined,
+    });
   }
   if (isNetdiagError(error, 'ABORTED')) throw error;
   // The resolver's message names our own DNS server; the API says only what failed.
-  return {
-    result: {
-      ...base,
-      status: 'error',
-      meaning: ['the list could not be queried (network error)'],
-    },
-    definitive: false,
-  };
+  return outcome(zone, 'error', ['the list could not be queried (network error)'], false);
 }

@@ -28,42 +28,32 @@ export function normaliseEmail(input: unknown, param = 'email'): string {
     throw new InvalidInputError(`Missing required parameter "${param}": ${EXPECTED}`, param);
   }
   const text = input.trim();
+  const invalid = (why: string) =>
+    new InvalidInputError(`"${param}" is not a valid email address: ${why}`, param);
   const at = text.lastIndexOf('@');
   if (at <= 0 || at === text.length - 1 || text.indexOf('@') !== at) {
-    throw new InvalidInputError(
-      `"${param}" is not a valid email address: expected exactly one "@" between a local part and a domain, as in user@example.com`,
-      param,
+    throw invalid(
+      'expected exactly one "@" between a local part and a domain, as in user@example.com',
     );
   }
   const local = text.slice(0, at);
   if (local.length > MAX_LOCAL_LENGTH) {
-    throw new InvalidInputError(
-      `"${param}" is not a valid email address: the part before "@" has at most ${MAX_LOCAL_LENGTH} characters`,
-      param,
-    );
+    throw invalid(`the part before "@" has at most ${MAX_LOCAL_LENGTH} characters`);
   }
   if (!local.split('.').every((atom) => ATOM.test(atom))) {
-    throw new InvalidInputError(
-      `"${param}" is not a valid email address: the part before "@" may hold letters, digits, single inner dots and !#$%&'*+/=?^_\`{|}~- only`,
-      param,
+    throw invalid(
+      'the part before "@" may hold letters, digits, single inner dots and !#$%&\'*+/=?^_`{|}~- only',
     );
   }
   let domain: string;
   try {
     domain = normaliseDomain(text.slice(at + 1), { allowUnderscore: false, param });
   } catch {
-    throw new InvalidInputError(
-      `"${param}" is not a valid email address: the part after "@" must be a domain name with a TLD, as in example.com`,
-      param,
-    );
+    throw invalid('the part after "@" must be a domain name with a TLD, as in example.com');
   }
   const address = `${local.toLowerCase()}@${domain}`;
-  if (address.length > MAX_ADDRESS_LENGTH) {
-    throw new InvalidInputError(
-      `"${param}" is not a valid email address: at most ${MAX_ADDRESS_LENGTH} characters`,
-      param,
-    );
-  }
+  if (address.length > MAX_ADDRESS_LENGTH)
+    throw invalid(`at most ${MAX_ADDRESS_LENGTH} characters`);
   return address;
 }
 

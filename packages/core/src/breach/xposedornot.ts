@@ -18,41 +18,11 @@ import type { breachDataSchema } from './schema.js';
 
 export const BREACH_UPSTREAM = 'breach';
 
-/** One entry of `ExposedBreaches.breaches_details`. */
-export interface XonBreachDetail {
+/** One entry of `ExposedBreaches.breaches_details`: the fields read (upstream has more). */
+interface XonBreachDetail {
   breach: string;
-  details?: string;
-  domain?: string;
-  industry?: string;
-  logo?: string;
   /** `plaintext`, `easytocrack`, `hardtocrack` or anything else (unknown). */
   password_risk?: string;
-  references?: string;
-  searchable?: string;
-  verified?: string;
-  /** Data classes separated by `;`. */
-  xposed_data?: string;
-  /** Year of the breach, as text. */
-  xposed_date?: string;
-  xposed_records?: number;
-  added?: string | null;
-}
-
-export interface XonPasswordsStrength {
-  PlainText: number;
-  EasyToCrack: number;
-  StrongHash: number;
-  Unknown: number;
-}
-
-/** The answer of `/v1/breach-analytics` (the fields we read; the rest is ignored). */
-export interface XonBreachAnalytics {
-  ExposedBreaches?: { breaches_details?: XonBreachDetail[] } | null;
-  BreachesSummary?: { site?: string } | null;
-  BreachMetrics?: {
-    passwords_strength?: XonPasswordsStrength[];
-    risk?: { risk_label?: string; risk_score?: number }[];
-  } | null;
 }
 
 /** The provider-independent part of SPEC 2.6 (everything but `email` and `status`). */
@@ -149,34 +119,26 @@ function mapPasswords(
   strength: unknown,
   details: XonBreachDetail[] | undefined,
 ): BreachSummary['passwords'] {
-  let counts: XonPasswordsStrength;
+  const counts = { plain_text: 0, weak_hash: 0, strong_hash: 0, unknown: 0 };
   if (strength !== undefined && strength !== null) {
     const first = Array.isArray(strength) ? strength[0] : undefined;
     if (!isObject(first)) malformed('BreachMetrics.passwords_strength is not [{…}]');
     const s = first as Record<string, unknown>;
-    counts = {
-      PlainText: count(s['PlainText'], 'PlainText'),
-      EasyToCrack: count(s['EasyToCrack'], 'EasyToCrack'),
-      StrongHash: count(s['StrongHash'], 'StrongHash'),
-      Unknown: count(s['Unknown'], 'Unknown'),
-    };
+    counts.plain_text = count(s['PlainText'], 'PlainText');
+    counts.weak_hash = count(s['EasyToCrack'], 'EasyToCrack');
+    counts.strong_hash = count(s['StrongHash'], 'StrongHash');
+    counts.unknown = count(s['Unknown'], 'Unknown');
   } else {
-    counts = { PlainText: 0, EasyToCrack: 0, StrongHash: 0, Unknown: 0 };
     for (const detail of details ?? []) {
       const risk = String(detail.password_risk ?? '').toLowerCase();
-      if (risk === 'plaintext') counts.PlainText++;
-      else if (risk === 'easytocrack') counts.EasyToCrack++;
-      else if (risk === 'hardtocrack') counts.StrongHash++;
-      else counts.Unknown++;
+      if (risk === 'plaintext') counts.plain_text++;
+      else if (risk === 'easytocrack') counts.weak_hash++;
+      else if (risk === 'hardtocrack') counts.strong_hash++;
+      else counts.unknown++;
     }
   }
-  return {
-    plain_text: counts.PlainText,
-    weak_hash: counts.EasyToCrack,
-    strong_hash: counts.StrongHash,
-    unknown: counts.Unknown,
-    total: counts.PlainText + counts.EasyToCrack + counts.StrongHash + counts.Unknown,
-  };
+  const total = counts.plain_text + counts.weak_hash + counts.strong_hash + counts.unknown;
+  return { ...counts, total };
 }
 
 function mapRisk(risk: unknown): BreachSummary['risk'] {

@@ -83,8 +83,7 @@ export async function gradeSecurityHeaders(
   const probeHttp = options.checkRedirection !== false && target.protocol === 'https:';
   const httpUrl = new URL(target.href);
   httpUrl.protocol = 'http:';
-  httpUrl.port =
-    options.httpPort === undefined || options.httpPort === 80 ? '' : String(options.httpPort);
+  httpUrl.port = String(options.httpPort ?? 80); // the URL drops http's default port itself
   // Both requests carry the probe Origin: either may end up being the one graded.
   const withOrigin: SafeFetchOptions = { ...fetchOptions, headers: { origin: CORS_PROBE_ORIGIN } };
   const [main, http] = await Promise.allSettled([

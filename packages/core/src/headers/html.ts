@@ -40,7 +40,7 @@ export function scanHtml(html: string): HtmlFacts {
   const facts: HtmlFacts = { httpEquiv: {}, scripts: [] };
   const reader = new StartTags(html, facts);
   const { Tokenizer } = htmlparser2();
-  // HTML, not XML; character references decoded (the parser's defaults, as used before).
+  // HTML, not XML, with character references decoded (the `Parser`'s defaults).
   const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, reader);
   tokenizer.write(html);
   tokenizer.end();

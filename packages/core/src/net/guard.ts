@@ -9,7 +9,7 @@
  * 3. the target is rejected when ANY address is not public (IANA special-purpose registries,
  *    `net/ranges.ts`) unless it lies in `allowedTargets` (NETDIAG_ALLOWED_TARGETS);
  * 4. the caller then connects only to the checked addresses (see `safe-fetch.ts`,
- *    `ports/tcp-probe.ts`), so a second DNS answer (rebinding) can never matter.
+ *    `ports/connect-scan.ts`), so a second DNS answer (rebinding) can never matter.
  * @module
  */
 import {

@@ -1,13 +1,17 @@
 /**
- * Many TCP connect probes of one address (the `nmap -sT` method) with a bounded number in
- * flight. Each probe is a plain `net.connect` closed as soon as it is answered: the API caps a
- * scan at 100 ports, where a lower-level handle saved ~3 ms (BENCHMARKS.md, port scan).
+ * TCP connect probes of one address (the `nmap -sT` method) with a bounded number in flight: a
+ * completed handshake is `open`, a RST is `closed`, silence until the timeout or an ICMP
+ * unreachable is `filtered` (https://nmap.org/book/man-port-scanning-basics.html). The address
+ * must come from the SSRF guard: this connects wherever it is told.
  * @module
  */
 
 import net from 'node:net';
 import type { z } from 'zod';
 import type { portResultSchema } from './schema.js';
+
+/** Per-port connect timeout: nmap's initial RTT timeout is 1 s; 1.5 s spares slow links. */
+export const DEFAULT_PORT_TIMEOUT_MS = 1_500;
 
 /** A probe's outcome, the `state` of the answer's port entry. */
 export type PortState = z.output<typeof portResultSchema>['state'];
@@ -33,10 +37,7 @@ const REFUSED = new Set(['ECONNREFUSED', 'ECONNRESET']);
 
 const FILTERED: ProbeResult = { state: 'filtered', latencyMs: null };
 
-/**
- * One probe; resolves its state, never rejects. `cancels` holds the scan's pending probes so that
- * one abort listener ends them all (a listener per probe would pass Node's listener warning).
- */
+/** One probe, never rejects; `cancels` lets one abort listener end every pending probe. */
 function probe(
   address: string,
   port: number,
@@ -74,9 +75,8 @@ function probe(
 }
 
 /**
- * Probes `ports` of `address` (an IP literal that passed the SSRF guard: this connects wherever
- * it is told) and resolves one result per port, in the order of `ports`. Never rejects: a probe
- * that times out or is aborted is `filtered`.
+ * Probes `ports` of `address` and resolves one result per port, in the order of `ports`. Never
+ * rejects: a probe that times out or is aborted is `filtered`.
  */
 export async function connectScan(
   address: string,

@@ -18,7 +18,7 @@ export const MAX_PORTS_PER_REQUEST = 100;
 export function parsePortList(input: string, options: ParsePortListOptions = {}): number[] {
   const param = options.param ?? 'ports';
   const max = options.maxPorts === undefined ? MAX_PORTS_PER_REQUEST : options.maxPorts;
-  const ranges: [number, number][] = [];
+  const ports = new Set<number>();
   const entries = input.split(',').map((entry) => entry.trim());
   if (entries.every((entry) => entry === '')) {
     throw new InvalidInputError(
@@ -45,10 +45,8 @@ export function parsePortList(input: string, options: ParsePortListOptions = {})
     if (to < from) {
       throw new InvalidInputError(`"${param}": range ${entry} runs backwards`, param);
     }
-    ranges.push([from, to]);
+    for (let port = from; port <= to; port++) ports.add(port);
   }
-  const ports = new Set<number>();
-  for (const [from, to] of ranges) for (let p = from; p <= to; p++) ports.add(p);
   if (max !== false && ports.size > max) {
     throw new InvalidInputError(
       `"${param}" lists ${ports.size} ports; at most ${max} per request`,

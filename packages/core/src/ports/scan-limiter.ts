@@ -36,11 +36,10 @@ export function createScanLimiter(
   label: ScanLimiterLabel = { what: 'port scans', retryAfterS: SCAN_RETRY_AFTER_S },
 ): ScanLimiter {
   let active = 0;
-  const waiting: { start: () => void; fail: (error: unknown) => void }[] = [];
+  const waiting: (() => void)[] = [];
   const release = () => {
     active--;
-    const next = waiting.shift();
-    if (next) next.start();
+    waiting.shift()?.();
   };
   return {
     get active() {
@@ -59,20 +58,17 @@ export function createScanLimiter(
           );
         }
         await new Promise<void>((resolve, reject) => {
-          const entry = {
-            start: () => {
-              signal?.removeEventListener('abort', onAbort);
-              resolve();
-            },
-            fail: reject,
+          const start = () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
           };
           const onAbort = () => {
-            const index = waiting.indexOf(entry);
+            const index = waiting.indexOf(start);
             if (index !== -1) waiting.splice(index, 1);
             reject(toAbortError(signal?.reason));
           };
           signal?.addEventListener('abort', onAbort, { once: true });
-          waiting.push(entry);
+          waiting.push(start);
         });
       }
       active++;

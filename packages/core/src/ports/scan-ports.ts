@@ -8,16 +8,13 @@ import { InvalidInputError } from '../errors.js';
 import { type GuardOptions, normaliseHost, resolveAndCheck } from '../net/guard.js';
 import { withTimeout } from '../net/signal.js';
 import { catalogEntry, defaultPorts } from './catalog.js';
-import { connectScan } from './connect-scan.js';
-import { MAX_PORTS_PER_REQUEST, parsePortList } from './port-list.js';
+import { connectScan, DEFAULT_PORT_TIMEOUT_MS, type PortState } from './connect-scan.js';
+import { parsePortList } from './port-list.js';
 import type { portResultSchema, portScanDataSchema } from './schema.js';
-import { DEFAULT_PORT_TIMEOUT_MS, type PortState } from './tcp-probe.js';
 
-export { DEFAULT_PORT_TIMEOUT_MS };
 /**
- * Ports probed at once per scan. nmap's default timing lets up to 300 probes run in parallel;
- * 100 scans the API's 100 ports in ~12 ms and 1,000 loopback ports in ~76 ms (BENCHMARKS.md,
- * Probes) while four scans at once (`MAX_CONCURRENT_SCANS`) stay at 400 sockets.
+ * Ports probed at once per scan (nmap's default timing allows up to 300); four scans at once
+ * (`MAX_CONCURRENT_SCANS`) stay at 400 sockets.
  */
 export const DEFAULT_SCAN_CONCURRENCY = 100;
 /** Share of open ports from which the result is flagged as "accepts everything". */
@@ -64,7 +61,12 @@ export async function scanPorts(
   input: ScanPortsInput,
   options: ScanPortsOptions = {},
 ): Promise<ScanPortsResult> {
-  const ports = resolvePorts(input.ports, options.maxPorts);
+  const ports =
+    input.ports === undefined
+      ? defaultPorts()
+      : parsePortList(typeof input.ports === 'string' ? input.ports : input.ports.join(','), {
+          maxPorts: options.maxPorts,
+        });
   const { host } = normaliseHost(input.host, 'host');
   const portTimeout = options.portTimeout ?? DEFAULT_PORT_TIMEOUT_MS;
   if (!Number.isFinite(portTimeout) || portTimeout <= 0) {
@@ -105,16 +107,6 @@ export async function scanPorts(
     },
     30_000,
   );
-}
-
-function resolvePorts(
-  ports: ScanPortsInput['ports'],
-  maxPorts: ScanPortsOptions['maxPorts'],
-): number[] {
-  const max = maxPorts === undefined ? MAX_PORTS_PER_REQUEST : maxPorts;
-  if (ports === undefined) return defaultPorts();
-  if (typeof ports === 'string') return parsePortList(ports, { maxPorts: max });
-  return parsePortList(ports.join(','), { maxPorts: max });
 }
 
 function summarise(

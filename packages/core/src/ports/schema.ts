@@ -7,7 +7,8 @@ import { acceptedBy, hostInput } from '../schemas/common.js';
 import { parameters } from '../schemas/param.js';
 import { parsePortList } from './port-list.js';
 
-const PORT =
+/** A TCP port, 1–65535, without leading zeros (for JSON Schema patterns). */
+export const PORT =
   '(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})';
 const PORT_ENTRY = `${PORT}(?:-${PORT})?`;
 

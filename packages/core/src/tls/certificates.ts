@@ -122,10 +122,8 @@ function header(der: Buffer, at: number): { body: number; length: number } {
 /** X.690 §8.19: first byte = 40·a + b, then base-128 groups. */
 function decodeOid(bytes: Buffer): string {
   const first = bytes[0] as number;
-  const parts = [
-    Math.min(2, Math.floor(first / 40)),
-    first - 40 * Math.min(2, Math.floor(first / 40)),
-  ];
+  const arc = Math.min(2, Math.floor(first / 40));
+  const parts = [arc, first - 40 * arc];
   let value = 0;
   for (const byte of bytes.subarray(1)) {
     value = value * 128 + (byte & 0x7f);

@@ -150,26 +150,22 @@ export async function checkTls(
 
     // A default handshake first: trust, chain, the leaf. Any failure here ends the check.
     const extraCa = options.ca === undefined ? [] : [options.ca].flat();
-    const main = await shakeOrFail(shake, where, handshakeMs, {
+    const main = await shake({
       alpn: ['h2', 'http/1.1'],
       requestOcsp: true,
       ...(extraCa.length ? { ca: [...tls.rootCertificates, ...extraCa] } : {}),
+    }).catch((error: unknown) => {
+      throw probeFailure(error, where, handshakeMs);
     });
     const leaf = main.chain[0];
     if (!leaf) throw new InvalidInputError('the server presented no certificate', 'host');
 
-    const protocols: ProtocolSupport[] = [
-      {
-        protocol: 'SSLv2',
-        accepted: null,
-        note: 'not testable: this OpenSSL cannot offer SSL 2.0',
-      },
-      {
-        protocol: 'SSLv3',
-        accepted: null,
-        note: 'not testable: this OpenSSL cannot offer SSL 3.0',
-      },
-    ];
+    const untestable = (protocol: 'SSLv2' | 'SSLv3', name: string): ProtocolSupport => ({
+      protocol,
+      accepted: null,
+      note: `not testable: this OpenSSL cannot offer ${name}`,
+    });
+    const protocols = [untestable('SSLv2', 'SSL 2.0'), untestable('SSLv3', 'SSL 3.0')];
     // Each version alone, offering what the suite enumeration offers first (every suite), so
     // that this handshake is also the enumeration's first.
     const firsts = new Map<TlsVersion, HandshakeResult>();
@@ -242,10 +238,8 @@ export async function checkTls(
     // Incomplete (SSL Labs: "extra download"): the server sent a leaf without its issuer and the
     // store does not hold that issuer either. A chain that reaches a CA certificate is taken as
     // complete: whether that CA is trusted is `trusted`, not completeness.
-    const lastServed = served[served.length - 1] as X509Certificate;
-    const selfSigned =
-      lastServed.checkIssued(lastServed) && lastServed.verify(lastServed.publicKey);
-    const complete = selfSigned || lastServed.ca || main.chain.length > served.length;
+    const last = certificates.at(-1) as CertificateFacts;
+    const complete = last.self_signed || last.ca || main.chain.length > served.length;
 
     const h2 = main.alpn === 'h2';
     const http11 = (await attempt({ alpn: ['http/1.1'] }))?.alpn === 'http/1.1';
@@ -253,7 +247,7 @@ export async function checkTls(
     const hsts =
       options.hsts === false || !take()
         ? null
-        : await readHsts(checked.host, port, options, signal);
+        : await readHsts(`https://${where}/`, options, signal);
 
     const suites = cipher_suites.flatMap((p) => p.suites);
     const keyBits =
@@ -264,11 +258,7 @@ export async function checkTls(
     const rating = rateTls({
       protocols: protocols.filter((p) => p.accepted).map((p) => p.protocol),
       suites: suites.map((s) => ({
-        protocol: s.protocol,
-        bits: s.bits,
-        cipher: s.cipher,
-        aead: s.aead,
-        forward_secrecy: s.forward_secrecy,
+        ...s,
         anonymous: s.authentication === 'anon',
         kx_bits: kxBits(s, keyBits),
       })),
@@ -339,20 +329,6 @@ function parseCertificates(raw: Buffer[]): X509Certificate[] | null {
   }
 }
 
-/** The first handshake: any failure (refused, reset, not TLS at all) is the answer's error. */
-async function shakeOrFail(
-  shake: (extra: Partial<HandshakeRequest>) => Promise<HandshakeResult>,
-  where: string,
-  handshakeMs: number,
-  extra: Partial<HandshakeRequest>,
-): Promise<HandshakeResult> {
-  try {
-    return await shake(extra);
-  } catch (error) {
-    throw probeFailure(error, where, handshakeMs);
-  }
-}
-
 const FAILURE_KINDS: Record<string, ProbeFailureKind> = {
   ECONNREFUSED: 'refused',
   ECONNRESET: 'reset',
@@ -396,11 +372,7 @@ function acceptedSuite(version: TlsVersion, result: HandshakeResult): AcceptedSu
   return {
     ...describeCipherSuite(cipher.iana, cipher.name),
     protocol: version,
-    group: result.ephemeral
-      ? result.ephemeral.type === 'DH'
-        ? 'DH'
-        : result.ephemeral.name
-      : null,
+    group: result.ephemeral?.type === 'DH' ? 'DH' : (result.ephemeral?.name ?? null),
     group_bits: result.ephemeral?.bits ?? null,
   };
 }
@@ -446,22 +418,15 @@ async function enumerateSuites(
   return { list: { protocol: version, server_preference, suites: found }, cut };
 }
 
-function extraCaOf(options: CheckTlsOptions): string[] | undefined {
-  return options.ca === undefined ? undefined : [options.ca].flat();
-}
-
-/** `Strict-Transport-Security` of `https://host:port/` (RFC 6797 §6.1), or null. */
+/** `Strict-Transport-Security` of `url` (RFC 6797 §6.1), or null. */
 async function readHsts(
-  host: string,
-  port: number,
+  url: string,
   options: CheckTlsOptions,
   signal: AbortSignal,
 ): Promise<TlsCheckResult['hsts']> {
-  const hostPart = host.includes(':') ? `[${host}]` : host;
   try {
-    const response = await safeFetch(`https://${hostPart}:${port}/`, {
+    const response = await safeFetch(url, {
       ...options,
-      ...(extraCaOf(options) ? { ca: extraCaOf(options) } : {}),
       signal,
       method: 'GET',
       maxRedirects: 0,

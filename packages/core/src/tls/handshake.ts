@@ -64,19 +64,15 @@ export class HandshakeRefused extends Error {
   }
 }
 
-/** Alerts and errors that mean "the server does not accept what was offered". */
-function refusalReason(error: NodeJS.ErrnoException): { reason: string; network: boolean } {
-  const code = error.code ?? '';
-  const network = [
-    'ECONNREFUSED',
-    'ECONNRESET',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ETIMEDOUT',
-    'EPIPE',
-  ];
-  return { reason: code || error.message, network: network.includes(code) };
-}
+/** Errors of the connection itself; any other error is the server refusing the offer. */
+const NETWORK_ERRORS = [
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'EPIPE',
+];
 
 export function tlsHandshake(request: HandshakeRequest): Promise<HandshakeResult> {
   return new Promise((resolve, reject) => {
@@ -152,14 +148,14 @@ export function tlsHandshake(request: HandshakeRequest): Promise<HandshakeResult
         session: null,
         reused: socket.isSessionReused(),
       };
+      const done = () => finish(null, { ...result, ocspResponse, session });
       // TLS 1.3 sends the session ticket after the handshake: give it a moment to arrive.
-      if (request.session === undefined && result.protocol === 'TLSv1.3') {
-        setTimeout(() => finish(null, { ...result, ocspResponse, session }), 50);
-      } else finish(null, { ...result, ocspResponse, session });
+      if (request.session === undefined && result.protocol === 'TLSv1.3') setTimeout(done, 50);
+      else done();
     });
     socket.once('error', (error) => {
-      const { reason, network } = refusalReason(error as NodeJS.ErrnoException);
-      finish(new HandshakeRefused(reason, network));
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      finish(new HandshakeRefused(code || error.message, NETWORK_ERRORS.includes(code)));
     });
   });
 }

@@ -1,4 +1,4 @@
-export { type CertificateFacts, certificateFacts, signatureAlgorithm } from './certificates.js';
+export { type CertificateFacts, signatureAlgorithm } from './certificates.js';
 export {
   createTlsCheckLimiter,
   MAX_CONCURRENT_TLS_CHECKS,

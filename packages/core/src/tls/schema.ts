@@ -4,26 +4,20 @@
  * @module
  */
 import { z } from 'zod';
+import { PORT } from '../ports/schema.js';
 import { hostInput } from '../schemas/common.js';
 import { parameters } from '../schemas/param.js';
 
 const TLS_GRADES = ['A+', 'A', 'A-', 'B', 'C', 'D', 'E', 'F', 'T', 'M'] as const;
 const VERSIONS = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;
+const PORT_PATTERN = new RegExp(`^${PORT}$`);
 
 export const checkTlsParamsSchema = parameters({
   host: hostInput.describe('Host name or public IP of the TLS server.'),
-  port: z
-    .string()
-    .regex(
-      /^(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})$/,
-    )
-    .optional()
-    .describe('TCP port (1–65535). Default 443.'),
+  port: z.string().regex(PORT_PATTERN).optional().describe('TCP port (1–65535). Default 443.'),
   allow_port: z
     .string()
-    .regex(
-      /^(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})$/,
-    )
+    .regex(PORT_PATTERN)
     .optional()
     .describe(
       'Repeat `port` here to check a well-known non-TLS port (SMTP 25, SSH 22, Redis 6379 and the other ports of services that do not speak TLS), which is refused otherwise; must equal `port`.',

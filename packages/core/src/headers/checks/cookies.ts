@@ -7,7 +7,13 @@
  */
 import { hasInvalidSameSite } from './set-cookie.js';
 import { checkHsts } from './strict-transport-security.js';
-import { type CheckOutcome, headerValues, onlyIfWorse, type ScanInput } from './types.js';
+import {
+  type CheckOutcome,
+  headerValues,
+  onlyIfWorse,
+  type ScanInput,
+  shownValue,
+} from './types.js';
 
 /** Best first. */
 const ORDER = [
@@ -26,18 +32,13 @@ const IGNORED = ['heroku-session-affinity'];
 export function checkCookies(input: ScanInput): CheckOutcome {
   const hsts = checkHsts(input).pass;
   let result: string | null = null;
+  const worse = (candidate: string) => {
+    result = onlyIfWorse(candidate, result, ORDER);
+  };
   for (const raw of headerValues(input.auto, 'set-cookie')) {
-    if (hasInvalidSameSite(raw))
-      result = onlyIfWorse('cookies-samesite-flag-invalid', result, ORDER);
+    if (hasInvalidSameSite(raw)) worse('cookies-samesite-flag-invalid');
   }
   const cookies = input.cookies.filter((c) => c.name && !IGNORED.includes(c.name));
-  const value =
-    cookies.length > 0
-      ? cookies
-          .map((c) => c.name)
-          .join(', ')
-          .slice(0, 1024)
-      : null;
   if (cookies.length === 0) {
     return { result: 'cookies-not-found', pass: true, present: false, value: null };
   }
@@ -46,31 +47,21 @@ export function checkCookies(input: ScanInput): CheckOutcome {
     const key = cookie.name.toLowerCase();
     const session = key.includes('login') || key.includes('sess');
     const antiCsrf = key.includes('csrf');
-    if (!cookie.secure && cookie.sameSite === 'none') {
-      result = onlyIfWorse('cookies-samesite-flag-invalid', result, ORDER);
-    }
+    if (!cookie.secure && cookie.sameSite === 'none') worse('cookies-samesite-flag-invalid');
     if (!cookie.secure) {
-      result = onlyIfWorse(
+      worse(
         hsts ? 'cookies-without-secure-flag-but-protected-by-hsts' : 'cookies-without-secure-flag',
-        result,
-        ORDER,
       );
     }
-    if (antiCsrf && !cookie.sameSite) {
-      result = onlyIfWorse('cookies-anticsrf-without-samesite-flag', result, ORDER);
-    }
+    if (antiCsrf && !cookie.sameSite) worse('cookies-anticsrf-without-samesite-flag');
     if (session && !cookie.secure) {
-      result = onlyIfWorse(
+      worse(
         hsts
           ? 'cookies-session-without-secure-flag-but-protected-by-hsts'
           : 'cookies-session-without-secure-flag',
-        result,
-        ORDER,
       );
     }
-    if (session && !cookie.httpOnly) {
-      result = onlyIfWorse('cookies-session-without-httponly-flag', result, ORDER);
-    }
+    if (session && !cookie.httpOnly) worse('cookies-session-without-httponly-flag');
     if (!cookie.sameSite) missingSameSite = true;
   }
   const final =
@@ -85,6 +76,6 @@ export function checkCookies(input: ScanInput): CheckOutcome {
       'cookies-secure-with-httponly-sessions-and-samesite',
     ].includes(final),
     present: true,
-    value,
+    value: shownValue(cookies.map((c) => c.name)),
   };
 }

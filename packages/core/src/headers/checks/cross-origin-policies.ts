@@ -7,7 +7,13 @@
  * @module
  */
 import { parseItemToken } from './structured-field.js';
-import { type CheckOutcome, headerValues, joinedHeader, type ScanInput } from './types.js';
+import {
+  type CheckOutcome,
+  headerValues,
+  joinedHeader,
+  type ScanInput,
+  shownValue,
+} from './types.js';
 
 export function checkCorp(input: ScanInput): CheckOutcome {
   const response = input.auto;
@@ -49,7 +55,7 @@ function tokenPolicy(
     result,
     pass: result !== `${prefix}-header-invalid`,
     present: values.length > 0,
-    value: value ?? (values.length > 0 ? values.join(', ').slice(0, 1024) : null),
+    value: value ?? shownValue(values),
   };
 }
 

@@ -49,19 +49,3 @@ export const CHECKS: readonly CheckDef[] = [
     run: checkInformationDisclosure,
   },
 ];
-
-export { checkCookies } from './cookies.js';
-export { checkCors } from './cors.js';
-export { checkCoep, checkCoop, checkCorp } from './cross-origin-policies.js';
-export { checkCsp } from './csp.js';
-export { type ParsedCsp, parseCsp, parseCspMeta } from './csp-parser.js';
-export { checkInformationDisclosure } from './information-disclosure.js';
-export { checkPermissionsPolicy } from './permissions-policy.js';
-export { checkRedirection } from './redirection.js';
-export { checkReferrerPolicy } from './referrer-policy.js';
-export { cookieJar, hasInvalidSameSite, parseSetCookie } from './set-cookie.js';
-export { checkHsts } from './strict-transport-security.js';
-export { checkSubresourceIntegrity } from './subresource-integrity.js';
-export type { CapturedResponse, CheckOutcome, Cookie, ScanInput } from './types.js';
-export { checkXContentTypeOptions } from './x-content-type-options.js';
-export { checkXFrameOptions } from './x-frame-options.js';

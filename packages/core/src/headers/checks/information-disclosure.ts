@@ -6,7 +6,7 @@
  * is common and tolerated; `Server: nginx/1.18.0` is not.
  * @module
  */
-import { type CheckOutcome, joinedHeader, type ScanInput } from './types.js';
+import { type CheckOutcome, joinedHeader, type ScanInput, shownValue } from './types.js';
 
 /** Headers that only ever describe the technology stack. */
 export const DISCLOSING_HEADERS = [
@@ -53,13 +53,10 @@ export function checkInformationDisclosure(input: ScanInput): DisclosureOutcome 
     result,
     pass: result === 'information-disclosure-none',
     present: leaks.length > 0,
-    value:
-      leaks.length > 0
-        ? leaks
-            .map((l) => `${l.header}: ${l.value}`)
-            .join('; ')
-            .slice(0, 1024)
-        : null,
+    value: shownValue(
+      leaks.map((l) => `${l.header}: ${l.value}`),
+      '; ',
+    ),
     leaks,
   };
 }

@@ -4,7 +4,7 @@
  * preload list is not consulted (see strict-transport-security.ts).
  * @module
  */
-import type { CheckOutcome, ScanInput } from './types.js';
+import { type CheckOutcome, type ScanInput, shownValue } from './types.js';
 
 const PASSING = [
   'redirection-not-needed-no-http',
@@ -14,13 +14,10 @@ const PASSING = [
 
 export function checkRedirection(input: ScanInput): CheckOutcome {
   const route = input.httpRedirects.map((hop) => new URL(hop.url));
-  const value =
-    route.length > 0
-      ? route
-          .map((u) => u.href)
-          .join(' → ')
-          .slice(0, 1024)
-      : null;
+  const value = shownValue(
+    route.map((u) => u.href),
+    ' → ',
+  );
   let result: string;
   if (!input.http) result = 'redirection-not-needed-no-http';
   else if (!input.http.verified) result = 'redirection-invalid-cert';

@@ -10,12 +10,9 @@ const PRIVATE = ['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-w
 const UNSAFE = ['origin', 'origin-when-cross-origin', 'unsafe-url', 'no-referrer-when-downgrade'];
 
 export function checkReferrerPolicy(input: ScanInput): CheckOutcome {
-  const response = input.auto;
-  if (!response)
-    return { result: 'referrer-policy-not-implemented', pass: true, present: false, value: null };
   const values = [
-    ...headerValues(response, 'referrer-policy'),
-    ...(response.httpEquiv['referrer-policy'] ?? []),
+    ...headerValues(input.auto, 'referrer-policy'),
+    ...(input.auto?.httpEquiv['referrer-policy'] ?? []),
   ];
   if (values.length === 0) {
     return { result: 'referrer-policy-not-implemented', pass: true, present: false, value: null };

@@ -6,7 +6,7 @@
  * @module
  */
 import { HSTS_SIX_MONTHS_S } from '../score-table.js';
-import { type CheckOutcome, headerValues, type ScanInput } from './types.js';
+import { type CheckOutcome, headerValues, type ScanInput, shownValue } from './types.js';
 
 export interface HstsOutcome extends CheckOutcome {
   maxAge: number | null;
@@ -25,7 +25,7 @@ export function checkHsts(input: ScanInput): HstsOutcome {
     result: 'hsts-not-implemented',
     pass: false,
     present: shown.length > 0,
-    value: shown.length > 0 ? shown.join(', ').slice(0, 1024) : null,
+    value: shownValue(shown),
     maxAge: null,
     includeSubDomains: false,
     preload: false,

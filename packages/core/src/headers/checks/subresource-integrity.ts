@@ -6,7 +6,13 @@
  */
 import { tldts } from '../../net/domain.js';
 import { HTML_TYPES, scanHtml } from '../html.js';
-import { type CheckOutcome, joinedHeader, onlyIfWorse, type ScanInput } from './types.js';
+import {
+  type CheckOutcome,
+  joinedHeader,
+  onlyIfWorse,
+  type ScanInput,
+  shownValue,
+} from './types.js';
 
 /** Best first. */
 const ORDER = [
@@ -43,7 +49,9 @@ export function checkSubresourceIntegrity(input: ScanInput): CheckOutcome {
   const { parse } = tldts();
   const siteDomain = parse(input.hostname).domain;
   let result: string | null = null;
-  let foreign = false;
+  const worse = (candidate: string) => {
+    result = onlyIfWorse(candidate, result, ORDER);
+  };
   const external: string[] = [];
   for (const script of scripts) {
     if (!script.src) continue;
@@ -53,50 +61,29 @@ export function checkSubresourceIntegrity(input: ScanInput): CheckOutcome {
     const sameSite =
       relativeProtocol || relativeOrigin || (fullUrl && parse(script.src).domain === siteDomain);
     const secureOrigin = relativeOrigin || (sameSite && !relativeProtocol);
-    if (!secureOrigin) foreign = true;
-    let scheme: string | null = null;
-    if (fullUrl) {
-      try {
-        scheme = new URL(script.src).protocol;
-      } catch {
-        scheme = null;
-      }
-    }
+    const scheme = fullUrl && URL.canParse(script.src) ? new URL(script.src).protocol : null;
     const secureScheme =
       scheme === 'https:' || (relativeOrigin && input.url?.protocol === 'https:');
     const { integrity } = script;
     if (!secureOrigin) {
       external.push(script.src);
       if (integrity && !secureScheme) {
-        result = onlyIfWorse(
-          'sri-implemented-but-external-scripts-not-loaded-securely',
-          result,
-          ORDER,
-        );
+        worse('sri-implemented-but-external-scripts-not-loaded-securely');
       } else if (!integrity && secureScheme) {
-        result = onlyIfWorse(
-          'sri-not-implemented-but-external-scripts-loaded-securely',
-          result,
-          ORDER,
-        );
+        worse('sri-not-implemented-but-external-scripts-loaded-securely');
       } else if (!integrity && !secureScheme) {
-        result = onlyIfWorse(
-          'sri-not-implemented-and-external-scripts-not-loaded-securely',
-          result,
-          ORDER,
-        );
+        worse('sri-not-implemented-and-external-scripts-not-loaded-securely');
       }
     } else if (integrity && secureScheme && result === null) {
       // Credit SRI even on same-origin scripts.
       result = 'sri-implemented-and-all-scripts-loaded-securely';
     }
   }
-  const value = external.length > 0 ? external.join(', ').slice(0, 1024) : null;
   if (scripts.length === 0) return done('sri-not-implemented-but-no-scripts-loaded');
   const final =
     result ??
-    (foreign
+    (external.length > 0
       ? 'sri-implemented-and-external-scripts-loaded-securely'
       : 'sri-not-implemented-but-all-scripts-loaded-from-secure-origin');
-  return done(final, value, true);
+  return done(final, shownValue(external), true);
 }

@@ -74,9 +74,9 @@ export function joinedHeader(response: CapturedResponse | null, name: string): s
   return values.length > 0 ? values.join(', ') : null;
 }
 
-/** Joined values for display. */
-export function shownValue(values: readonly string[]): string | null {
-  return values.length > 0 ? values.join(', ').slice(0, 1024) : null;
+/** Values joined for display, at most 1024 characters; null when there are none. */
+export function shownValue(values: readonly string[], separator = ', '): string | null {
+  return values.length > 0 ? values.join(separator).slice(0, 1024) : null;
 }
 
 /**

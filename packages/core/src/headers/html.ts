@@ -37,7 +37,8 @@ let last: { html: string; facts: HtmlFacts } | undefined;
 
 export function scanHtml(html: string): HtmlFacts {
   if (last?.html === html) return last.facts;
-  const facts: HtmlFacts = { httpEquiv: {}, scripts: [] };
+  // No prototype: the keys are the page's text (`__proto__`, `constructor`).
+  const facts: HtmlFacts = { httpEquiv: Object.create(null), scripts: [] };
   const reader = new StartTags(html, facts);
   const { Tokenizer } = htmlparser2();
   // HTML, not XML, with character references decoded (the `Parser`'s defaults).

@@ -49,7 +49,9 @@ function tokenPolicy(
   else if (input.auto && values[0]) {
     value = values[0].slice(0, 1024).trim();
     const token = parseItemToken(value);
-    result = (token !== null && policies[token]) || `${prefix}-header-invalid`;
+    result =
+      (token !== null && Object.hasOwn(policies, token) && policies[token]) ||
+      `${prefix}-header-invalid`;
   }
   return {
     result,

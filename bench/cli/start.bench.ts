@@ -4,8 +4,9 @@
  * - `netdiag --version`: loads no command module;
  * - `netdiag lookup 8.8.8.8 --json`: answered from the prebuilt tables by position
  *   (`openIpLookup`, `@netdiag/core/one-shot`): neither the engine nor the tables are loaded;
- * - the same with the engine (a Tor-list copy in its cache directory, empty, so the answer is
- *   the same, makes the CLI load the engine and its tables: the path before the direct one);
+ * - the same with feed copies in the cache directory, as `netdiag serve` or `refresh-feeds`
+ *   leave them: a 1,500-address Tor list and 20,000-range relay, VPN and cloud lists (their
+ *   tables are written by the warm-up run, as by the first lookup after a new copy);
  * - `mmdblookup` (libmaxminddb, Debian's mmdb-bin) on the same DB-IP file, when installed: the
  *   peer named in issue 22 (C, memory-mapped, one database, no AS or privacy data);
  * - `netdiag dns example.test --json` and `netdiag dns example.test @<loopback>`: the engine
@@ -60,10 +61,30 @@ const commands = (label: string, cli: string) => [
   },
 ];
 const before = process.env.BENCH_CLI_BEFORE;
-// The engine path: an empty Tor-list copy (no answer changes) makes `openIpLookup` decline.
-const engineDir = join(dir, 'engine');
-mkdirSync(engineDir);
-writeFileSync(join(engineDir, 'netdiag-tor-exit-list.txt'), '');
+// Feed copies of the usual sizes and larger (feeds/intel-feeds.ts), in their upstream formats.
+const copiesDir = join(dir, 'copies');
+mkdirSync(copiesDir);
+const lines = (n: number, line: (i: number) => string) =>
+  `${Array.from({ length: n }, (_, i) => line(i)).join('\n')}\n`;
+const quad = (i: number) => `${i >> 8}.${i & 255}`;
+writeFileSync(
+  join(copiesDir, 'netdiag-tor-exit-list.txt'),
+  lines(1500, (i) => `185.220.${quad(i)}`),
+);
+writeFileSync(
+  join(copiesDir, 'netdiag-relay-ranges.txt'),
+  lines(20_000, (i) => `172.${quad(i + 4096)}.0/24,US,US-CA,Los Angeles,`),
+);
+writeFileSync(
+  join(copiesDir, 'netdiag-vpn-exits.txt'),
+  lines(20_000, (i) => `45.${quad(i)}.7`),
+);
+const prefixes = Array.from({ length: 20_000 }, (_, i) => ({
+  ip_prefix: `52.${quad(i)}.0/24`,
+  region: 'us-east-1',
+  service: 'EC2',
+}));
+writeFileSync(join(copiesDir, 'netdiag-cloud-ranges.txt'), JSON.stringify({ prefixes }));
 const mmdblookup = ['/usr/bin/mmdblookup', '/usr/local/bin/mmdblookup'].find((p) => existsSync(p));
 const dbip = join(
   dirname(
@@ -77,9 +98,9 @@ const cases: { name: string; args: string[]; cacheDir?: string; exec?: string }[
   { name: '`node -e 0` (floor)', args: ['-e', '0'] },
   ...commands('', bin),
   {
-    name: '`netdiag lookup 8.8.8.8 --json` through the engine',
+    name: '`netdiag lookup 8.8.8.8 --json` with Tor, relay, VPN and cloud copies',
     args: [bin, 'lookup', '8.8.8.8', '--json'],
-    cacheDir: engineDir,
+    cacheDir: copiesDir,
   },
   ...(mmdblookup
     ? [

@@ -5,7 +5,7 @@
  * @module
  */
 import { ConfigError } from '../errors.js';
-import { parseMyIpServers } from '../myip/discover.js';
+import { parseMyIpServers } from '../myip/methods.js';
 import { parseHostPort } from '../net/host-port.js';
 import { parseCidrList } from '../net/ranges.js';
 import { type Env, envReader, isHttpUrl } from './env.js';

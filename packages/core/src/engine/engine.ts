@@ -29,7 +29,7 @@ import { validateDnssec } from '../dnssec/validate-dnssec.js';
 import { checkEmailAuth } from '../email-auth/check-email-auth.js';
 import { evaluateSpf, type SpfEvaluation } from '../email-auth/spf/evaluate-spf.js';
 import { type Feed, type FeedPolicy, type FeedStatus, startFeed } from '../feeds/feed.js';
-import { intelFeedPatch } from '../feeds/feed-copies.js';
+import { intelFeedPatch, saveFeedTable } from '../feeds/feed-copies.js';
 import {
   INTEL_FEEDS,
   type IntelFeedDefinition,
@@ -52,7 +52,8 @@ import {
   loadIpDatasets,
 } from '../ip/datasets.js';
 import type { TorExitList } from '../ip/tor-exit-list.js';
-import { discoverPublicIp, parseMyIpServers } from '../myip/discover.js';
+import { discoverPublicIp } from '../myip/discover.js';
+import { parseMyIpServers } from '../myip/methods.js';
 import { type Cache, createMemoryCache, createSingleFlight } from '../net/cache.js';
 import type { DnsResolver } from '../net/dns-types.js';
 import { normaliseDomain } from '../net/domain.js';
@@ -432,8 +433,13 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
         policy: options.feeds ?? 'manual',
         resolver,
         logger,
-        onUpdate: (list) => {
+        onUpdate: (list, text) => {
           if (loaded) applyIntelFeed(loaded, definition, list);
+          // The table for the one-shot lookups that read the copy (feed-copies.ts).
+          const source = loaded?.intelSources.find((s) => s.id === definition.source);
+          if (source) {
+            void saveFeedTable(cacheDir, definition, text, source, list).catch(() => {});
+          }
         },
       });
       return [definition, feed];

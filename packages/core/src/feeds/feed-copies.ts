@@ -1,13 +1,21 @@
 /**
  * The feeds' on-disk copies applied to IP datasets as the engine applies them (`engine.ts`),
  * for a process that answers without an engine (`openIpLookup`): each copy in the cache
- * directory is read and parsed, nothing is fetched.
+ * directory is read (an IP-intel copy from the table written for it), nothing is fetched.
  * @module
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NetdiagConfig } from '../config/config.js';
 import type { IpDatasets } from '../ip/datasets.js';
+import {
+  feedTableKey,
+  feedTablePath,
+  openFeedTable,
+  writeFeedTable,
+} from '../ip/privacy/feed-table.js';
+import { feedIntel } from '../ip/privacy/intel.js';
+import type { IntelSourceMeta } from '../ip/privacy/intel-pack.js';
 import { INTEL_FEEDS, type IntelFeedDefinition, type IntelFeedValue } from './intel-feeds.js';
 import { TOR_EXIT_FEED } from './tor-exit-feed.js';
 
@@ -19,45 +27,85 @@ export function intelFeedPatch(
   value: IntelFeedValue,
   urls: FeedUrls,
 ): { ranges: IntelFeedValue['ranges']; dataset: string; version: string } {
+  return {
+    ranges: value.ranges,
+    dataset: datasetOf(definition, urls),
+    version: value.fetched_at || 'cached copy',
+  };
+}
+
+/** A feed's dataset name in answers: the URL its copy came from. */
+function datasetOf(definition: IntelFeedDefinition, urls: FeedUrls): string {
   const byName: Record<string, string> = {
     'relay-ranges': urls.relayRangesUrl,
     'vpn-exits': urls.vpnExitsUrl,
     'cloud-ranges': urls.cloudRangesUrl,
   };
-  return {
-    ranges: value.ranges,
-    dataset: byName[definition.name] ?? definition.name,
-    version: value.fetched_at || 'cached copy',
-  };
+  return byName[definition.name] ?? definition.name;
 }
 
-/** A copy's text and its modification time (the feed's `fetched_at`), or undefined. */
-function readCopy(dir: string, file: string): { text: string; when: string } | undefined {
+/** A copy's bytes and its modification time (the feed's `fetched_at`), or undefined. */
+function readCopy(dir: string, file: string): { bytes: Buffer; when: string } | undefined {
   try {
     const path = join(dir, file);
-    return { text: readFileSync(path, 'utf8'), when: statSync(path).mtime.toISOString() };
+    return { bytes: readFileSync(path), when: statSync(path).mtime.toISOString() };
   } catch {
     return undefined; // no copy
   }
 }
 
-/** Applies every feed copy found in `dir`; an unusable copy is skipped, as a feed skips it. */
-export function applyFeedCopies(datasets: IpDatasets, dir: string, urls: FeedUrls): void {
+/**
+ * Writes the table of an IP-intel feed's copy (`copy`, its text as on disk) for the one-shot
+ * lookups that follow, unless it is there already. A server applies the copy in memory and
+ * calls this too (the table is built a second time, once per feed update, off the lookups).
+ */
+export async function saveFeedTable(
+  dir: string,
+  definition: IntelFeedDefinition,
+  copy: Buffer | string,
+  source: IntelSourceMeta,
+  value: IntelFeedValue,
+): Promise<void> {
+  const path = feedTablePath(dir, definition.name);
+  const key = feedTableKey(copy);
+  const existing = openFeedTable(path, key, false);
+  if (existing) return existing.close();
+  await writeFeedTable(
+    path,
+    key,
+    feedIntel(source, { ranges: value.ranges, dataset: '', version: '' }),
+  );
+}
+
+/**
+ * Applies every feed copy found in `dir`; an unusable copy is skipped, as a feed skips it. An
+ * IP-intel copy is read from its table (`privacy/feed-table.ts`) when one was written for it;
+ * otherwise it is parsed and the table written for the next time.
+ */
+export async function applyFeedCopies(
+  datasets: IpDatasets,
+  dir: string,
+  urls: FeedUrls,
+): Promise<void> {
   const tor = readCopy(dir, TOR_EXIT_FEED.file);
   if (tor) {
     try {
-      datasets.setTorExitList(TOR_EXIT_FEED.parse(tor.text, tor.when));
+      datasets.setTorExitList(TOR_EXIT_FEED.parse(tor.bytes.toString('utf8'), tor.when));
     } catch {
       // The next fetch replaces it.
     }
   }
-  const sources = new Set(datasets.intelSources.map((s) => s.id));
   for (const definition of INTEL_FEEDS) {
-    const copy = sources.has(definition.source) ? readCopy(dir, definition.file) : undefined;
-    if (!copy) continue;
+    const source = datasets.intelSources.find((s) => s.id === definition.source);
+    const copy = source ? readCopy(dir, definition.file) : undefined;
+    if (!source || !copy) continue;
+    const label = { dataset: datasetOf(definition, urls), version: copy.when };
+    const path = feedTablePath(dir, definition.name);
+    if (datasets.setIntelTable(definition.source, path, feedTableKey(copy.bytes), label)) continue;
     try {
-      const value = definition.parse(copy.text, copy.when);
+      const value = definition.parse(copy.bytes.toString('utf8'), copy.when);
       datasets.setIntelSource(definition.source, intelFeedPatch(definition, value, urls));
+      await saveFeedTable(dir, definition, copy.bytes, source, value);
     } catch {
       // As above.
     }

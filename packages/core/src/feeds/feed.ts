@@ -49,7 +49,8 @@ export interface FeedOptions<T> {
   resolver?: DnsResolver;
   logger?: NetdiagLogger;
   /** Called with every list installed (from disk or a fetch). */
-  onUpdate(value: T): void;
+  /** `text`: what the value was parsed from (the copy on disk, or the answer being saved). */
+  onUpdate(value: T, text: string): void;
 }
 
 export interface Feed<T> {
@@ -75,8 +76,8 @@ export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions
   let from: FeedStatus['from'] = 'none';
   let lastError = '';
 
-  const install = (next: T, when: string, how: FeedStatus['from']) => {
-    options.onUpdate(next);
+  const install = (next: T, text: string, when: string, how: FeedStatus['from']) => {
+    options.onUpdate(next, text);
     value = next;
     fetchedAt = when;
     from = how;
@@ -95,7 +96,7 @@ export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions
       throwForStatus(response, definition.name);
       const text = response.body.toString('utf8');
       const now = new Date().toISOString();
-      install(definition.parse(text, now), now, 'fetch');
+      install(definition.parse(text, now), text, now, 'fetch');
       lastError = '';
       if (path) await saveCopy(path, text);
       logger.info({ component: 'feeds', feed: definition.name }, `${definition.name} refreshed`);
@@ -117,7 +118,7 @@ export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions
     try {
       const text = await readFile(path, 'utf8');
       const when = (await stat(path)).mtime.toISOString();
-      if (value === undefined) install(definition.parse(text, when), when, 'disk');
+      if (value === undefined) install(definition.parse(text, when), text, when, 'disk');
     } catch {
       // No copy yet (a first run) or an unusable one: the next fetch replaces it.
     }

@@ -105,6 +105,17 @@ export interface IpDatasets {
    * with one assignment, so concurrent lookups see the old ranges or the new, never a mix.
    */
   setIntelSource(id: string, patch: Pick<IntelSource, 'ranges' | 'dataset' | 'version'>): void;
+  /**
+   * The same from a feed table netdiag wrote beside a feed's copy (`path`, checked against
+   * `key`), read as the IP data is: by position in a one-shot lookup, whole in a server. False
+   * when the file is absent or not that table.
+   */
+  setIntelTable(
+    id: string,
+    path: string,
+    key: string,
+    label: Pick<IntelSource, 'dataset' | 'version'>,
+  ): boolean;
   /** Installs (or clears) the Tor exit list used by `lookup`. */
   setTorExitList(list: TorExitList | undefined): void;
   readonly torExitList: TorExitList | undefined;
@@ -256,6 +267,7 @@ function datasetsOf(reader: IpReader, info: DatasetInfo): IpDatasets {
     privacyOf: reader.privacyOf,
     intelSources: reader.intelSources,
     setIntelSource: reader.setIntelSource,
+    setIntelTable: reader.setIntelTable,
     setTorExitList: reader.setTorExitList,
     get torExitList() {
       return reader.torExitList;

@@ -37,6 +37,6 @@ export async function openIpLookup(options: OpenIpLookupOptions = {}): Promise<I
     ...(config.asnDb ? { asnDb: config.asnDb } : {}),
     ...(options.ipDataDir ? { ipDataDir: options.ipDataDir } : {}),
   });
-  applyFeedCopies(datasets, cacheDir, config);
+  await applyFeedCopies(datasets, cacheDir, config);
   return datasets;
 }

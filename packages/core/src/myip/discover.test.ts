@@ -1,6 +1,7 @@
 import { type DnsTestServer, startDnsServer } from '@netdiag/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { discoverPublicIp, MYIP_METHODS, parseMyIpServers } from './discover.js';
+import { discoverPublicIp } from './discover.js';
+import { MYIP_METHODS, parseMyIpServers } from './methods.js';
 
 let opendns: DnsTestServer;
 let google: DnsTestServer;

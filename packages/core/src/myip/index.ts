@@ -3,7 +3,5 @@ export {
   DEFAULT_MYIP_TIMEOUT_MS,
   type DiscoverPublicIpOptions,
   discoverPublicIp,
-  MYIP_METHODS,
-  type MyIpMethod,
-  parseMyIpServers,
 } from './discover.js';
+export { MYIP_METHODS, type MyIpMethod, parseMyIpServers } from './methods.js';

@@ -15,7 +15,7 @@ import { encodeLocations, packStrings } from '../geo/location-table.js';
 import type { MmdbDatabase } from '../mmdb/database.js';
 import { buildRangeTableData, DEEP, NO_DATA } from '../mmdb/range-table.js';
 import { asCandidates } from '../privacy/classify.js';
-import { type AsListing, createIpIntel } from '../privacy/intel.js';
+import { type AsListing, createIpIntel, intelTableArrays } from '../privacy/intel.js';
 import type { IntelData, IntelSourceMeta } from '../privacy/intel-pack.js';
 import { providerAses } from '../privacy/provider-ases.js';
 import { parseSignalLists, type SignalLists } from '../privacy/signal-lists.js';
@@ -120,17 +120,7 @@ function privacyPart(
       .sort((a, b) => a[0] - b[0]);
   let tableSources: number[] = [];
   if (intel) {
-    const t = intel.table;
-    let at = 0;
-    Object.assign(arrays, {
-      'intel.v4Index': t.v4Index,
-      'intel.v4Slots': t.v4Slots,
-      'intel.v6Starts': t.v6Starts,
-      'intel.v6Codes': t.v6Codes,
-      'intel.v6Bucket': t.v6Bucket,
-      'intel.comboEnds': Uint32Array.from(t.combos, (combo) => (at += combo.length)),
-      'intel.comboSources': Uint32Array.from(t.combos.flat()),
-    });
+    Object.assign(arrays, intelTableArrays(intel));
     tableSources = intel.tableSources.map(indexOf);
     // The AS lists by AS number, each AS's listings as JSON text: read one AS at a time.
     const asLists = listings(intel.asLists);

@@ -12,7 +12,7 @@
  */
 import { InvalidIpError } from '../../errors.js';
 import { embeddedV4, specialRangeOf } from '../../net/ranges.js';
-import { createAddressParts, parseAddressInto } from '../address.js';
+import { type AddressParts, createAddressParts, parseAddressInto } from '../address.js';
 import { AsnIndex, compareWords } from '../asn/asn-index.js';
 import type { PositionedCacheFile } from '../cache-file.js';
 import { EMPTY_LOCATION, EMPTY_NETWORK, EMPTY_PRIVACY, specialAddressInfo } from '../empty.js';
@@ -34,7 +34,8 @@ import {
   rangeCandidates,
   torCandidate,
 } from '../privacy/classify.js';
-import { type AsListing, BLOCK_SUFFIX, createIpIntel, type IpIntel } from '../privacy/intel.js';
+import { openFeedTable } from '../privacy/feed-table.js';
+import { type AsListing, BLOCK_SUFFIX, feedIntel } from '../privacy/intel.js';
 import type { IntelSource, IntelSourceMeta } from '../privacy/intel-pack.js';
 import {
   SINGLE,
@@ -76,11 +77,23 @@ class Column<T extends Typed> {
   }
 }
 
+/** A range table: the combination covering an address, and the sources of a combination. */
+interface Ranges {
+  /** Combinations in the table (0: no source). */
+  count: number;
+  comboOf(parts: AddressParts): number;
+  members(combo: number): readonly number[];
+}
+
 /** A run-time copy of one IP-intel source: its own table, and where it sits among the bundled. */
 interface FeedTable {
-  intel: IpIntel;
-  /** Bundled table-source index of each of the feed table's sources (the source, its blocks). */
+  ranges: Ranges;
+  /** The feed table's sources (the source, its blocks). */
+  sources: readonly IntelSourceMeta[];
+  /** Bundled table-source index of each of the feed table's sources. */
   bundled: number[];
+  /** The file the table is read from, if any (closed with the reader). */
+  file?: PositionedCacheFile;
 }
 
 /** Everything a lookup's privacy depends on besides the AS, replaced whole when a feed changes. */
@@ -114,6 +127,16 @@ export interface IpReader {
   readonly intelSources: readonly IntelSourceMeta[];
   /** Replaces one bundled source's ranges, dataset and version (a run-time feed's copy). */
   setIntelSource(id: string, patch: Pick<IntelSource, 'ranges' | 'dataset' | 'version'>): void;
+  /**
+   * The same from the feed table of `key` at `path` (`privacy/feed-table.ts`), read as the data
+   * file is; false when there is no such table.
+   */
+  setIntelTable(
+    id: string,
+    path: string,
+    key: string,
+    label: Pick<IntelSource, 'dataset' | 'version'>,
+  ): boolean;
   setTorExitList(list: TorExitList | undefined): void;
   readonly torExitList: TorExitList | undefined;
   close(): void;
@@ -353,51 +376,9 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
   };
 
   // --- Range sources: the bundled table, the feeds' tables, the Tor list ---
-  const hasIntel = file.has('intel.v4Index');
-  const intel = {
-    v4Index: u32('intel.v4Index'),
-    v4Slots: u32('intel.v4Slots'),
-    v6Bucket: u32('intel.v6Bucket'),
-    v6Starts: u32('intel.v6Starts'),
-    v6Codes: new Column<Uint16Array>(file, 'intel.v6Codes', 'u16', keep),
-    comboEnds: u32('intel.comboEnds'),
-    comboSources: u32('intel.comboSources'),
-  };
-  /** `IpIntel.comboOf`: the combination of bundled range sources covering the address. */
-  const bundledCombo = (): number => {
-    if (!hasIntel) return 0;
-    if (parts.version === 4) {
-      const v4 = parts.v4;
-      const first = intel.v4Index.at(v4 >>> 16);
-      if (first >= SINGLE) return first & 0xffff;
-      const count = intel.v4Slots.at(first);
-      const slots = intel.v4Slots.read(first + 1, first + count + 1);
-      const base = intel.v4Slots.base;
-      return searchV4Segments(slots, first + 1 - base, first + count - base, v4);
-    }
-    const b = parts.w0 >>> (32 - V6_BUCKET_BITS);
-    const first = intel.v6Bucket.at(b);
-    if (first >= SINGLE) return intel.v6Codes.at(first - SINGLE);
-    const last = (intel.v6Bucket.at(b + 1) & ~SINGLE) >>> 0;
-    const starts = intel.v6Starts.read(first * 2, (last + 1) * 2);
-    const base = intel.v6Starts.base / 2;
-    const i = searchV6Segments(starts, first - base, last - base, parts.w0, parts.w1);
-    return intel.v6Codes.at(i + base);
-  };
-  const combos: (number[] | undefined)[] = [];
-  /** The table-source indexes of bundled combination `combo`. */
-  const members = (combo: number): number[] => {
-    let found = combos[combo];
-    if (found === undefined) {
-      const start = combo === 0 ? 0 : intel.comboEnds.at(combo - 1);
-      const end = intel.comboEnds.at(combo);
-      const sources = intel.comboSources.read(start, end);
-      const base = intel.comboSources.base;
-      found = Array.from(sources.subarray(start - base, end - base));
-      combos[combo] = found;
-    }
-    return found;
-  };
+  const bundledRanges: Ranges = file.has('intel.v4Index')
+    ? fileRanges(file, keep)
+    : { count: 1, comboOf: () => 0, members: () => [] };
 
   const stateOf = (tor: TorExitList | undefined, feeds: Map<string, FeedTable>): PrivacyState => {
     const masked = new Set<number>();
@@ -405,7 +386,7 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
     for (const feed of feeds.values()) {
       feed.bundled.forEach((b, i) => {
         masked.add(b);
-        sources[b] = feed.intel.tableSources[i] as IntelSourceMeta;
+        sources[b] = feed.sources[i] as IntelSourceMeta;
       });
     }
     // A run-time Tor list replaces the bundled snapshot (a source of the range table).
@@ -420,13 +401,13 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
 
   /** The privacy of an address some range source or the Tor list may name. */
   const addressPrivacy = (s: PrivacyState, e: number): Readonly<IpPrivacy> => {
-    const combo = bundledCombo();
+    const combo = bundledRanges.comboOf(parts);
     let key = combo;
     const feedMembers: number[] = [];
     for (const feed of s.feeds.values()) {
-      const c = feed.intel.comboOf(parts);
-      key = key * (feed.intel.table.combos.length + 1) + c;
-      for (const i of feed.intel.table.combos[c] ?? []) feedMembers.push(feed.bundled[i] as number);
+      const c = feed.ranges.comboOf(parts);
+      key = key * (feed.ranges.count + 1) + c;
+      for (const i of feed.ranges.members(c)) feedMembers.push(feed.bundled[i] as number);
     }
     const tor = s.tor !== undefined && s.tor.size > 0 && s.tor.has(parts.text) ? 1 : 0;
     key = key * 2 + tor;
@@ -434,7 +415,7 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
     let byEntry = s.mixed.get(key);
     let privacy = byEntry?.get(e);
     if (privacy !== undefined) return privacy;
-    const all = combo === 0 ? [] : members(combo).filter((i) => !s.masked.has(i));
+    const all = combo === 0 ? [] : bundledRanges.members(combo).filter((i) => !s.masked.has(i));
     // In the table's order, as one table holding the feeds' ranges would list them.
     if (feedMembers.length > 0) {
       all.push(...feedMembers);
@@ -463,6 +444,27 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
     byEntry.set(e, privacy);
     s.size++;
     return privacy;
+  };
+
+  const bundledSource = (id: string): IntelSourceMeta => {
+    const source = bundledSources.find((s) => s.id === id);
+    if (source === undefined) throw new Error(`no IP-intel source ${id}`);
+    return source;
+  };
+  /** Puts a feed's table in place of its bundled source (and the blocks derived from it). */
+  const install = (
+    id: string,
+    sources: readonly IntelSourceMeta[],
+    ranges: Ranges,
+    table?: PositionedCacheFile,
+  ): void => {
+    const bundled = sources.map((t) => bundledSources.findIndex((s) => s.id === t.id));
+    if (bundled.some((i) => i < 0)) throw new Error(`IP-intel source ${id}: no bundled blocks`);
+    // Built completely before the one assignment below: lookups see old or new, never a mix.
+    const feeds = new Map(state.feeds);
+    feeds.get(id)?.file?.close();
+    feeds.set(id, { ranges, sources, bundled, ...(table ? { file: table } : {}) });
+    state = stateOf(state.tor, feeds);
   };
 
   /**
@@ -504,19 +506,23 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
       state = stateOf(list, state.feeds);
     },
     setIntelSource(id, patch) {
-      const at = bundledSources.findIndex((s) => s.id === id);
-      const source = bundledSources[at];
-      if (source === undefined) throw new Error(`no IP-intel source ${id}`);
-      // Built completely before the one assignment below: lookups see old or new, never a mix.
-      const feed = createIpIntel({
-        built: '',
-        sources: [{ ...source, ...patch } as IntelSource],
+      const intel = feedIntel(bundledSource(id), patch);
+      install(id, intel.tableSources, {
+        count: intel.table.combos.length,
+        comboOf: (p) => intel.comboOf(p),
+        members: (c) => intel.table.combos[c] ?? [],
       });
-      const bundled = feed.tableSources.map((t) => bundledSources.findIndex((s) => s.id === t.id));
-      if (bundled.some((i) => i < 0)) throw new Error(`IP-intel source ${id}: no bundled blocks`);
-      const feeds = new Map(state.feeds);
-      feeds.set(id, { intel: feed, bundled });
-      state = stateOf(state.tor, feeds);
+    },
+    setIntelTable(id, path, key, label) {
+      const table = openFeedTable(path, key, keep);
+      const sources = table?.meta.tableSources as IntelSourceMeta[] | undefined;
+      if (table === undefined || !Array.isArray(sources)) {
+        table?.close();
+        return false;
+      }
+      const labelled = sources.map((source) => ({ ...source, ...label }));
+      install(id, labelled, fileRanges(table, keep), table);
+      return true;
     },
     lookup(ip: string): IpInfo {
       const special = find(ip);
@@ -535,7 +541,10 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
     locate(ip: string): IpPlace {
       return find(ip) ?? place();
     },
-    close: () => file.close(),
+    close: () => {
+      for (const feed of state.feeds.values()) feed.file?.close();
+      file.close();
+    },
   };
 }
 
@@ -555,5 +564,55 @@ function lazyStrings(file: PositionedCacheFile): TableStrings {
       return load().size;
     },
     get: (i) => load().get(i),
+  };
+}
+
+/**
+ * The range table of arrays `intel.*` of `file` (`intelTableArrays`): the IP data file's
+ * bundled table, or a feed table. `keep` as the reader's.
+ */
+function fileRanges(file: PositionedCacheFile, keep: boolean): Ranges {
+  const u32 = (name: string) => new Column<Uint32Array>(file, name, 'u32', keep);
+  const v4Index = u32('intel.v4Index');
+  const v4Slots = u32('intel.v4Slots');
+  const v6Bucket = u32('intel.v6Bucket');
+  const v6Starts = u32('intel.v6Starts');
+  const v6Codes = new Column<Uint16Array>(file, 'intel.v6Codes', 'u16', keep);
+  const comboEnds = u32('intel.comboEnds');
+  const comboSources = u32('intel.comboSources');
+  const combos: (number[] | undefined)[] = [];
+  return {
+    count: file.length('intel.comboEnds'),
+    comboOf(parts) {
+      if (parts.version === 4) {
+        const v4 = parts.v4;
+        const first = v4Index.at(v4 >>> 16);
+        if (first >= SINGLE) return first & 0xffff;
+        const count = v4Slots.at(first);
+        const slots = v4Slots.read(first + 1, first + count + 1);
+        const base = v4Slots.base;
+        return searchV4Segments(slots, first + 1 - base, first + count - base, v4);
+      }
+      const b = parts.w0 >>> (32 - V6_BUCKET_BITS);
+      const first = v6Bucket.at(b);
+      if (first >= SINGLE) return v6Codes.at(first - SINGLE);
+      const last = (v6Bucket.at(b + 1) & ~SINGLE) >>> 0;
+      const starts = v6Starts.read(first * 2, (last + 1) * 2);
+      const base = v6Starts.base / 2;
+      const i = searchV6Segments(starts, first - base, last - base, parts.w0, parts.w1);
+      return v6Codes.at(i + base);
+    },
+    members(combo) {
+      let found = combos[combo];
+      if (found === undefined) {
+        const start = combo === 0 ? 0 : comboEnds.at(combo - 1);
+        const end = comboEnds.at(combo);
+        const sources = comboSources.read(start, end);
+        const base = comboSources.base;
+        found = Array.from(sources.subarray(start - base, end - base));
+        combos[combo] = found;
+      }
+      return found;
+    },
   };
 }

@@ -51,7 +51,8 @@ export function isEuCountry(country: string): boolean {
   return EU_MEMBERS.has(country);
 }
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+/** Made on first use: creating it loads ICU's region names, ~11 ms of a one-shot lookup. */
+let regionNames: Intl.DisplayNames | undefined;
 const nameCache = new Map<string, string>();
 
 /** English short name of an ISO 3166-1 alpha-2 code (ICU data via Intl.DisplayNames), or ''. */
@@ -60,6 +61,7 @@ export function countryName(country: string): string {
   let name = nameCache.get(country);
   if (name === undefined) {
     try {
+      regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
       name = /^[A-Z]{2}$/.test(country) ? (regionNames.of(country) ?? '') : '';
     } catch {
       name = '';

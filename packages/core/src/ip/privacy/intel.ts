@@ -127,6 +127,35 @@ export function createIpIntel(data: IntelData, table?: RangeTable): IpIntel {
   };
 }
 
+/**
+ * The intelligence of one bundled source replaced by a feed's copy (its ranges, dataset and
+ * version): the source and its derived blocks, as the bundled table has them.
+ */
+export function feedIntel(
+  source: IntelSourceMeta,
+  patch: Pick<IntelSource, 'ranges' | 'dataset' | 'version'>,
+): IpIntel {
+  return createIpIntel({ built: '', sources: [{ ...source, ...patch }] });
+}
+
+/**
+ * The arrays of `intel`'s range table as files store them (`intel.*`: the IP data file's
+ * bundled table, a feed table), read back by `ip/data/reader.ts`.
+ */
+export function intelTableArrays(intel: IpIntel): Record<string, Uint32Array | Uint16Array> {
+  const t = intel.table;
+  let at = 0;
+  return {
+    'intel.v4Index': t.v4Index,
+    'intel.v4Slots': t.v4Slots,
+    'intel.v6Starts': t.v6Starts,
+    'intel.v6Codes': t.v6Codes,
+    'intel.v6Bucket': t.v6Bucket,
+    'intel.comboEnds': Uint32Array.from(t.combos, (combo) => (at += combo.length)),
+    'intel.comboSources': Uint32Array.from(t.combos.flat()),
+  };
+}
+
 /** A copy of `data` with source `id` changed (a feed's new ranges and version). */
 export function withSource(data: IntelData, id: string, patch: Partial<IntelSource>): IntelData {
   if (!data.sources.some((s) => s.id === id)) throw new Error(`no IP-intel source ${id}`);

@@ -73,6 +73,8 @@ class Column<T extends Typed> {
   }
   /** Element `i`. */
   at(i: number): number {
+    const whole = this.whole;
+    if (whole !== undefined) return whole[i] as number;
     return this.read(i, i + 1)[i - this.base] as number;
   }
 }
@@ -311,9 +313,11 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
   const entryAsn = u32('as.asn');
   const quiet = new Column<Uint8Array>(file, 'as.quiet', 'u8', keep);
   const hasOrg = file.has('as.org');
-  const networks = new Map<number, Readonly<IpNetwork>>();
+  // Per AS entry (~91,000): arrays, looked up faster than maps on every lookup.
+  const entries = file.length('as.asn');
+  const networks = new Array<Readonly<IpNetwork> | undefined>(entries);
   const networkOf = (e: number): Readonly<IpNetwork> => {
-    let network = networks.get(e);
+    let network = networks[e];
     if (network === undefined) {
       const name = file.line('as.name', e);
       network = Object.freeze({
@@ -322,7 +326,7 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
         org: (hasOrg ? file.line('as.org', e) : '') || name,
         isp: (hasOrg ? file.line('as.isp', e) : '') || name,
       });
-      networks.set(e, network);
+      networks[e] = network;
     }
     return network;
   };
@@ -365,12 +369,12 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
     }
     return found;
   };
-  const asPrivacy = new Map<number, Readonly<IpPrivacy>>();
+  const asPrivacy = new Array<Readonly<IpPrivacy> | undefined>(entries);
   const privacyOf = (e: number): Readonly<IpPrivacy> => {
-    let privacy = asPrivacy.get(e);
+    let privacy = asPrivacy[e];
     if (privacy === undefined) {
       privacy = decide(asCandidatesOf(e));
-      asPrivacy.set(e, privacy);
+      asPrivacy[e] = privacy;
     }
     return privacy;
   };

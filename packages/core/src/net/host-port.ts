@@ -4,7 +4,7 @@
  * and, where allowed, host names (`whois.iana.org:43`).
  * @module
  */
-import { isIP } from 'node:net';
+import { isIP, isIPv4 } from 'node:net';
 
 export interface HostPort {
   /** IP literal (IPv6 without brackets) or host name. */
@@ -44,7 +44,8 @@ export function parseHostPort(value: string, options: ParseHostPortOptions): Hos
     const colon = text.indexOf(':');
     host = colon === -1 ? text : text.slice(0, colon);
     portText = colon === -1 ? undefined : text.slice(colon + 1);
-    const isV4 = isIP(host) === 4;
+    // isIPv4, not isIP: a host name would make isIP build its IPv6 pattern (~5 ms of a one-shot run).
+    const isV4 = isIPv4(host);
     // A dotted-number string that is not an IPv4 address (`1.2.3`) is neither an address nor a name.
     if (!isV4 && (/^[\d.]+$/.test(host) || !options.names || !HOST_NAME.test(host))) {
       return undefined;

@@ -127,12 +127,7 @@ export async function checkEmailAuth(
                 sender: input.sender || `postmaster@${domain}`,
                 helo: input.helo || domain,
               },
-              {
-                resolver,
-                signal,
-                timeout: EMAIL_AUTH_SPF_EVALUATION_TIMEOUT_MS,
-                ...(options.dnsTimeout !== undefined ? { dnsTimeout: options.dnsTimeout } : {}),
-              },
+              { ...dns, timeout: EMAIL_AUTH_SPF_EVALUATION_TIMEOUT_MS },
             ),
       ]);
       const bimi = await analyseBimi(domain, { ...section, dmarc });

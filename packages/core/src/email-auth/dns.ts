@@ -82,10 +82,7 @@ export async function tryLookup(
   options: LookupOptions = {},
 ): Promise<LookupResult> {
   try {
-    const response = await resolver.query(name, type, {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-    });
+    const response = await resolver.query(name, type, options);
     const rcode = response.rcode;
     if (rcode === 'NOERROR' || rcode === 'NXDOMAIN') {
       return {

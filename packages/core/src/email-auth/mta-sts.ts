@@ -11,7 +11,13 @@ import { runSection, type SectionRun } from './dns.js';
 import { fetchMtaStsPolicy, type MtaStsPolicy, mxMatchesPattern } from './mta-sts-policy.js';
 import type { mtaStsSchema } from './schema.js';
 import { lookupTxtPolicy } from './txt-policy.js';
-import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from './types.js';
+import {
+  type EmailAuthSectionOptions,
+  type Finding,
+  type FindingSeverity,
+  finding,
+  statusOf,
+} from './types.js';
 
 /**
  * A max_age under one day means senders forget the policy quickly, shrinking the window in
@@ -90,34 +96,24 @@ async function mtaStsSection(
   }
   if (found.kind !== 'found') return { ...base, status: 'fail', findings: [found.finding] };
   const findings: Finding[] = [];
+  const add = (severity: FindingSeverity, code: string, message: string) =>
+    findings.push(finding(severity, code, message));
   const id = found.tags.get('id') ?? null;
   // §3.1: sts-id = 1*32( ALPHA / DIGIT ).
   if (id === null) {
-    findings.push(
-      finding(
-        'fail',
-        'mta_sts_id',
-        `${name} has no id= tag; senders ignore the record (RFC 8461 §3.1)`,
-      ),
-    );
+    add('fail', 'mta_sts_id', `${name} has no id= tag; senders ignore the record (RFC 8461 §3.1)`);
   } else if (!/^[A-Za-z0-9]{1,32}$/.test(id)) {
-    findings.push(
-      finding('fail', 'mta_sts_id', `id=${id} must be 1 to 32 letters and digits (RFC 8461 §3.1)`),
-    );
+    add('fail', 'mta_sts_id', `id=${id} must be 1 to 32 letters and digits (RFC 8461 §3.1)`);
   }
   for (const segment of found.malformed) {
-    findings.push(
-      finding('warn', 'mta_sts_syntax', `"${segment}" is not a tag=value pair (RFC 8461 §3.1)`),
-    );
+    add('warn', 'mta_sts_syntax', `"${segment}" is not a tag=value pair (RFC 8461 §3.1)`);
   }
   const result: MtaStsAnalysis = { ...base, record: found.record, id };
   if (options.fetchPolicy === false) {
-    findings.push(
-      finding(
-        'info',
-        'mta_sts_policy_not_fetched',
-        `the policy file ${base.policy_url} was not fetched (disabled)`,
-      ),
+    add(
+      'info',
+      'mta_sts_policy_not_fetched',
+      `the policy file ${base.policy_url} was not fetched (disabled)`,
     );
   } else {
     const url = options.policyUrl?.(domain) ?? base.policy_url;
@@ -129,12 +125,10 @@ async function mtaStsSection(
     });
     if (!fetched.ok) {
       result.policy_error = fetched.error;
-      findings.push(
-        finding(
-          'fail',
-          'mta_sts_policy_unavailable',
-          `the TXT record announces MTA-STS but the policy cannot be used: ${fetched.error}; senders deliver as if there were no policy (RFC 8461 §3.3)`,
-        ),
+      add(
+        'fail',
+        'mta_sts_policy_unavailable',
+        `the TXT record announces MTA-STS but the policy cannot be used: ${fetched.error}; senders deliver as if there were no policy (RFC 8461 §3.3)`,
       );
     } else {
       const { errors, ...policy } = fetched.policy;
@@ -164,30 +158,22 @@ function policyFindings(
   const out = errors.map((e) =>
     finding('fail', 'mta_sts_policy_syntax', `policy file: ${e} (RFC 8461 §3.2)`),
   );
+  const add = (severity: FindingSeverity, code: string, message: string) =>
+    out.push(finding(severity, code, message));
   if (policy.mode === 'testing') {
-    out.push(
-      finding(
-        'warn',
-        'mta_sts_testing',
-        'mode: testing: failures are only reported, delivery is not protected; switch to enforce',
-      ),
+    add(
+      'warn',
+      'mta_sts_testing',
+      'mode: testing: failures are only reported, delivery is not protected; switch to enforce',
     );
   } else if (policy.mode === 'none') {
-    out.push(
-      finding(
-        'warn',
-        'mta_sts_mode_none',
-        'mode: none: the domain is withdrawing its MTA-STS policy',
-      ),
-    );
+    add('warn', 'mta_sts_mode_none', 'mode: none: the domain is withdrawing its MTA-STS policy');
   }
   if (policy.max_age !== null && policy.max_age < MTA_STS_SHORT_MAX_AGE_S) {
-    out.push(
-      finding(
-        'warn',
-        'mta_sts_max_age',
-        `max_age ${policy.max_age} s is under a day: senders forget the policy quickly and a downgrade attacker only has to wait; values of weeks are usual`,
-      ),
+    add(
+      'warn',
+      'mta_sts_max_age',
+      `max_age ${policy.max_age} s is under a day: senders forget the policy quickly and a downgrade attacker only has to wait; values of weeks are usual`,
     );
   }
   if (policy.mode !== 'none' && policy.mx.length > 0) {
@@ -195,12 +181,10 @@ function policyFindings(
       (h) => h !== '' && !policy.mx.some((p) => mxMatchesPattern(h, p)),
     );
     if (result.mx_not_covered.length > 0) {
-      out.push(
-        finding(
-          policy.mode === 'enforce' ? 'fail' : 'warn',
-          'mta_sts_mx_mismatch',
-          `MX host(s) ${result.mx_not_covered.join(', ')} match no mx pattern of the policy (${policy.mx.join(', ')}): ${policy.mode === 'enforce' ? 'senders refuse to deliver to them' : 'failures are reported'} (RFC 8461 §4.1)`,
-        ),
+      add(
+        policy.mode === 'enforce' ? 'fail' : 'warn',
+        'mta_sts_mx_mismatch',
+        `MX host(s) ${result.mx_not_covered.join(', ')} match no mx pattern of the policy (${policy.mx.join(', ')}): ${policy.mode === 'enforce' ? 'senders refuse to deliver to them' : 'failures are reported'} (RFC 8461 §4.1)`,
       );
     }
   }

@@ -17,7 +17,13 @@ import {
   tryLookup,
 } from './dns.js';
 import type { mxHostSchema, mxSchema } from './schema.js';
-import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from './types.js';
+import {
+  type EmailAuthSectionOptions,
+  type Finding,
+  type FindingSeverity,
+  finding,
+  statusOf,
+} from './types.js';
 
 /** Exchanges resolved at most; a domain may publish more, they are listed but not resolved. */
 export const MX_RESOLVE_LIMIT = 20;
@@ -46,6 +52,8 @@ async function mxSection(
   const { lookup } = options;
   const answer = await mustLookup(options.resolver, domain, 'MX', lookup);
   const findings: Finding[] = [];
+  const add = (severity: FindingSeverity, code: string, message: string) =>
+    findings.push(finding(severity, code, message));
   const values = answer.records
     .map((r) => r.value as MxValue)
     .map((v) => ({
@@ -56,49 +64,24 @@ async function mxSection(
 
   if (values.length === 0) {
     if (answer.rcode === 'NXDOMAIN') {
-      findings.push(finding('fail', 'mx_domain_missing', `${domain} does not exist (NXDOMAIN)`));
-      return {
-        status: 'fail',
-        records: [],
-        null_mx: false,
-        implicit_mx: false,
-        implicit_addresses: [],
-        findings,
-      };
+      add('fail', 'mx_domain_missing', `${domain} does not exist (NXDOMAIN)`);
+      return mxResult(findings);
     }
     const addresses = await addressesOf(options.resolver, domain, lookup);
     if (addresses.ok && addresses.addresses.length > 0) {
-      findings.push(
-        finding(
-          'warn',
-          'mx_implicit',
-          `${domain} publishes no MX: senders deliver to its own address${addresses.addresses.length > 1 ? 'es' : ''} ${addresses.addresses.join(', ')} (implicit MX, RFC 5321 §5.1); publish an MX, or a Null MX if it takes no mail (RFC 7505)`,
-        ),
+      add(
+        'warn',
+        'mx_implicit',
+        `${domain} publishes no MX: senders deliver to its own address${addresses.addresses.length > 1 ? 'es' : ''} ${addresses.addresses.join(', ')} (implicit MX, RFC 5321 §5.1); publish an MX, or a Null MX if it takes no mail (RFC 7505)`,
       );
-      return {
-        status: 'warn',
-        records: [],
-        null_mx: false,
-        implicit_mx: true,
-        implicit_addresses: addresses.addresses,
-        findings,
-      };
+      return mxResult(findings, { implicit_mx: true, implicit_addresses: addresses.addresses });
     }
-    findings.push(
-      finding(
-        'fail',
-        'mx_missing',
-        `${domain} has no MX and no address: it cannot receive mail, not even bounces; publish an MX, or a Null MX "0 ." if that is intended (RFC 7505)`,
-      ),
+    add(
+      'fail',
+      'mx_missing',
+      `${domain} has no MX and no address: it cannot receive mail, not even bounces; publish an MX, or a Null MX "0 ." if that is intended (RFC 7505)`,
     );
-    return {
-      status: 'fail',
-      records: [],
-      null_mx: false,
-      implicit_mx: false,
-      implicit_addresses: [],
-      findings,
-    };
+    return mxResult(findings);
   }
 
   const nullRecords = values.filter((v) => v.exchange === '');
@@ -114,60 +97,47 @@ async function mxSection(
           : 'published next to a Null MX',
     }));
     if (values.length > 1) {
-      findings.push(
-        finding(
-          'fail',
-          'mx_null_mixed',
-          `${domain} publishes a Null MX next to other MX records; a Null MX MUST be the only one (RFC 7505 §3)`,
-        ),
+      add(
+        'fail',
+        'mx_null_mixed',
+        `${domain} publishes a Null MX next to other MX records; a Null MX MUST be the only one (RFC 7505 §3)`,
       );
     } else if ((nullRecords[0] as { preference: number }).preference !== 0) {
-      findings.push(
-        finding(
-          'warn',
-          'mx_null_preference',
-          `the Null MX of ${domain} should have preference 0 (RFC 7505 §3)`,
-        ),
+      add(
+        'warn',
+        'mx_null_preference',
+        `the Null MX of ${domain} should have preference 0 (RFC 7505 §3)`,
       );
     } else {
-      findings.push(
-        finding(
-          'info',
-          'mx_null',
-          `${domain} declares with a Null MX that it accepts no mail (RFC 7505)`,
-        ),
+      add(
+        'info',
+        'mx_null',
+        `${domain} declares with a Null MX that it accepts no mail (RFC 7505)`,
       );
     }
-    return {
-      status: statusOf(findings),
-      records,
-      null_mx: true,
-      implicit_mx: false,
-      implicit_addresses: [],
-      findings,
-    };
+    return mxResult(findings, { records, null_mx: true });
   }
 
   const seen = new Set<string>();
   const resolvedHosts = await Promise.all(
     values.map(async (v, index): Promise<[MxHost, Finding[]]> => {
       const own: Finding[] = [];
+      const note = (severity: FindingSeverity, code: string, message: string) =>
+        own.push(finding(severity, code, message));
       const done = (entry: MxHost): [MxHost, Finding[]] => [entry, own];
       const duplicate = seen.has(v.exchange);
       seen.add(v.exchange);
       const host = { ...v, addresses: [] as string[], cname: null as string | null };
       if (parseIpLiteral(v.exchange)) {
-        own.push(
-          finding(
-            'fail',
-            'mx_ip_literal',
-            `MX ${v.preference} ${v.exchange} is an IP address; an MX names a host (RFC 1035 §3.3.9, RFC 5321 §5.1)`,
-          ),
+        note(
+          'fail',
+          'mx_ip_literal',
+          `MX ${v.preference} ${v.exchange} is an IP address; an MX names a host (RFC 1035 §3.3.9, RFC 5321 §5.1)`,
         );
         return done({ ...host, status: 'fail', reason: 'an IP address, not a host name' });
       }
       if (duplicate) {
-        own.push(finding('warn', 'mx_duplicate', `${v.exchange} is listed more than once`));
+        note('warn', 'mx_duplicate', `${v.exchange} is listed more than once`);
         return done({ ...host, status: 'warn', reason: 'listed more than once' });
       }
       if (index >= MX_RESOLVE_LIMIT) {
@@ -179,38 +149,32 @@ async function mxSection(
       }
       const resolved = await addressesOf(options.resolver, v.exchange, lookup);
       if (!resolved.ok) {
-        own.push(finding('warn', 'mx_dns_error', `MX host ${v.exchange}: ${resolved.error}`));
+        note('warn', 'mx_dns_error', `MX host ${v.exchange}: ${resolved.error}`);
         return done({ ...host, status: 'warn', reason: resolved.error });
       }
       const entry = { ...host, addresses: resolved.addresses, cname: resolved.cname };
       if (resolved.addresses.length === 0) {
-        own.push(
-          finding(
-            'fail',
-            'mx_no_address',
-            `MX host ${v.exchange} has no A or AAAA record: mail to it cannot be delivered`,
-          ),
+        note(
+          'fail',
+          'mx_no_address',
+          `MX host ${v.exchange} has no A or AAAA record: mail to it cannot be delivered`,
         );
         return done({ ...entry, status: 'fail', reason: 'no A or AAAA record' });
       }
       if (resolved.cname) {
-        own.push(
-          finding(
-            'warn',
-            'mx_cname',
-            `MX host ${v.exchange} is an alias of ${resolved.cname}; an MX must name the canonical host (RFC 2181 §10.3, RFC 5321 §5.1)`,
-          ),
+        note(
+          'warn',
+          'mx_cname',
+          `MX host ${v.exchange} is an alias of ${resolved.cname}; an MX must name the canonical host (RFC 2181 §10.3, RFC 5321 §5.1)`,
         );
         return done({ ...entry, status: 'warn', reason: `an alias (CNAME) of ${resolved.cname}` });
       }
       const internal = resolved.addresses.filter((a) => !classifyAddress(a).public);
       if (internal.length > 0) {
-        own.push(
-          finding(
-            'warn',
-            'mx_private_address',
-            `MX host ${v.exchange} has non-public address(es) ${internal.join(', ')}`,
-          ),
+        note(
+          'warn',
+          'mx_private_address',
+          `MX host ${v.exchange} has non-public address(es) ${internal.join(', ')}`,
         );
         return done({
           ...entry,
@@ -228,17 +192,23 @@ async function mxSection(
   const records = resolvedHosts.map(([host]) => host);
   for (const [, own] of resolvedHosts) findings.push(...own);
   if (records.every((r) => r.status === 'fail')) {
-    findings.push(finding('fail', 'mx_unreachable', `no MX host of ${domain} can receive mail`));
+    add('fail', 'mx_unreachable', `no MX host of ${domain} can receive mail`);
   }
   if (!findings.some((f) => f.severity === 'warn' || f.severity === 'fail')) {
     findings.unshift(finding('pass', 'mx_ok', `${records.length} MX host(s), all resolvable`));
   }
+  return mxResult(findings, { records });
+}
+
+/** The section with its status from `findings`; no records, no Null or implicit MX unless set. */
+function mxResult(findings: Finding[], fields: Partial<MxAnalysis> = {}): MxAnalysis {
   return {
     status: statusOf(findings),
-    records,
+    records: [],
     null_mx: false,
     implicit_mx: false,
     implicit_addresses: [],
+    ...fields,
     findings,
   };
 }

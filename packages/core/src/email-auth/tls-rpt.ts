@@ -7,7 +7,13 @@ import type { z } from 'zod';
 import { runSection, type SectionRun } from './dns.js';
 import type { tlsRptSchema } from './schema.js';
 import { lookupTxtPolicy } from './txt-policy.js';
-import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from './types.js';
+import {
+  type EmailAuthSectionOptions,
+  type Finding,
+  type FindingSeverity,
+  finding,
+  statusOf,
+} from './types.js';
 
 /** The `tls_rpt` section: `_smtp._tls.<domain>` and its report destinations. */
 export type TlsRptAnalysis = z.output<typeof tlsRptSchema>;
@@ -58,37 +64,24 @@ async function tlsRptSection(
   }
   if (found.kind !== 'found') return { ...base, status: 'fail', findings: [found.finding] };
   const findings: Finding[] = [];
+  const add = (severity: FindingSeverity, code: string, message: string) =>
+    findings.push(finding(severity, code, message));
   const rua = (found.tags.get('rua') ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   if (rua.length === 0) {
-    findings.push(
-      finding(
-        'fail',
-        'tls_rpt_rua',
-        `${name} has no rua= destination, which is required (RFC 8460 §3)`,
-      ),
-    );
+    add('fail', 'tls_rpt_rua', `${name} has no rua= destination, which is required (RFC 8460 §3)`);
   }
   for (const uri of rua) {
     // §3: tlsrpt-uri is a mailto: or https: URI.
     const ok = /^mailto:[^@\s]+@[^@\s]+$/i.test(uri) || /^https:\/\/[^\s]+$/i.test(uri);
     if (!ok)
-      findings.push(
-        finding(
-          'fail',
-          'tls_rpt_uri',
-          `rua "${uri}" must be a mailto: or https: URI (RFC 8460 §3)`,
-        ),
-      );
+      add('fail', 'tls_rpt_uri', `rua "${uri}" must be a mailto: or https: URI (RFC 8460 §3)`);
   }
   for (const segment of found.malformed) {
-    findings.push(
-      finding('warn', 'tls_rpt_syntax', `"${segment}" is not a tag=value pair (RFC 8460 §3)`),
-    );
+    add('warn', 'tls_rpt_syntax', `"${segment}" is not a tag=value pair (RFC 8460 §3)`);
   }
-  if (findings.length === 0)
-    findings.push(finding('pass', 'tls_rpt_ok', `TLS reports go to ${rua.join(', ')}`));
+  if (findings.length === 0) add('pass', 'tls_rpt_ok', `TLS reports go to ${rua.join(', ')}`);
   return { ...base, status: statusOf(findings), record: found.record, rua, findings };
 }

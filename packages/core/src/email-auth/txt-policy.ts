@@ -13,7 +13,7 @@ import { type Finding, finding } from './types.js';
 export type TxtPolicyLookup =
   | { kind: 'absent'; name: string }
   | { kind: 'error'; name: string; finding: Finding }
-  | { kind: 'multiple'; name: string; records: string[]; finding: Finding }
+  | { kind: 'multiple'; name: string; finding: Finding }
   | { kind: 'found'; name: string; record: string; tags: Map<string, string>; malformed: string[] };
 
 /**
@@ -43,7 +43,6 @@ export async function lookupTxtPolicy(
     return {
       kind: 'multiple',
       name,
-      records,
       finding: finding(
         'fail',
         `${label}_multiple`,

@@ -10,12 +10,7 @@ import { InvalidInputError } from '../../errors.js';
 import type { DnsResolver } from '../../net/dns-types.js';
 import { type LookupOptions, runSection, type SectionRun, tryLookup, txtTexts } from '../dns.js';
 import type { dkimSchema, dkimSelectorSchema } from '../schema.js';
-import {
-  type EmailAuthSectionOptions,
-  type Finding,
-  finding,
-  type SectionStatus,
-} from '../types.js';
+import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from '../types.js';
 import { looksLikeDkimKey, parseDkimKeyRecord } from './key-record.js';
 
 /**
@@ -156,13 +151,8 @@ async function dkimSection(
       finding('pass', 'dkim_ok', `DKIM key(s) found at ${good.map((r) => r.selector).join(', ')}`),
     );
   }
-  const status: SectionStatus = findings.some((f) => f.severity === 'fail')
-    ? 'fail'
-    : findings.some((f) => f.severity === 'warn')
-      ? 'warn'
-      : 'pass';
   return {
-    status,
+    status: statusOf(findings),
     selectors_checked: all.map((s) => s.selector),
     selectors: shown,
     domainkey_exists: domainkeyExists,

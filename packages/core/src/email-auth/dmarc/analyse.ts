@@ -16,7 +16,13 @@ import {
   txtTexts,
 } from '../dns.js';
 import type { dmarcReportDestinationSchema, dmarcSchema } from '../schema.js';
-import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from '../types.js';
+import {
+  type EmailAuthSectionOptions,
+  type Finding,
+  type FindingSeverity,
+  finding,
+  statusOf,
+} from '../types.js';
 import {
   type DmarcEffectivePolicy,
   type DmarcPolicy,
@@ -110,18 +116,16 @@ async function dmarcSection(
     };
   }
   const findings: Finding[] = [];
+  const add = (severity: FindingSeverity, code: string, message: string) =>
+    findings.push(finding(severity, code, message));
   if (spaced !== undefined) {
-    findings.push(
-      finding('warn', 'dmarc_leading_whitespace', `${spacedMessage}; the other record applies`),
-    );
+    add('warn', 'dmarc_leading_whitespace', `${spacedMessage}; the other record applies`);
   }
   if (found.records.length > 1) {
-    findings.push(
-      finding(
-        'fail',
-        'dmarc_multiple',
-        `${found.name} holds ${found.records.length} DMARC records; with more than one, receivers apply no DMARC at all (RFC 7489 §6.6.3)`,
-      ),
+    add(
+      'fail',
+      'dmarc_multiple',
+      `${found.name} holds ${found.records.length} DMARC records; with more than one, receivers apply no DMARC at all (RFC 7489 §6.6.3)`,
     );
   }
   const record = found.records[0] as string;
@@ -137,32 +141,26 @@ async function dmarcSection(
 
   findings.push(...policyFindings(domain, source, parsed.tags, policy, applied));
   for (const error of parsed.errors) {
-    findings.push(
-      finding('warn', 'dmarc_syntax', `${found.name}: ${error.message}; the tag is ignored`),
-    );
+    add('warn', 'dmarc_syntax', `${found.name}: ${error.message}; the tag is ignored`);
   }
   for (const tag of parsed.unknown_tags) {
-    findings.push(
-      finding(
-        'warn',
-        'dmarc_unknown_tag',
-        `${found.name}: unknown tag "${tag}" is ignored (RFC 7489 §6.3); check for a typo`,
-      ),
+    add(
+      'warn',
+      'dmarc_unknown_tag',
+      `${found.name}: unknown tag "${tag}" is ignored (RFC 7489 §6.3); check for a typo`,
     );
   }
   for (const dest of [...rua, ...ruf]) {
     if (dest.external && dest.authorized === false) {
-      findings.push(
-        finding(
-          'warn',
-          'dmarc_external_unauthorized',
-          `report destination ${dest.uri} is outside ${orgOfPolicy} and ${policyDomain}._report._dmarc.${dest.domain} does not authorise it: receivers will not send these reports (RFC 7489 §7.1)`,
-        ),
+      add(
+        'warn',
+        'dmarc_external_unauthorized',
+        `report destination ${dest.uri} is outside ${orgOfPolicy} and ${policyDomain}._report._dmarc.${dest.domain} does not authorise it: receivers will not send these reports (RFC 7489 §7.1)`,
       );
     }
   }
   if (!findings.some((f) => f.severity === 'warn' || f.severity === 'fail')) {
-    findings.push(finding('pass', 'dmarc_ok', `DMARC policy "${applied}" with aggregate reports`));
+    add('pass', 'dmarc_ok', `DMARC policy "${applied}" with aggregate reports`);
   }
   return {
     status: statusOf(findings),
@@ -190,100 +188,80 @@ function policyFindings(
   applied: DmarcPolicy,
 ): Finding[] {
   const out: Finding[] = [];
+  const add = (severity: FindingSeverity, code: string, message: string) =>
+    out.push(finding(severity, code, message));
   if (source === 'organizational_domain') {
-    out.push(
-      finding(
-        'info',
-        'dmarc_inherited',
-        `${domain} has no record of its own; the organisational domain's applies, with its subdomain policy sp=${policy.sp} (RFC 7489 §6.6.3)`,
-      ),
+    add(
+      'info',
+      'dmarc_inherited',
+      `${domain} has no record of its own; the organisational domain's applies, with its subdomain policy sp=${policy.sp} (RFC 7489 §6.6.3)`,
     );
   }
   if (tags.p === undefined) {
-    out.push(
-      finding(
-        'warn',
-        'dmarc_no_policy',
-        'the record has no valid p= tag: RFC 7489 receivers treat it as p=none only when rua is valid (§6.6.3), DMARCbis as p=none',
-      ),
+    add(
+      'warn',
+      'dmarc_no_policy',
+      'the record has no valid p= tag: RFC 7489 receivers treat it as p=none only when rua is valid (§6.6.3), DMARCbis as p=none',
     );
   }
   if (applied === 'none') {
-    out.push(
-      finding(
-        'warn',
-        'dmarc_policy_none',
-        'the policy is "none": forged mail is only reported, never quarantined or rejected; move to quarantine, then reject',
-      ),
+    add(
+      'warn',
+      'dmarc_policy_none',
+      'the policy is "none": forged mail is only reported, never quarantined or rejected; move to quarantine, then reject',
     );
   } else {
-    out.push(
-      finding('pass', 'dmarc_enforced', `the policy is "${applied}": receivers act on forged mail`),
-    );
+    add('pass', 'dmarc_enforced', `the policy is "${applied}": receivers act on forged mail`);
   }
   if (source === 'domain' && policy.p !== 'none' && policy.sp === 'none') {
-    out.push(
-      finding(
-        'warn',
-        'dmarc_subdomain_none',
-        'sp=none leaves subdomains unprotected although the domain enforces',
-      ),
+    add(
+      'warn',
+      'dmarc_subdomain_none',
+      'sp=none leaves subdomains unprotected although the domain enforces',
     );
   }
   if (tags.pct !== undefined) {
     if (tags.pct < 100) {
-      out.push(
-        finding(
-          'warn',
-          'dmarc_pct',
-          `pct=${tags.pct}: the policy applies to only ${tags.pct}% of failing mail (RFC 7489 §6.3)`,
-        ),
+      add(
+        'warn',
+        'dmarc_pct',
+        `pct=${tags.pct}: the policy applies to only ${tags.pct}% of failing mail (RFC 7489 §6.3)`,
       );
     }
-    out.push(
-      finding(
-        'info',
-        'dmarc_removed_tag',
-        'pct is removed in DMARCbis (RFC 9989); use t=y for testing instead',
-      ),
+    add(
+      'info',
+      'dmarc_removed_tag',
+      'pct is removed in DMARCbis (RFC 9989); use t=y for testing instead',
     );
   }
   for (const tag of ['rf', 'ri'] as const) {
     if (tags[tag] !== undefined) {
-      out.push(
-        finding(
-          'info',
-          'dmarc_removed_tag',
-          `${tag} is removed in DMARCbis (RFC 9989) and ignored by its receivers`,
-        ),
+      add(
+        'info',
+        'dmarc_removed_tag',
+        `${tag} is removed in DMARCbis (RFC 9989) and ignored by its receivers`,
       );
     }
   }
   if (tags.t === 'y') {
-    out.push(
-      finding(
-        'warn',
-        'dmarc_testing',
-        't=y: testing mode, receivers apply a policy one step weaker (DMARCbis, RFC 9989)',
-      ),
+    add(
+      'warn',
+      'dmarc_testing',
+      't=y: testing mode, receivers apply a policy one step weaker (DMARCbis, RFC 9989)',
     );
   }
   if (!tags.rua?.length) {
-    out.push(
-      finding(
-        'warn',
-        'dmarc_no_rua',
-        'no rua= address: the domain receives no aggregate reports and cannot see who sends as it',
-      ),
+    add(
+      'warn',
+      'dmarc_no_rua',
+      'no rua= address: the domain receives no aggregate reports and cannot see who sends as it',
     );
   }
   if (tags.ruf?.length) {
-    out.push(
-      finding(
-        'info',
-        'dmarc_ruf',
-        'ruf= is set; few receivers send failure reports, for privacy reasons',
-      ),
+    add(
+      'info',
+      'dmarc_ruf',
+      'ruf= is set; few receivers send failure reports, for privacy reasons',
     );
   }
   return out;

@@ -58,12 +58,9 @@ const MAX_SEGMENTS = 1024;
 const LISTED_BAD_URIS = 10;
 
 /**
- * The version test of RFC 7489 §6.4 (`dmarc-version = "v" *WSP "=" *WSP %x44.4d.41.52.43.31`):
- * the first tag is `v`, in either case — tag names are ABNF quoted strings, which are
- * case-insensitive (RFC 5234 §2.3) — and its value is exactly `DMARC1`, upper case (§6.4 spells
- * it with %x codes; §6.3: "MUST have the value of DMARC1"). `V=DMARC1` is a DMARC record,
- * `v=dmarc1` is not.
- * No whitespace before the "v": §6.6.3 discards records that do not begin with "v=DMARC1".
+ * RFC 7489 §6.4 `dmarc-version = "v" *WSP "=" *WSP %x44.4d.41.52.43.31`: the tag name is
+ * case-insensitive (RFC 5234 §2.3), the value exactly `DMARC1` (%x codes), so `V=DMARC1` is a
+ * record and `v=dmarc1` is not. No leading whitespace (§6.6.3).
  */
 const DMARC_VERSION = /^[Vv]\s*=\s*DMARC1\s*(?:;|$)/;
 
@@ -107,9 +104,8 @@ export function parseDmarcRecord(record: string): DmarcRecordParse {
   }
   result.valid = true;
   result.tags.v = 'DMARC1';
-  // A record is at most a DNS message (64 KiB); a hostile one can hold thousands of bad
-  // segments or repeat a tag thousands of times. Every tag is still read, but past
-  // MAX_REPORTED problems the rest are only counted, in one closing message.
+  // Past MAX_REPORTED problems the rest are only counted, in one closing message, so a hostile
+  // record of thousands of bad segments yields a bounded answer.
   let unlisted = list.malformedCount - list.malformed.length;
   const full = () => result.errors.length + result.unknown_tags.length >= MAX_REPORTED;
   for (const segment of list.malformed) {

@@ -24,6 +24,7 @@ import {
   type Finding,
   type FindingSeverity,
   finding,
+  statusOf,
 } from '../types.js';
 import { SPF_LOOKUP_LIMIT, SPF_NAME_LIMIT, SPF_VOID_LOOKUP_LIMIT } from './check-host.js';
 import { expandTokens, isQueryableName, parseMacroString, toTargetName } from './macro.js';
@@ -121,12 +122,11 @@ async function spfSection(
     };
   }
   if (spfRecords.length > 1) {
-    walk.findings.push(
-      finding(
-        'fail',
-        'spf_multiple',
-        `${domain} publishes ${spfRecords.length} SPF records; receivers return permerror (RFC 7208 §4.5): merge them into one`,
-      ),
+    flag(
+      walk,
+      'fail',
+      'spf_multiple',
+      `${domain} publishes ${spfRecords.length} SPF records; receivers return permerror (RFC 7208 §4.5): merge them into one`,
     );
   }
   await walkRecord(walk, domain, spfRecords[0] as string, 0, null, [domain], true);
@@ -139,14 +139,9 @@ async function spfSection(
       ),
     );
   }
-  const status = walk.findings.some((f) => f.severity === 'fail')
-    ? 'fail'
-    : walk.findings.some((f) => f.severity === 'warn')
-      ? 'warn'
-      : 'pass';
   return {
     ...base,
-    status,
+    status: statusOf(walk.findings),
     all: walk.finalAll,
     dns_lookups: walk.lookups,
     void_lookups: walk.voids,
@@ -154,6 +149,13 @@ async function spfSection(
     terms: walk.terms,
     findings: walk.findings,
   };
+}
+
+/** Where a term sits: the walk, the domain whose record holds it, and that record's depth. */
+interface At {
+  walk: Walk;
+  domain: string;
+  depth: number;
 }
 
 async function walkRecord(
@@ -165,14 +167,14 @@ async function walkRecord(
   path: string[],
   top: boolean,
 ): Promise<void> {
+  const at: At = { walk, domain, depth };
   walk.records.push({ domain, depth, record, via });
   if (record.length > SPF_RECORD_SIZE_LIMIT) {
-    walk.findings.push(
-      finding(
-        'warn',
-        'spf_record_size',
-        `the SPF record of ${domain} is ${record.length} characters; keep SPF answers under ${SPF_RECORD_SIZE_LIMIT} octets so they fit one UDP packet (RFC 7208 §3.4)`,
-      ),
+    flag(
+      walk,
+      'warn',
+      'spf_record_size',
+      `the SPF record of ${domain} is ${record.length} characters; keep SPF answers under ${SPF_RECORD_SIZE_LIMIT} octets so they fit one UDP packet (RFC 7208 §3.4)`,
     );
   }
   const tokens = record.slice('v=spf1'.length).split(' ').filter(Boolean);
@@ -181,131 +183,82 @@ async function walkRecord(
     ({ term }) => !('message' in term) && term.kind === 'mechanism' && term.name === 'all',
   );
   let seenAll: string | null = null;
-  let redirect: { token: string; term: SpfTerm } | undefined;
+  let redirect: SpfTerm | undefined;
   const seenModifiers = new Set<string>();
 
   for (const { token, term } of parsed) {
     if ('message' in term) {
-      push(walk, domain, depth, invalidEntry(token), 'fail', term.message, 0, false);
-      walk.findings.push(
-        finding(
-          'fail',
-          'spf_syntax',
-          `syntax error in the SPF record of ${domain}: ${term.message}; receivers return permerror (RFC 7208 §4.6)`,
-        ),
+      note(at, { kind: 'invalid', text: token }, 'fail', term.message);
+      flag(
+        walk,
+        'fail',
+        'spf_syntax',
+        `syntax error in the SPF record of ${domain}: ${term.message}; receivers return permerror (RFC 7208 §4.6)`,
       );
       continue;
     }
     if (term.kind === 'modifier') {
       if ((term.name === 'redirect' || term.name === 'exp') && seenModifiers.has(term.name)) {
-        push(
+        note(at, term, 'fail', `"${term.name}" may appear only once (RFC 7208 §6)`);
+        flag(
           walk,
-          domain,
-          depth,
-          term,
           'fail',
-          `"${term.name}" may appear only once (RFC 7208 §6)`,
-          0,
-          false,
-        );
-        walk.findings.push(
-          finding(
-            'fail',
-            'spf_syntax',
-            `${domain}: "${term.name}" appears twice; receivers return permerror (RFC 7208 §6)`,
-          ),
+          'spf_syntax',
+          `${domain}: "${term.name}" appears twice; receivers return permerror (RFC 7208 §6)`,
         );
         continue;
       }
       seenModifiers.add(term.name);
       if (term.name === 'redirect') {
         if (hasAll) {
-          push(
+          note(at, term, 'warn', 'ignored: the record has an "all" mechanism (RFC 7208 §5.1)');
+          flag(
             walk,
-            domain,
-            depth,
-            term,
             'warn',
-            'ignored: the record has an "all" mechanism (RFC 7208 §5.1)',
-            0,
-            false,
-          );
-          walk.findings.push(
-            finding(
-              'warn',
-              'spf_redirect_ignored',
-              `${domain}: "${term.text}" is ignored because the record also has "all" (RFC 7208 §5.1)`,
-            ),
+            'spf_redirect_ignored',
+            `${domain}: "${term.text}" is ignored because the record also has "all" (RFC 7208 §5.1)`,
           );
         } else {
-          redirect = { token, term };
+          redirect = term;
         }
       } else if (term.name === 'exp') {
-        push(
-          walk,
-          domain,
-          depth,
-          term,
-          'info',
-          `explanation text for "fail" results is published at ${term.value} (RFC 7208 §6.2)`,
-          0,
-          false,
-        );
+        const reason = `explanation text for "fail" results is published at ${term.value} (RFC 7208 §6.2)`;
+        note(at, term, 'info', reason);
       } else {
-        push(
+        const reason = `unknown modifier "${term.name}": receivers ignore it (RFC 7208 §6); check for a typo`;
+        note(at, term, 'warn', reason);
+        flag(
           walk,
-          domain,
-          depth,
-          term,
           'warn',
-          `unknown modifier "${term.name}": receivers ignore it (RFC 7208 §6); check for a typo`,
-          0,
-          false,
-        );
-        walk.findings.push(
-          finding(
-            'warn',
-            'spf_unknown_modifier',
-            `${domain}: unknown modifier "${term.text}" is ignored (RFC 7208 §6)`,
-          ),
+          'spf_unknown_modifier',
+          `${domain}: unknown modifier "${term.text}" is ignored (RFC 7208 §6)`,
         );
       }
       continue;
     }
     if (seenAll !== null) {
-      push(
-        walk,
-        domain,
-        depth,
-        term,
-        'warn',
-        `never evaluated: it comes after "${seenAll}"`,
-        0,
-        false,
-      );
-      walk.findings.push(
-        finding(
-          'warn',
-          'spf_after_all',
-          `${domain}: "${term.text}" comes after "${seenAll}" and is never evaluated`,
-        ),
-      );
       // Lookups after "all" are never made, so they do not count.
+      note(at, term, 'warn', `never evaluated: it comes after "${seenAll}"`);
+      flag(
+        walk,
+        'warn',
+        'spf_after_all',
+        `${domain}: "${term.text}" comes after "${seenAll}" and is never evaluated`,
+      );
       continue;
     }
-    await walkMechanism(walk, domain, term, depth, path, top);
+    await walkMechanism(at, term, path, top);
     if (term.name === 'all') seenAll = term.text;
   }
 
-  if (redirect && redirect.term.kind === 'modifier') {
-    await walkInclude(walk, domain, redirect.term, depth, path, 'redirect', top);
+  if (redirect) {
+    await walkInclude(at, redirect, path, 'redirect', top);
   } else if (seenAll === null && top) {
-    walk.findings.push(
-      finding(
-        'warn',
-        'spf_no_all',
-        `the SPF record of ${domain} ends without "all" or "redirect": unmatched senders get "neutral" (RFC 7208 §4.7); end it with "-all" or "~all"`,
-      ),
+    flag(
+      walk,
+      'warn',
+      'spf_no_all',
+      `the SPF record of ${domain} ends without "all" or "redirect": unmatched senders get "neutral" (RFC 7208 §4.7); end it with "-all" or "~all"`,
     );
   }
   // The `all` that decides the final result is the one on the redirect chain from the top.
@@ -313,125 +266,78 @@ async function walkRecord(
 }
 
 async function walkMechanism(
-  walk: Walk,
-  domain: string,
+  at: At,
   term: SpfMechanism,
-  depth: number,
   path: string[],
   top: boolean,
 ): Promise<void> {
   switch (term.name) {
     case 'all':
-      return walkAll(walk, domain, term, depth, top);
+      return walkAll(at, term, top);
     case 'ip4':
     case 'ip6':
-      return walkNetwork(walk, domain, term, depth);
+      return walkNetwork(at, term);
     case 'include':
-      return walkInclude(walk, domain, term, depth, path, 'include', false);
+      return walkInclude(at, term, path, 'include', false);
     case 'ptr':
-      countLookup(walk);
-      push(
-        walk,
-        domain,
-        depth,
+      at.walk.lookups += 1;
+      note(
+        at,
         term,
         'warn',
         '"ptr" is slow and unreliable and SHOULD NOT be used (RFC 7208 §5.5); list the addresses with ip4/ip6 instead',
         1,
-        false,
       );
-      walk.findings.push(
-        finding(
-          'warn',
-          'spf_ptr',
-          `${domain}: "${term.text}" uses the deprecated ptr mechanism (RFC 7208 §5.5)`,
-        ),
+      flag(
+        at.walk,
+        'warn',
+        'spf_ptr',
+        `${at.domain}: "${term.text}" uses the deprecated ptr mechanism (RFC 7208 §5.5)`,
       );
-      return flagLimits(walk, domain, term.text);
+      return flagLimits(at, term.text);
     case 'a':
     case 'mx':
     case 'exists':
-      return walkHostLookup(walk, domain, term, depth);
+      return walkHostLookup(at, term);
   }
 }
 
-function walkAll(walk: Walk, domain: string, term: SpfMechanism, depth: number, top: boolean) {
-  const text = `${term.qualifier === '+' ? '+' : term.qualifier}all`;
+function walkAll(at: At, term: SpfMechanism, top: boolean) {
+  const { walk, domain } = at;
   if (term.qualifier === '+') {
-    push(
+    note(at, term, 'fail', '"+all" authorises every host on the internet to send as this domain');
+    flag(
       walk,
-      domain,
-      depth,
-      term,
       'fail',
-      '"+all" authorises every host on the internet to send as this domain',
-      0,
-      false,
+      'spf_all_pass',
+      `${domain}: "${term.text}" lets anyone send mail as this domain; use "-all" or "~all"`,
     );
-    walk.findings.push(
-      finding(
-        'fail',
-        'spf_all_pass',
-        `${domain}: "${term.text}" lets anyone send mail as this domain; use "-all" or "~all"`,
-      ),
-    );
-    return;
-  }
-  if (!top) {
-    push(
+  } else if (!top) {
+    const reason = `ends the ${domain} policy; inside an include only a "pass" counts (RFC 7208 §5.2)`;
+    note(at, term, 'info', reason);
+  } else if (term.qualifier === '?') {
+    note(at, term, 'warn', '"?all" (neutral) tells receivers nothing about other senders');
+    flag(
       walk,
-      domain,
-      depth,
-      term,
-      'info',
-      `ends the ${domain} policy; inside an include only a "pass" counts (RFC 7208 §5.2)`,
-      0,
-      false,
-    );
-    return;
-  }
-  if (term.qualifier === '?') {
-    push(
-      walk,
-      domain,
-      depth,
-      term,
       'warn',
-      '"?all" (neutral) tells receivers nothing about other senders',
-      0,
-      false,
-    );
-    walk.findings.push(
-      finding(
-        'warn',
-        'spf_all_neutral',
-        `${domain}: "${text}" gives unlisted senders "neutral", which protects nothing; use "-all" or "~all"`,
-      ),
+      'spf_all_neutral',
+      `${domain}: "?all" gives unlisted senders "neutral", which protects nothing; use "-all" or "~all"`,
     );
   } else if (term.qualifier === '~') {
-    push(
+    const reason = '"~all": unlisted senders soft-fail (accepted but marked); "-all" is stricter';
+    note(at, term, 'pass', reason);
+    flag(
       walk,
-      domain,
-      depth,
-      term,
-      'pass',
-      '"~all": unlisted senders soft-fail (accepted but marked); "-all" is stricter',
-      0,
-      false,
-    );
-    walk.findings.push(
-      finding(
-        'info',
-        'spf_all_softfail',
-        `${domain}: "~all" soft-fails unlisted senders; "-all" rejects them outright once every sender is listed`,
-      ),
+      'info',
+      'spf_all_softfail',
+      `${domain}: "~all" soft-fails unlisted senders; "-all" rejects them outright once every sender is listed`,
     );
   } else {
-    push(walk, domain, depth, term, 'pass', '"-all": every unlisted sender fails', 0, false);
+    note(at, term, 'pass', '"-all": every unlisted sender fails');
   }
 }
 
-function walkNetwork(walk: Walk, domain: string, term: SpfMechanism, depth: number) {
+function walkNetwork(at: At, term: SpfMechanism) {
   const v4 = term.name === 'ip4';
   const prefix = (v4 ? term.cidr4 : term.cidr6) ?? (v4 ? 32 : 128);
   const network = term.network as string;
@@ -440,183 +346,90 @@ function walkNetwork(walk: Walk, domain: string, term: SpfMechanism, depth: numb
   // global unicast space; neither is ever a real sending fleet.
   const wide = v4 ? prefix < 8 : prefix < 16;
   if (wide && term.qualifier === '+') {
-    push(
-      walk,
-      domain,
-      depth,
-      term,
+    note(at, term, 'fail', `/${prefix} authorises a huge share of the address space`);
+    flag(
+      at.walk,
       'fail',
-      `/${prefix} authorises a huge share of the address space`,
-      0,
-      false,
+      'spf_wide_network',
+      `${at.domain}: "${term.text}" authorises far more addresses than any sender uses`,
     );
-    walk.findings.push(
-      finding(
-        'fail',
-        'spf_wide_network',
-        `${domain}: "${term.text}" authorises far more addresses than any sender uses`,
-      ),
-    );
-    return;
-  }
-  if (!kind.public) {
+  } else if (!kind.public) {
     const range = kind.range?.name ?? 'a special-purpose range';
-    push(
-      walk,
-      domain,
-      depth,
-      term,
+    note(at, term, 'warn', `${network} is not a public address (${range})`);
+    flag(
+      at.walk,
       'warn',
-      `${network} is not a public address (${range})`,
-      0,
-      false,
+      'spf_private_network',
+      `${at.domain}: "${term.text}" is not a public address (${range}); it never sends on the internet`,
     );
-    walk.findings.push(
-      finding(
-        'warn',
-        'spf_private_network',
-        `${domain}: "${term.text}" is not a public address (${range}); it never sends on the internet`,
-      ),
-    );
-    return;
+  } else {
+    note(at, term, 'pass', `authorises ${network}/${prefix}; costs no DNS lookup`);
   }
-  push(
-    walk,
-    domain,
-    depth,
-    term,
-    'pass',
-    `authorises ${network}/${prefix}; costs no DNS lookup`,
-    0,
-    false,
-  );
 }
 
 /** include and redirect: one lookup plus everything the target's record costs. */
 async function walkInclude(
-  walk: Walk,
-  domain: string,
+  at: At,
   term: SpfTerm,
-  depth: number,
   path: string[],
   kind: 'include' | 'redirect',
   top: boolean,
 ): Promise<void> {
+  const { walk, domain } = at;
   const spec = term.kind === 'modifier' ? term.value : (term.domainSpec as string);
   const lookupIndex = walk.terms.length;
-  countLookup(walk);
+  walk.lookups += 1;
   const before = walk.lookups;
   const target = await staticTarget(spec, domain);
   const rule = kind === 'include' ? 'RFC 7208 §5.2' : 'RFC 7208 §6.1';
   if (target === undefined) {
-    push(
-      walk,
-      domain,
-      depth,
-      term,
-      'info',
-      `the target "${spec}" depends on the sender or client and is evaluated per message`,
-      1,
-      false,
-    );
-    return flagLimits(walk, domain, term.text);
+    note(at, term, 'info', perMessage(spec), 1);
+    return flagLimits(at, term.text);
   }
   if (path.includes(target)) {
-    push(
+    const chain = [...path, target].join(' → ');
+    note(at, term, 'fail', `loop: ${target} is already being evaluated (${chain})`, 1);
+    flag(
       walk,
-      domain,
-      depth,
-      term,
       'fail',
-      `loop: ${target} is already being evaluated (${[...path, target].join(' → ')})`,
-      1,
-      false,
+      'spf_loop',
+      `${domain}: "${term.text}" loops back to ${target}; evaluation ends in permerror at the lookup limit`,
     );
-    walk.findings.push(
-      finding(
-        'fail',
-        'spf_loop',
-        `${domain}: "${term.text}" loops back to ${target}; evaluation ends in permerror at the lookup limit`,
-      ),
-    );
-    return flagLimits(walk, domain, term.text);
+    return flagLimits(at, term.text);
   }
   if (walk.fetched >= SPF_ANALYSIS_MAX_RECORDS) {
-    push(
-      walk,
-      domain,
-      depth,
-      term,
-      'warn',
-      `not followed: the analysis stops after ${SPF_ANALYSIS_MAX_RECORDS} records`,
-      1,
-      false,
-    );
-    return flagLimits(walk, domain, term.text);
+    const reason = `not followed: the analysis stops after ${SPF_ANALYSIS_MAX_RECORDS} records`;
+    note(at, term, 'warn', reason, 1);
+    return flagLimits(at, term.text);
   }
   walk.fetched += 1;
   const answer = await tryLookup(walk.resolver, target, 'TXT', walk.lookup);
   if (!answer.ok) {
-    push(
-      walk,
-      domain,
-      depth,
-      term,
-      'fail',
-      `${describeFailure(target, 'TXT', answer)}: receivers would return temperror`,
-      1,
-      false,
-    );
-    walk.findings.push(
-      finding(
-        'fail',
-        'spf_dns_error',
-        `${domain}: "${term.text}": ${describeFailure(target, 'TXT', answer)}`,
-      ),
-    );
-    return flagLimits(walk, domain, term.text);
+    dnsError(at, term, describeFailure(target, 'TXT', answer));
+    return flagLimits(at, term.text);
   }
   const records = selectSpfRecords(txtTexts(answer.records));
   const isVoid = answer.records.length === 0;
-  if (isVoid) countVoid(walk);
+  if (isVoid) walk.voids += 1;
   if (records.length !== 1) {
     const why =
       records.length === 0
         ? `${target} ${answer.rcode === 'NXDOMAIN' ? 'does not exist' : 'has no SPF record'}`
         : `${target} has ${records.length} SPF records`;
-    push(
-      walk,
-      domain,
-      depth,
-      term,
-      'fail',
-      `${why}: receivers return permerror (${rule})`,
-      1,
-      isVoid,
-    );
-    walk.findings.push(
-      finding('fail', 'spf_include_invalid', `${domain}: "${term.text}": ${why} (${rule})`),
-    );
-    return flagLimits(walk, domain, term.text);
+    note(at, term, 'fail', `${why}: receivers return permerror (${rule})`, 1, isVoid);
+    flag(walk, 'fail', 'spf_include_invalid', `${domain}: "${term.text}": ${why} (${rule})`);
+    return flagLimits(at, term.text);
   }
   // Reserve the term's place before its target's terms, then fill in the totals.
-  push(
-    walk,
-    domain,
-    depth,
-    term,
-    'pass',
-    `${kind === 'include' ? 'includes' : 'hands over to'} the policy of ${target}`,
-    1,
-    false,
-  );
+  const verb = kind === 'include' ? 'includes' : 'hands over to';
+  note(at, term, 'pass', `${verb} the policy of ${target}`, 1);
   const entry = walk.terms[lookupIndex] as SpfTermAnalysis;
-  flagLimits(walk, domain, term.text, entry);
+  flagLimits(at, term.text, entry);
   await walkRecord(
     walk,
     target,
     records[0] as string,
-    depth + 1,
+    at.depth + 1,
     `${kind}:${target}`,
     [...path, target],
     kind === 'redirect' && top,
@@ -625,186 +438,98 @@ async function walkInclude(
 }
 
 /** a, mx, exists: one lookup, checked for void answers (and MX host count/addresses). */
-async function walkHostLookup(walk: Walk, domain: string, term: SpfMechanism, depth: number) {
-  countLookup(walk);
+async function walkHostLookup(at: At, term: SpfMechanism) {
+  const { walk, domain } = at;
+  walk.lookups += 1;
   const spec = term.domainSpec;
   const target = spec === undefined ? domain : await staticTarget(spec, domain);
   if (target === undefined) {
-    push(
-      walk,
-      domain,
-      depth,
-      term,
-      'info',
-      `the target "${spec}" depends on the sender or client and is evaluated per message`,
-      1,
-      false,
-    );
-    return flagLimits(walk, domain, term.text);
-  }
-  if (!isQueryableName(target)) {
-    push(
-      walk,
-      domain,
-      depth,
-      term,
-      'warn',
-      `"${target}" is not a valid domain name: it never matches`,
-      1,
-      false,
-    );
-    return flagLimits(walk, domain, term.text);
-  }
-  if (term.name === 'mx') {
-    const mx = await tryLookup(walk.resolver, target, 'MX', walk.lookup);
-    if (!mx.ok) {
-      push(
+    note(at, term, 'info', perMessage(spec as string), 1);
+  } else if (!isQueryableName(target)) {
+    note(at, term, 'warn', `"${target}" is not a valid domain name: it never matches`, 1);
+  } else if (term.name === 'mx') {
+    await walkMx(at, term, target);
+  } else {
+    const found = term.name === 'a' ? await hasAddress(walk, target) : await hasA(walk, target);
+    const what = term.name === 'a' ? 'A/AAAA' : 'A';
+    if (found === undefined) {
+      const reason = `the address lookup of ${target} failed: receivers would return temperror`;
+      note(at, term, 'fail', reason, 1);
+      flag(
         walk,
-        domain,
-        depth,
-        term,
         'fail',
-        `${describeFailure(target, 'MX', mx)}: receivers would return temperror`,
-        1,
-        false,
+        'spf_dns_error',
+        `${domain}: "${term.text}": the lookup of ${target} failed`,
       );
-      walk.findings.push(
-        finding(
-          'fail',
-          'spf_dns_error',
-          `${domain}: "${term.text}": ${describeFailure(target, 'MX', mx)}`,
-        ),
-      );
-      return flagLimits(walk, domain, term.text);
-    }
-    const hosts = mx.records
-      .map((r) => (r.value as MxValue).exchange)
-      .filter((e) => e !== '' && e !== '.');
-    if (hosts.length === 0) {
-      countVoid(walk);
-      push(
-        walk,
-        domain,
-        depth,
-        term,
-        'warn',
-        `${target} has no MX hosts: a void lookup that never matches (RFC 7208 §4.6.4)`,
-        1,
-        true,
-      );
-      walk.findings.push(
-        finding(
-          'warn',
-          'spf_void_lookup',
-          `${domain}: "${term.text}" finds no MX hosts at ${target} (void lookup)`,
-        ),
-      );
-      return flagLimits(walk, domain, term.text);
-    }
-    if (hosts.length > SPF_NAME_LIMIT) {
-      push(
-        walk,
-        domain,
-        depth,
-        term,
-        'fail',
-        `${target} has ${hosts.length} MX hosts; "mx" may look up at most ${SPF_NAME_LIMIT}: receivers return permerror (RFC 7208 §4.6.4)`,
-        1,
-        false,
-      );
-      walk.findings.push(
-        finding(
-          'fail',
-          'spf_mx_limit',
-          `${domain}: "${term.text}": ${hosts.length} MX hosts, over the limit of ${SPF_NAME_LIMIT} (RFC 7208 §4.6.4)`,
-        ),
-      );
-      return flagLimits(walk, domain, term.text);
-    }
-    const bare = await Promise.all(
-      hosts.map(async (host) => ((await hasAddress(walk, host)) ? undefined : host)),
-    );
-    const missing = bare.filter((h): h is string => h !== undefined);
-    if (missing.length > 0) {
-      push(
-        walk,
-        domain,
-        depth,
-        term,
-        'warn',
-        `MX host(s) without an address: ${missing.join(', ')}`,
-        1,
-        false,
-      );
-      walk.findings.push(
-        finding(
-          'warn',
-          'spf_host_without_address',
-          `${domain}: "${term.text}": MX host(s) ${missing.join(', ')} have no A/AAAA record`,
-        ),
-      );
+    } else if (!found) {
+      voidLookup(at, term, `has no ${what} record`, `finds no ${what} record at ${target}`, target);
     } else {
-      push(
-        walk,
-        domain,
-        depth,
-        term,
-        'pass',
-        `authorises the ${hosts.length} MX host(s) of ${target}`,
-        1,
-        false,
-      );
+      const reason =
+        term.name === 'a' ? `authorises the addresses of ${target}` : `${target} exists`;
+      note(at, term, 'pass', reason, 1);
     }
-    return flagLimits(walk, domain, term.text);
   }
-  const found = term.name === 'a' ? await hasAddress(walk, target) : await hasA(walk, target);
-  if (found === undefined) {
-    push(
-      walk,
-      domain,
-      depth,
+  flagLimits(at, term.text);
+}
+
+async function walkMx(at: At, term: SpfMechanism, target: string) {
+  const { walk, domain } = at;
+  const mx = await tryLookup(walk.resolver, target, 'MX', walk.lookup);
+  if (!mx.ok) return dnsError(at, term, describeFailure(target, 'MX', mx));
+  const hosts = mx.records
+    .map((r) => (r.value as MxValue).exchange)
+    .filter((e) => e !== '' && e !== '.');
+  if (hosts.length === 0) {
+    return voidLookup(at, term, 'has no MX hosts', `finds no MX hosts at ${target}`, target);
+  }
+  if (hosts.length > SPF_NAME_LIMIT) {
+    note(
+      at,
       term,
       'fail',
-      `the address lookup of ${target} failed: receivers would return temperror`,
+      `${target} has ${hosts.length} MX hosts; "mx" may look up at most ${SPF_NAME_LIMIT}: receivers return permerror (RFC 7208 §4.6.4)`,
       1,
-      false,
     );
-    walk.findings.push(
-      finding('fail', 'spf_dns_error', `${domain}: "${term.text}": the lookup of ${target} failed`),
-    );
-  } else if (!found) {
-    countVoid(walk);
-    const what = term.name === 'a' ? 'A/AAAA' : 'A';
-    push(
+    flag(
       walk,
-      domain,
-      depth,
-      term,
-      'warn',
-      `${target} has no ${what} record: a void lookup that never matches (RFC 7208 §4.6.4)`,
-      1,
-      true,
+      'fail',
+      'spf_mx_limit',
+      `${domain}: "${term.text}": ${hosts.length} MX hosts, over the limit of ${SPF_NAME_LIMIT} (RFC 7208 §4.6.4)`,
     );
-    walk.findings.push(
-      finding(
-        'warn',
-        'spf_void_lookup',
-        `${domain}: "${term.text}" finds no ${what} record at ${target} (void lookup)`,
-      ),
+    return;
+  }
+  const found = await Promise.all(hosts.map((host) => hasAddress(walk, host)));
+  const missing = hosts.filter((_, i) => !found[i]);
+  if (missing.length > 0) {
+    const list = missing.join(', ');
+    note(at, term, 'warn', `MX host(s) without an address: ${list}`, 1);
+    flag(
+      walk,
+      'warn',
+      'spf_host_without_address',
+      `${domain}: "${term.text}": MX host(s) ${list} have no A/AAAA record`,
     );
   } else {
-    push(
-      walk,
-      domain,
-      depth,
-      term,
-      'pass',
-      term.name === 'a' ? `authorises the addresses of ${target}` : `${target} exists`,
-      1,
-      false,
-    );
+    note(at, term, 'pass', `authorises the ${hosts.length} MX host(s) of ${target}`, 1);
   }
-  flagLimits(walk, domain, term.text);
+}
+
+/** A lookup that failed: receivers would return temperror. */
+function dnsError(at: At, term: SpfTerm, failure: string) {
+  note(at, term, 'fail', `${failure}: receivers would return temperror`, 1);
+  flag(at.walk, 'fail', 'spf_dns_error', `${at.domain}: "${term.text}": ${failure}`);
+}
+
+/** An answer with nothing in it: counted against the void limit (RFC 7208 §4.6.4). */
+function voidLookup(at: At, term: SpfTerm, what: string, finds: string, target: string) {
+  at.walk.voids += 1;
+  const reason = `${target} ${what}: a void lookup that never matches (RFC 7208 §4.6.4)`;
+  note(at, term, 'warn', reason, 1, true);
+  flag(at.walk, 'warn', 'spf_void_lookup', `${at.domain}: "${term.text}" ${finds} (void lookup)`);
+}
+
+function perMessage(spec: string) {
+  return `the target "${spec}" depends on the sender or client and is evaluated per message`;
 }
 
 /** true / false, or undefined when the lookups failed. */
@@ -850,60 +575,50 @@ async function staticTarget(spec: string, domain: string): Promise<string | unde
   return toTargetName(expanded).toLowerCase();
 }
 
-function countLookup(walk: Walk) {
-  walk.lookups += 1;
-}
-
-function countVoid(walk: Walk) {
-  walk.voids += 1;
-}
-
 /**
  * Marks the term at which a limit is first exceeded: the lookup that makes the count 11, or
  * the third void lookup (§4.6.4). Receivers stop there with permerror.
  */
-function flagLimits(walk: Walk, domain: string, text: string, entry = walk.terms.at(-1)) {
+function flagLimits(at: At, text: string, entry = at.walk.terms.at(-1)) {
+  const { walk, domain } = at;
   if (!entry) return;
   entry.cumulative_lookups = walk.lookups;
   if (!walk.lookupLimitHit && walk.lookups > SPF_LOOKUP_LIMIT) {
     walk.lookupLimitHit = true;
     entry.status = 'fail';
     entry.reason = `DNS lookup number ${walk.lookups}: over the limit of ${SPF_LOOKUP_LIMIT}, receivers stop here with permerror (RFC 7208 §4.6.4)`;
-    walk.findings.push(
-      finding(
-        'fail',
-        'spf_lookup_limit',
-        `"${text}" in the record of ${domain} makes DNS lookup number ${walk.lookups}; the limit is ${SPF_LOOKUP_LIMIT} (RFC 7208 §4.6.4): receivers return permerror`,
-      ),
+    flag(
+      walk,
+      'fail',
+      'spf_lookup_limit',
+      `"${text}" in the record of ${domain} makes DNS lookup number ${walk.lookups}; the limit is ${SPF_LOOKUP_LIMIT} (RFC 7208 §4.6.4): receivers return permerror`,
     );
   }
   if (!walk.voidLimitHit && walk.voids > SPF_VOID_LOOKUP_LIMIT) {
     walk.voidLimitHit = true;
     entry.status = 'fail';
     entry.reason = `void lookup number ${walk.voids}: over the limit of ${SPF_VOID_LOOKUP_LIMIT}, receivers return permerror (RFC 7208 §4.6.4)`;
-    walk.findings.push(
-      finding(
-        'fail',
-        'spf_void_limit',
-        `"${text}" in the record of ${domain} is void lookup number ${walk.voids}; the limit is ${SPF_VOID_LOOKUP_LIMIT} (RFC 7208 §4.6.4)`,
-      ),
+    flag(
+      walk,
+      'fail',
+      'spf_void_limit',
+      `"${text}" in the record of ${domain} is void lookup number ${walk.voids}; the limit is ${SPF_VOID_LOOKUP_LIMIT} (RFC 7208 §4.6.4)`,
     );
   }
 }
 
-function invalidEntry(token: string) {
-  return { kind: 'invalid' as const, text: token };
+function flag(walk: Walk, severity: FindingSeverity, code: string, message: string) {
+  walk.findings.push(finding(severity, code, message));
 }
 
-function push(
-  walk: Walk,
-  domain: string,
-  depth: number,
+/** Records one term's verdict in `walk.terms`. */
+function note(
+  { walk, domain, depth }: At,
   term: SpfTerm | { kind: 'invalid'; text: string },
   status: FindingSeverity,
   reason: string,
-  lookups: number,
-  isVoid: boolean,
+  lookups = 0,
+  isVoid = false,
 ) {
   const value =
     term.kind === 'modifier'

@@ -96,9 +96,12 @@ export async function checkHost(
 ): Promise<HostOutcome> {
   // §4.3: a malformed or single-label domain gives "none" at once.
   if (!isQueryableName(domain)) {
-    const reason = `"${domain}" is not a valid multi-label domain name (RFC 7208 §4.3)`;
-    state.trace.push({ depth, domain, term: '', outcome: 'none', detail: reason });
-    return { result: 'none', reason };
+    return none(
+      state,
+      depth,
+      domain,
+      `"${domain}" is not a valid multi-label domain name (RFC 7208 §4.3)`,
+    );
   }
   const answer = await tryLookup(state.resolver, domain, 'TXT', lookupOptions(state));
   if (!answer.ok) {
@@ -109,25 +112,15 @@ export async function checkHost(
     throw abort(state, depth, domain, '', 'temperror', describeFailure(domain, 'TXT', answer));
   }
   if (answer.rcode === 'NXDOMAIN') {
-    const reason = `${domain} does not exist (NXDOMAIN, RFC 7208 §4.3)`;
-    state.trace.push({ depth, domain, term: '', outcome: 'none', detail: reason });
-    return { result: 'none', reason };
+    return none(state, depth, domain, `${domain} does not exist (NXDOMAIN, RFC 7208 §4.3)`);
   }
   const records = selectSpfRecords(txtTexts(answer.records));
   if (records.length === 0) {
-    const reason = `${domain} publishes no SPF record (RFC 7208 §4.5)`;
-    state.trace.push({ depth, domain, term: '', outcome: 'none', detail: reason });
-    return { result: 'none', reason };
+    return none(state, depth, domain, `${domain} publishes no SPF record (RFC 7208 §4.5)`);
   }
   if (records.length > 1) {
-    throw abort(
-      state,
-      depth,
-      domain,
-      '',
-      'permerror',
-      `${domain} publishes ${records.length} SPF records; exactly one is allowed (RFC 7208 §4.5)`,
-    );
+    const why = `${domain} publishes ${records.length} SPF records; exactly one is allowed (RFC 7208 §4.5)`;
+    throw abort(state, depth, domain, '', 'permerror', why);
   }
   const text = records[0] as string;
   const record = parseSpfRecord(text);
@@ -168,14 +161,8 @@ export async function checkHost(
     countLookup(state, depth, domain, redirect.text);
     const target = await targetName(state, redirect.value, domain);
     if (!isQueryableName(target)) {
-      throw abort(
-        state,
-        depth,
-        domain,
-        redirect.text,
-        'permerror',
-        `redirect target "${target}" is not a valid domain name (RFC 7208 §6.1)`,
-      );
+      const why = `redirect target "${target}" is not a valid domain name (RFC 7208 §6.1)`;
+      throw abort(state, depth, domain, redirect.text, 'permerror', why);
     }
     state.trace.push({
       depth,
@@ -186,14 +173,8 @@ export async function checkHost(
     });
     const nested = await checkHost(state, target, depth + 1);
     if (nested.result === 'none') {
-      throw abort(
-        state,
-        depth,
-        domain,
-        redirect.text,
-        'permerror',
-        `redirect target ${target} has no SPF record (RFC 7208 §6.1)`,
-      );
+      const why = `redirect target ${target} has no SPF record (RFC 7208 §6.1)`;
+      throw abort(state, depth, domain, redirect.text, 'permerror', why);
     }
     return nested;
   }
@@ -251,14 +232,8 @@ async function evaluateMechanism(
         .map((r) => (r.value as MxValue).exchange)
         .filter((e) => e !== '' && e !== '.');
       if (exchanges.length > SPF_NAME_LIMIT) {
-        throw abort(
-          state,
-          depth,
-          domain,
-          term.text,
-          'permerror',
-          `${target} has ${exchanges.length} MX hosts; "mx" may look up at most ${SPF_NAME_LIMIT} (RFC 7208 §4.6.4)`,
-        );
+        const why = `${target} has ${exchanges.length} MX hosts; "mx" may look up at most ${SPF_NAME_LIMIT} (RFC 7208 §4.6.4)`;
+        throw abort(state, depth, domain, term.text, 'permerror', why);
       }
       for (const exchange of exchanges) {
         if (!isQueryableName(exchange)) continue;
@@ -300,25 +275,13 @@ async function evaluateMechanism(
     case 'include': {
       const target = await targetName(state, term.domainSpec as string, domain);
       if (!isQueryableName(target)) {
-        throw abort(
-          state,
-          depth,
-          domain,
-          term.text,
-          'permerror',
-          `include target "${target}" is not a valid domain name (RFC 7208 §5.2)`,
-        );
+        const why = `include target "${target}" is not a valid domain name (RFC 7208 §5.2)`;
+        throw abort(state, depth, domain, term.text, 'permerror', why);
       }
       const nested = await checkHost(state, target, depth + 1);
       if (nested.result === 'none') {
-        throw abort(
-          state,
-          depth,
-          domain,
-          term.text,
-          'permerror',
-          `include target ${target} has no SPF record: permerror (RFC 7208 §5.2)`,
-        );
+        const why = `include target ${target} has no SPF record: permerror (RFC 7208 §5.2)`;
+        throw abort(state, depth, domain, term.text, 'permerror', why);
       }
       // §5.2: only "pass" from the included check is a match.
       return nested.result === 'pass'
@@ -347,14 +310,8 @@ async function query(
   if (countVoid && answer.records.length === 0) {
     state.voids += 1;
     if (state.voids > state.voidLimit) {
-      throw abort(
-        state,
-        depth,
-        domain,
-        termText,
-        'permerror',
-        `"${termText}" is void lookup number ${state.voids} (${name} ${type}: ${answer.rcode === 'NXDOMAIN' ? 'NXDOMAIN' : 'no records'}); the limit is ${state.voidLimit} (RFC 7208 §4.6.4)`,
-      );
+      const why = `"${termText}" is void lookup number ${state.voids} (${name} ${type}: ${answer.rcode === 'NXDOMAIN' ? 'NXDOMAIN' : 'no records'}); the limit is ${state.voidLimit} (RFC 7208 §4.6.4)`;
+      throw abort(state, depth, domain, termText, 'permerror', why);
     }
   }
   return answer.records;
@@ -363,15 +320,15 @@ async function query(
 function countLookup(state: CheckHostState, depth: number, domain: string, termText: string) {
   state.lookups += 1;
   if (state.lookups > SPF_LOOKUP_LIMIT) {
-    throw abort(
-      state,
-      depth,
-      domain,
-      termText,
-      'permerror',
-      `"${termText}" is DNS-lookup term number ${state.lookups}; the limit is ${SPF_LOOKUP_LIMIT} (RFC 7208 §4.6.4)`,
-    );
+    const why = `"${termText}" is DNS-lookup term number ${state.lookups}; the limit is ${SPF_LOOKUP_LIMIT} (RFC 7208 §4.6.4)`;
+    throw abort(state, depth, domain, termText, 'permerror', why);
   }
+}
+
+/** A check that ends with "none": the record is missing or the domain cannot have one. */
+function none(state: CheckHostState, depth: number, domain: string, reason: string): HostOutcome {
+  state.trace.push({ depth, domain, term: '', outcome: 'none', detail: reason });
+  return { result: 'none', reason };
 }
 
 function abort(

@@ -34,7 +34,7 @@ export interface ParseMacroOptions {
 
 export type MacroParse = { ok: true; tokens: MacroToken[] } | { ok: false; error: string };
 
-/** `%{…}` at `lastIndex` (sticky: no copy of the rest of the text per macro). */
+/** `%{…}` at `lastIndex` (sticky). */
 const MACRO_EXPAND = /%\{([a-zA-Z])(\d*)([rR]?)([.\-+,/_=]*)\}/y;
 
 /**
@@ -46,7 +46,6 @@ export function parseMacroString(text: string, options: ParseMacroOptions = {}):
   const letters = options.letters ?? DOMAIN_MACRO_LETTERS;
   const allowSpace = Boolean(options.allowSpace);
   const tokens: MacroToken[] = [];
-  // Literal text is taken as slices of `text` (from `start`); MACRO_EXPAND matches in place.
   let literal = '';
   let start = 0;
   for (let i = 0; i < text.length; ) {
@@ -126,53 +125,41 @@ const TOPLABEL_PATTERN = '[a-z0-9]*[a-z][a-z0-9]*|[a-z0-9]+-[a-z0-9-]*[a-z0-9]';
 const TOPLABEL = new RegExp(`^(?:${TOPLABEL_PATTERN})$`, 'i');
 
 /**
- * `%{…}` with a domain-spec letter and a nonzero part count (§7.1–7.3), any case. The count is
- * zeros, a nonzero digit, then any digits: one way to match each count (`\d*[1-9]\d*` had as
- * many ways as nonzero digits, and a failed match tried every combination: exponential).
+ * `%{…}` with a domain-spec letter and a nonzero part count (§7.1–7.3), any case. The count
+ * matches in one way only, so a failed match cannot backtrack exponentially.
  */
 const DOMAIN_MACRO = macroPattern('slodiphv');
 
-/** `%{…}` with one of `letters` and a nonzero part count, in one way (see DOMAIN_MACRO). */
 function macroPattern(letters: string): string {
   return `%\\{[${letters}](?:0*[1-9]\\d*)?r?[.\\-+,/_=]*\\}`;
 }
 /**
- * Domain-specs that certainly check out, tested with one pattern: literal characters other
- * than `%`, and `%{…}` with a domain-spec letter and a nonzero part count (no `%%`, `%_`, `%-`,
- * so every `%` opens a macro that ends at the next `}`), ending in a macro or in "." toplabel
- * ["."] (the lookahead makes that the last label, so the label pattern runs once). Anything
- * else is tokenised. One test and no token objects: a record's terms are kept while it is
- * read, and the garbage of thousands of token lists made its parse grow faster than its size.
+ * Domain-specs that certainly check out: literals other than `%` and domain-spec macros, ending
+ * in a macro or in "." toplabel ["."]. Checked without building tokens, which keeps the parse
+ * of a hostile record linear (test/adversarial); anything else is tokenised.
  */
 const VALID_DOMAIN_SPEC = new RegExp(
   `^(?:[!-$&-~]|${DOMAIN_MACRO})*(?:${DOMAIN_MACRO}|\\.(?=[a-z0-9-]+\\.?$)(?:${TOPLABEL_PATTERN})\\.?)$`,
   'i',
 );
 
-/**
- * Everything up to the end of the last macro of a valid domain-spec macro-string (the tokens
- * start with different characters, so each iteration matches one way and the backtracking from
- * the end stops at the last macro: linear).
- */
+/** Everything up to the end of the last macro of a valid domain-spec macro-string. */
 const LAST_MACRO = new RegExp(`^(?:[!-$&-~]|%[%_-]|${DOMAIN_MACRO})*${DOMAIN_MACRO}`, 'i');
 
 /**
- * The longest start of a macro-string that tokenises without error (§7.1: literal characters
- * %x21-24 / %x26-7E, and SP in explanations; `%%`, `%_`, `%-`; `%{…}` with one of `letters` and
- * a nonzero part count): one match, no token objects. Global, so that `lastIndex` gives its
- * length without a match array.
+ * The longest start of a macro-string that tokenises without error (§7.1). Global, so that
+ * `lastIndex` gives its length.
  */
 function validStart(letters: string, allowSpace: boolean): RegExp {
   const literal = allowSpace ? '[ !-$&-~]' : '[!-$&-~]';
   return new RegExp(`^(?:${literal}|%[%_-]|${macroPattern(letters)})*`, 'gi');
 }
-const VALID_DOMAIN_START = validStart(DOMAIN_MACRO_LETTERS, false);
+/** validStart patterns by letters and allowSpace, built on first use. */
 const validStarts = new Map<string, RegExp>();
 
 /**
  * `parseMacroString(text, options).error`, or `undefined` when it parses, without building the
- * tokens (as VALID_DOMAIN_SPEC). The error is that of the first token that does not check out,
- * and its message quotes only that token, so it is read from there.
+ * tokens. The error is that of the first bad token, so only the text from there is parsed.
  */
 export function macroStringError(
   text: string,
@@ -180,24 +167,18 @@ export function macroStringError(
 ): string | undefined {
   const letters = options.letters ?? DOMAIN_MACRO_LETTERS;
   const space = Boolean(options.allowSpace);
-  let pattern: RegExp | undefined = VALID_DOMAIN_START;
-  if (letters !== DOMAIN_MACRO_LETTERS || space) {
-    const key = space ? `${letters} ` : letters;
-    pattern = validStarts.get(key);
-    if (pattern === undefined) {
-      pattern = validStart(letters, space);
-      validStarts.set(key, pattern);
-    }
+  const key = space ? `${letters} ` : letters;
+  let pattern = validStarts.get(key);
+  if (pattern === undefined) {
+    pattern = validStart(letters, space);
+    validStarts.set(key, pattern);
   }
   pattern.lastIndex = 0;
   pattern.test(text);
   const valid = pattern.lastIndex;
   if (valid === text.length) return undefined;
   const parsed = parseMacroString(text.slice(valid), options);
-  if (!parsed.ok) return parsed.error;
-  // Unreachable (the pattern stops only at a token that does not check out); kept total.
-  const whole = parseMacroString(text, options);
-  return whole.ok ? undefined : whole.error;
+  return parsed.ok ? undefined : parsed.error;
 }
 
 /**
@@ -210,8 +191,7 @@ export function checkDomainSpec(spec: string): string | undefined {
   if (VALID_DOMAIN_SPEC.test(spec)) return undefined;
   const error = macroStringError(spec);
   if (error !== undefined) return error;
-  // A valid macro-string: only what follows its last macro can be the domain-end, so only that
-  // is tokenised (a term of thousands of macros and a bad ending built a token for each).
+  // A valid macro-string: only what follows its last macro can be the domain-end.
   const start = LAST_MACRO.exec(spec)?.[0].length ?? 0;
   if (start === spec.length) return undefined;
   const parsed = parseMacroString(spec.slice(start));
@@ -298,32 +278,20 @@ export function isQueryableName(name: string): boolean {
 }
 
 async function macroValue(letter: string, ctx: MacroContext): Promise<string> {
-  switch (letter) {
-    case 's':
-      return ctx.sender;
-    case 'l':
-      return ctx.local;
-    case 'o':
-      return ctx.senderDomain;
-    case 'd':
-      return ctx.domain;
-    case 'i':
-      return ctx.ipDotted;
-    case 'c':
-      return ctx.ipText;
-    case 'v':
-      return ctx.ipVersionLabel;
-    case 'h':
-      return ctx.helo;
-    case 'r':
-      return ctx.receiver;
-    case 't':
-      return String(ctx.timestamp);
-    case 'p':
-      return ctx.validatedName();
-    default:
-      return '';
-  }
+  if (letter === 'p') return ctx.validatedName();
+  const values: Record<string, string> = {
+    s: ctx.sender,
+    l: ctx.local,
+    o: ctx.senderDomain,
+    d: ctx.domain,
+    i: ctx.ipDotted,
+    c: ctx.ipText,
+    v: ctx.ipVersionLabel,
+    h: ctx.helo,
+    r: ctx.receiver,
+    t: String(ctx.timestamp),
+  };
+  return values[letter] ?? '';
 }
 
 /** RFC 3986 unreserved characters stay; everything else becomes %XX of its UTF-8 bytes. */

@@ -52,16 +52,7 @@ export interface ParsedSpfRecord {
   hasAll: boolean;
 }
 
-const MECHANISMS: ReadonlySet<string> = new Set([
-  'all',
-  'include',
-  'a',
-  'mx',
-  'ptr',
-  'ip4',
-  'ip6',
-  'exists',
-]);
+const MECHANISMS = new Set(['all', 'include', 'a', 'mx', 'ptr', 'ip4', 'ip6', 'exists']);
 
 /** §4.5: a record starts with "v=spf1" (any case) followed by a space or its end. */
 export function isSpfRecord(text: string): boolean {
@@ -93,9 +84,7 @@ export function parseSpfRecord(record: string): ParsedSpfRecord {
     });
     return result;
   }
-  // §4.6.1 / §12: terms are separated by one or more SP; nothing else separates them. Term by
-  // term rather than `split(' ')`, whose array of every term stays alive through the loop (the
-  // parse of thousands of terms grew faster than the record, test/adversarial).
+  // §4.6.1 / §12: terms are separated by one or more SP; nothing else separates them.
   for (let from = 'v=spf1'.length; from < record.length; ) {
     let end = record.indexOf(' ', from);
     if (end === -1) end = record.length;
@@ -106,7 +95,7 @@ export function parseSpfRecord(record: string): ParsedSpfRecord {
     if ('message' in parsed) {
       result.errors.push(parsed);
       // One syntax error makes the record a permerror (RFC 7208 §4.6): past MAX_ERRORS the
-      // rest is not read, so a hostile 64 KiB record of bad terms costs no more than 50 of them.
+      // rest is not read, which bounds the cost of a hostile record.
       if (result.errors.length === MAX_ERRORS && /[^ ]/.test(record.slice(end))) {
         result.errors.push({
           term: '',
@@ -164,7 +153,7 @@ const CIDR6 = '(0|[1-9][0-9]{0,2})';
 const DUAL = new RegExp(`^(?::(.+?))?(?:/${CIDR4})?(?://${CIDR6})?$`);
 /** qnum: 0–255 without leading zeros (RFC 7208 §5.6, §12). */
 const QNUM = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
-/** ip4-network: exactly four qnums (one pattern rather than a split and a test per part). */
+/** ip4-network: exactly four qnums. */
 const IP4 = new RegExp(`^:((?:${QNUM}\\.){3}${QNUM})(?:/${CIDR4})?$`);
 const IP6 = new RegExp(`^:([0-9a-fA-F:.]+)(?:/${CIDR6})?$`);
 const QUALIFIERS = '+-~?';
@@ -178,8 +167,8 @@ const syntaxError = (token: string, why: string): SpfSyntaxError => ({
 });
 
 function parseDirective(token: string): SpfTerm | SpfSyntaxError {
-  // `^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$` read by character codes, without a match array
-  // per term: a qualifier, a name, and the rest, which may not hold a line terminator.
+  // `^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$`: a qualifier, a name, and the rest, which may not
+  // hold a line terminator.
   const start = token !== '' && QUALIFIERS.includes(token[0] as string) ? 1 : 0;
   let end = start;
   if (isLetter(token.charCodeAt(end))) {
@@ -199,20 +188,15 @@ function parseDirective(token: string): SpfTerm | SpfSyntaxError {
     case 'all':
       return rest ? syntaxError(token, '"all" takes no argument (RFC 7208 §5.1)') : term;
     case 'include':
-    case 'exists': {
-      if (!rest.startsWith(':')) {
-        return syntaxError(token, `"${name}" needs ":domain" (RFC 7208 §5.2, §5.7)`);
-      }
-      const spec = rest.slice(1);
-      const error = checkDomainSpec(spec);
-      if (error) return syntaxError(token, error);
-      term.domainSpec = spec;
-      return term;
-    }
+    case 'exists':
     case 'ptr': {
-      if (rest === '') return term;
+      if (name === 'ptr' && rest === '') return term;
       if (!rest.startsWith(':')) {
-        return syntaxError(token, '"ptr" takes only ":domain" (RFC 7208 §5.5)');
+        const why =
+          name === 'ptr'
+            ? '"ptr" takes only ":domain" (RFC 7208 §5.5)'
+            : `"${name}" needs ":domain" (RFC 7208 §5.2, §5.7)`;
+        return syntaxError(token, why);
       }
       const spec = rest.slice(1);
       const error = checkDomainSpec(spec);

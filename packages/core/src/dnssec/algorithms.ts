@@ -54,9 +54,8 @@ export function importDnskey(algorithm: number, publicKey: Buffer): KeyObject {
       const e = publicKey.subarray(at, at + expLength);
       const n = publicKey.subarray(at + expLength);
       if (e.length !== expLength || n.length === 0) throw new Error('malformed RSA key');
-      // A long exponent makes one verification cost milliseconds (6 ms with 3072 bits, against
-      // 0.04 ms for 65537): OpenSSL refuses over 64 bits above 3072-bit moduli
-      // (OPENSSL_RSA_MAX_PUBEXP_BITS); netdiag at every size.
+      // A long exponent makes each verification far slower: OpenSSL refuses over 64 bits above
+      // 3072-bit moduli (OPENSSL_RSA_MAX_PUBEXP_BITS); netdiag at every size.
       if (expLength > MAX_RSA_EXPONENT_BYTES) throw new Error('RSA exponent over 64 bits');
       return createPublicKey({ key: { kty: 'RSA', n: b64url(n), e: b64url(e) }, format: 'jwk' });
     }

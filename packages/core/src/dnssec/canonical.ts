@@ -66,6 +66,9 @@ export function ancestor(name: string, count: number): string {
   return labels.slice(labels.length - count).join('.');
 }
 
+/** The wildcard name directly below `encloser` (`*` below the root). */
+export const wildcardOf = (encloser: string) => (encloser === '' ? '*' : `*.${encloser}`);
+
 /** Lower-cases the ASCII letters of the wire name at `offset`; returns the offset after it. */
 function lowerNameAt(rdata: Buffer, offset: number): number {
   let at = offset;
@@ -149,11 +152,8 @@ export function signedData(
   signatureLabels: number,
   records: readonly DnsRecord[],
 ): Buffer {
-  const ownerLabels = labelsOf(owner);
   const signedOwner =
-    signatureLabels < ownerLabels.length
-      ? ['*', ...ownerLabels.slice(ownerLabels.length - signatureLabels)].join('.')
-      : owner;
+    signatureLabels < labelsOf(owner).length ? wildcardOf(ancestor(owner, signatureLabels)) : owner;
   const ownerWire = nameWire(signedOwner);
   const parts: Buffer[] = [rrsigHead];
   for (const rdata of canonicalRrset(records)) {

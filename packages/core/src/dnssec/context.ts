@@ -36,6 +36,14 @@ export async function ask(ctx: WalkContext, name: string, type: RecordType): Pro
   });
 }
 
+/** Throws `UnavailableLink` unless the resolver answered NOERROR or NXDOMAIN. */
+export function assertUsable(response: DnsResponse, name: string, type: string): void {
+  if (response.rcode === 'NOERROR' || response.rcode === 'NXDOMAIN') return;
+  throw new UnavailableLink(
+    `the resolver answered ${response.rcode} for ${displayName(name)} ${type}, so the chain cannot be checked`,
+  );
+}
+
 /**
  * The data for a link could not be had (the resolver answered SERVFAIL, REFUSED, …): the walk
  * stops with an `indeterminate` verdict — nothing was proven either way.

@@ -5,7 +5,7 @@
  * @module
  */
 import type { DnsRecord } from '../net/dns-types.js';
-import { ancestor, isSubdomain, labelsOf, plainName } from './canonical.js';
+import { ancestor, isSubdomain, labelsOf, plainName, wildcardOf } from './canonical.js';
 import { rrsigs, type WalkContext, wellFormed, zoneLine } from './context.js';
 import {
   nsecCovering,
@@ -85,6 +85,16 @@ const nsec3Proof = (
 const tooManyIterations = (d: VerifiedDenial) =>
   d.nsec3s.some((e) => e.value.iterations > MAX_NSEC3_ITERATIONS);
 
+const iterationsInsecure = (d: VerifiedDenial) =>
+  nsec3Proof(
+    'insecure',
+    d.nsec3s.map((e) => e.record),
+    `NSEC3 iterations above ${MAX_NSEC3_ITERATIONS} (RFC 9276 §3.2)`,
+  );
+
+const noDenial = () =>
+  nsecProof(false, [], 'the response carries no verified NSEC or NSEC3 records');
+
 /** NODATA for `name`/`type` (RFC 4035 §5.4; RFC 5155 §8.5–8.7). */
 export function proveNoData(
   d: VerifiedDenial,
@@ -99,7 +109,7 @@ export function proveNoData(
     const cover = nsecCovering(d.nsecs, name, zone);
     if (cover) {
       for (let n = labelsOf(name).length - 1; n >= labelsOf(zone).length; n--) {
-        const wildcard = ['*', ancestor(name, n)].filter(Boolean).join('.');
+        const wildcard = wildcardOf(ancestor(name, n));
         const match = nsecMatching(d.nsecs, wildcard);
         if (!match) continue;
         const w = nsecNoData([match], wildcard, type, zone);
@@ -115,13 +125,7 @@ export function proveNoData(
     return nsecProof(false, direct.records, direct.proves);
   }
   if (d.nsec3s.length > 0) {
-    if (tooManyIterations(d)) {
-      return nsec3Proof(
-        'insecure',
-        d.nsec3s.map((e) => e.record),
-        `NSEC3 iterations above ${MAX_NSEC3_ITERATIONS} (RFC 9276 §3.2)`,
-      );
-    }
+    if (tooManyIterations(d)) return iterationsInsecure(d);
     const match = nsec3Matching(d.nsec3s, name);
     if (match) {
       const ok = !match.value.types.includes(type) && !match.value.types.includes('CNAME');
@@ -144,7 +148,7 @@ export function proveNoData(
     }
     if (ce) {
       // RFC 5155 §8.7: wildcard NODATA.
-      const wildcard = ['*', ce.closestEncloser].filter(Boolean).join('.');
+      const wildcard = wildcardOf(ce.closestEncloser);
       const w = nsec3Matching(d.nsec3s, wildcard);
       if (w && !w.value.types.includes(type) && !w.value.types.includes('CNAME')) {
         return nsec3Proof(
@@ -156,7 +160,7 @@ export function proveNoData(
     }
     return nsec3Proof('bogus', [], `no NSEC3 matches ${name}`);
   }
-  return nsecProof(false, [], `the response carries no verified NSEC or NSEC3 records`);
+  return noDenial();
 }
 
 /** NXDOMAIN for `name` (RFC 4035 §5.4; RFC 5155 §8.4). */
@@ -166,16 +170,10 @@ export function proveNxDomain(d: VerifiedDenial, name: string, zone: string): De
     return nsecProof(p.ok, p.records, p.proves);
   }
   if (d.nsec3s.length > 0) {
-    if (tooManyIterations(d)) {
-      return nsec3Proof(
-        'insecure',
-        d.nsec3s.map((e) => e.record),
-        `NSEC3 iterations above ${MAX_NSEC3_ITERATIONS} (RFC 9276 §3.2)`,
-      );
-    }
+    if (tooManyIterations(d)) return iterationsInsecure(d);
     const ce = closestEncloserProof(d.nsec3s, name, zone);
     if (!ce) return nsec3Proof('bogus', [], `no closest encloser proof for ${name}`);
-    const wildcard = ['*', ce.closestEncloser].filter(Boolean).join('.');
+    const wildcard = wildcardOf(ce.closestEncloser);
     const cover = nsec3Covering(d.nsec3s, wildcard);
     if (!cover) return nsec3Proof('bogus', ce.records, `no NSEC3 covers the wildcard ${wildcard}`);
     const records = [...ce.records, cover.record];
@@ -189,7 +187,7 @@ export function proveNxDomain(d: VerifiedDenial, name: string, zone: string): De
       `${name} does not exist (closest encloser ${ce.closestEncloser || '.'}) and no wildcard ${wildcard} does`,
     );
   }
-  return nsecProof(false, [], `the response carries no verified NSEC or NSEC3 records`);
+  return noDenial();
 }
 
 /**

@@ -9,12 +9,15 @@ import { nameWire } from './canonical.js';
 const DIGESTS: Readonly<Record<number, string>> = { 1: 'sha1', 2: 'sha256', 4: 'sha384' };
 
 /** IANA "Delegation Signer (DS) Resource Record (RR) Type Digest Algorithms" mnemonics. */
+const DIGEST_NAMES: Readonly<Record<number, string>> = {
+  1: 'SHA-1',
+  2: 'SHA-256',
+  3: 'GOST R 34.11-94',
+  4: 'SHA-384',
+};
+
 export function digestName(type: number): string {
-  return (
-    ({ 1: 'SHA-1', 2: 'SHA-256', 3: 'GOST R 34.11-94', 4: 'SHA-384' } as Record<number, string>)[
-      type
-    ] ?? `digest type ${type}`
-  );
+  return DIGEST_NAMES[type] ?? `digest type ${type}`;
 }
 
 export function isSupportedDigest(type: number): boolean {

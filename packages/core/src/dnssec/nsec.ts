@@ -6,7 +6,7 @@
  */
 import type { DnsRecord } from '../net/dns-types.js';
 import type { NsecValue } from '../net/resolver-present-modern.js';
-import { ancestor, compareNames, isSubdomain, labelsOf } from './canonical.js';
+import { ancestor, compareNames, isSubdomain, labelsOf, wildcardOf } from './canonical.js';
 
 export interface NsecProof {
   ok: boolean;
@@ -87,7 +87,7 @@ export function nsecNxDomain(nsecs: readonly DnsRecord[], name: string, zone: st
   const a = commonAncestor(name, cover.name);
   const b = commonAncestor(name, nextOf(cover));
   const encloser = labelsOf(a).length >= labelsOf(b).length ? a : b;
-  const wildcard = encloser === '' ? '*' : `*.${encloser}`;
+  const wildcard = wildcardOf(encloser);
   const wildcardCover = nsecCovering(nsecs, wildcard, zone);
   if (!wildcardCover) {
     return {

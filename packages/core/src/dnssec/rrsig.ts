@@ -20,7 +20,7 @@ export interface ZoneKey {
   value: DnskeyValue;
   /**
    * undefined when the key cannot be imported (malformed or unsupported algorithm). Imported on
-   * first use: a DNSKEY RRset of hundreds of keys costs nothing until a signature names one.
+   * first use, so a huge DNSKEY RRset costs nothing until a signature names a key.
    */
   readonly key: KeyObject | undefined;
 }

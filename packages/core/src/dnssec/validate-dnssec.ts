@@ -17,9 +17,17 @@ import { normaliseDomain } from '../net/domain.js';
 import { getDefaultResolver } from '../net/resolver.js';
 import { withTimeout } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
-import { ancestor, displayName, isSubdomain, labelsOf, plainName } from './canonical.js';
+import {
+  ancestor,
+  displayName,
+  isSubdomain,
+  labelsOf,
+  plainName,
+  wildcardOf,
+} from './canonical.js';
 import {
   ask,
+  assertUsable,
   BogusLink,
   rrset,
   rrsigs,
@@ -138,13 +146,7 @@ async function validateName(
     const walked = await walkToZone(ctx, name, type, anchor, chain);
     if (walked.kind === 'insecure') {
       const answer = await unvalidatedAnswer(ctx, name, type);
-      return {
-        ...base,
-        status: 'insecure',
-        reason: walked.reason,
-        chain,
-        answer,
-      };
+      return { ...base, status: 'insecure', reason: walked.reason, chain, answer };
     }
     const verdict = await validateAnswer(ctx, name, type, walked.zone, walked.keys);
     if (verdict.cname && hops < MAX_CNAME_HOPS && type !== 'CNAME') {
@@ -172,13 +174,8 @@ async function validateName(
         answer,
       };
     }
-    return {
-      ...base,
-      status: verdict.status,
-      reason: verdict.reason,
-      chain,
-      answer: verdict.answer,
-    };
+    const { status, reason, answer } = verdict;
+    return { ...base, status, reason, chain, answer };
   } catch (error) {
     if (error instanceof UnavailableLink) {
       return { ...base, status: 'indeterminate', reason: error.message, chain };
@@ -295,13 +292,6 @@ function delegationState(denial: VerifiedDenial, name: string) {
   return 'no-cut';
 }
 
-function assertUsable(response: DnsResponse, name: string, type: string): void {
-  if (response.rcode === 'NOERROR' || response.rcode === 'NXDOMAIN') return;
-  throw new UnavailableLink(
-    `the resolver answered ${response.rcode} for ${displayName(name)} ${type}, so the chain cannot be checked`,
-  );
-}
-
 interface AnswerVerdict {
   status: DnssecStatus;
   reason: string;
@@ -319,7 +309,7 @@ async function validateAnswer(
 ): Promise<AnswerVerdict> {
   const response = await ask(ctx, name, type);
   assertUsable(response, name, type);
-  const records = response.answers.filter((r) => r.type !== 'RRSIG').map(zoneLine);
+  const records = answerLines(response);
   const sigs = rrsigs(response.answers);
   const direct = rrset(response.answers, name, type);
   const cname = type === 'CNAME' ? [] : rrset(response.answers, name, 'CNAME');
@@ -329,13 +319,11 @@ async function validateAnswer(
     const v = await verifyRrset(found, sigs, zone, keys, ctx);
     const answer: DnssecAnswer = { rcode: response.rcode, records, signatures: v.checks };
     if (!v.valid) {
+      const signed = `${displayName(name)} ${found[0]?.type}`;
       throw new BogusLink({
         zone: displayName(zone),
-        rrset: `${displayName(name)} ${(found[0] as { type: string }).type}`,
-        rule: signatureRule(
-          v.checks,
-          `${displayName(name)} ${(found[0] as { type: string }).type}`,
-        ),
+        rrset: signed,
+        rule: signatureRule(v.checks, signed),
         signatures: v.checks,
       });
     }
@@ -343,7 +331,7 @@ async function validateAnswer(
     if (labels !== undefined) {
       const denial = await verifiedDenial(response.authority, zone, keys, ctx);
       const proof = proveWildcard(denial, name, labels, zone);
-      const wildcard = displayName(['*', ancestor(name, labels)].filter(Boolean).join('.'));
+      const wildcard = displayName(wildcardOf(ancestor(name, labels)));
       if (proof.status === 'bogus') {
         throw new BogusLink({
           zone: displayName(zone),
@@ -405,7 +393,11 @@ async function unvalidatedAnswer(
   const response = await ask(ctx, name, type);
   return {
     rcode: response.rcode,
-    records: response.answers.filter((r) => r.type !== 'RRSIG').map(zoneLine),
+    records: answerLines(response),
     signatures: [],
   };
 }
+
+/** The answer's records in zone-file form, RRSIGs apart. */
+const answerLines = (response: DnsResponse) =>
+  response.answers.filter((r) => r.type !== 'RRSIG').map(zoneLine);

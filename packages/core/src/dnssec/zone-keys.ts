@@ -10,12 +10,12 @@ import { algorithmName, isSupportedAlgorithm } from './algorithms.js';
 import { canonicalRdata, displayName } from './canonical.js';
 import {
   ask,
+  assertUsable,
   BogusLink,
   LimitReached,
   rrset,
   rrsigs,
   signatureRule,
-  UnavailableLink,
   type WalkContext,
 } from './context.js';
 import { digestName, dsDigest, isSupportedDigest } from './digest.js';
@@ -50,11 +50,7 @@ export async function establishZone(
 ): Promise<EstablishedZone> {
   const label = displayName(zone);
   const response = await ask(ctx, zone, 'DNSKEY');
-  if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN') {
-    throw new UnavailableLink(
-      `the resolver answered ${response.rcode} for ${label} DNSKEY, so the chain cannot be checked`,
-    );
-  }
+  assertUsable(response, zone, 'DNSKEY');
   const keyRecords = rrset(response.answers, zone, 'DNSKEY');
   const keys = keyRecords.map(zoneKey);
   const dnskeys = (matched: Set<ZoneKey>): DnssecKey[] =>
@@ -81,10 +77,9 @@ export async function establishZone(
   });
   // RFC 4035 §5.2: with no DS of a supported algorithm and digest, the zone is treated as
   // unsigned (insecure), not as bogus.
-  const usable = authenticators.filter((a) =>
-    isDnskeyAnchor(a)
-      ? isSupportedAlgorithm(a.algorithm)
-      : isSupportedAlgorithm(a.algorithm) && isSupportedDigest(a.digestType),
+  const usable = authenticators.filter(
+    (a) =>
+      isSupportedAlgorithm(a.algorithm) && (isDnskeyAnchor(a) || isSupportedDigest(a.digestType)),
   );
   if (usable.length === 0) {
     // No digest is computed for an unsupported DS: this costs nothing whatever the keys.
@@ -191,13 +186,13 @@ function authenticates(zone: string, a: Authenticator, key: ZoneKey): boolean {
 
 function dsInfo(zone: string, a: Authenticator, keys: readonly ZoneKey[]): DsInfo {
   if (isDnskeyAnchor(a)) {
-    const matched = keys.some((k) => authenticates(zone, a, k));
+    const key = keys.find((k) => authenticates(zone, a, k));
     return {
-      key_tag: keys.find((k) => authenticates(zone, a, k))?.value.keyTag ?? 0,
+      key_tag: key?.value.keyTag ?? 0,
       algorithm: a.algorithm,
       digest_type: 0,
       digest: '',
-      outcome: matched ? 'matched' : 'no-such-key',
+      outcome: key ? 'matched' : 'no-such-key',
     };
   }
   const base = {

@@ -1,10 +1,7 @@
 /**
  * Clean-ups of remote text in linear time, each giving exactly what the regular expression it
- * replaces gave (issue 20 item 1). Those patterns began with a quantifier over a class that a
- * long run of the same character matches (`\.+$`, `\s*\[tag`, `\s+-…$`) or scanned to the end
- * of the text for a closing bracket that never came (`\([^)]*\)`): a backtracking engine retries
- * them from every character of the run, so a WHOIS line of 64 KiB of spaces, dots, slashes or
- * `(` took 2–8 s.
+ * replaces gives: those patterns (`\.+$`, `\s+-…$`, `\([^)]*\)`) backtrack quadratically on a
+ * long run of one character in a hostile WHOIS line.
  * @module
  */
 
@@ -17,10 +14,8 @@ export function stripTrailing(text: string, char: string): string {
 
 /**
  * `text.replace(pattern, replacement)` for a pattern whose every match ends at or before the last
- * `close` (one character), followed only by a run of whitespace when `spaceAfter`: the text after
- * that cannot hold a match, so the pattern never runs there. A pattern such as `\([^)]*\)`
- * scans from each `(` to the end when no `)` follows, quadratic on "((((…"; before the last
- * `)` every such scan stops at the next `)`.
+ * `close` (then only whitespace when `spaceAfter`): the pattern runs on the text up to there only,
+ * so `\([^)]*\)` never scans to the end from each `(` of "((((…".
  */
 export function replaceUpTo(
   text: string,
@@ -42,10 +37,9 @@ const isSpace = (char: string) => SPACE.test(char);
 const LINE_TERMINATORS = ['\n', '\r', '\u2028', '\u2029'];
 
 /**
- * `text.replace(/\s+-(?:\s+.*)?$/, '')`: the text before the first run of whitespace that is
- * followed by "-" and then either the end, or whitespace and a rest without a line terminator
- * ("ok - Normal state.", "clientHold -"). The pattern retried `\s+` from every character of a run
- * of spaces, and scanned to the end after every " -".
+ * `text.replace(/\s+-(?:\s+.*)?$/, '')`: the text before the first whitespace run followed by
+ * "-" and then the end, or whitespace and a rest without a line terminator ("ok - Normal state.",
+ * "clientHold -").
  */
 export function cutDashTail(text: string): string {
   let lastTerminator = -1;

@@ -177,14 +177,7 @@ async function rdapDomain(
   const related = registrarLink(registry.doc, registry.url);
   if ((options.followRegistrar ?? true) && related && hasGaps(record)) {
     try {
-      // The registrar link comes from the registry's answer: a target like any other.
-      const registrar = await fetchRdap(related, {
-        signal,
-        timeout: options.rdapTimeoutMs,
-        dispatcher: options.dispatcher,
-        resolver: options.resolver,
-        guard: { scope: 'all', allowedTargets: options.allowedTargets },
-      });
+      const registrar = await guardedFetch(related, options, signal);
       // The registry record stays authoritative; the registrar only fills what it left out.
       record = fillGaps(record, normaliseRdapDomain(registrar.doc, domain, registry.url));
     } catch (error) {
@@ -192,6 +185,17 @@ async function rdapDomain(
     }
   }
   return record;
+}
+
+/** Fetches an RDAP URL taken from a remote answer, so guarded like any other target. */
+function guardedFetch(url: string, options: WhoisSeams, signal: AbortSignal) {
+  return fetchRdap(url, {
+    signal,
+    timeout: options.rdapTimeoutMs,
+    dispatcher: options.dispatcher,
+    resolver: options.resolver,
+    guard: { scope: 'all', allowedTargets: options.allowedTargets },
+  });
 }
 
 /**
@@ -207,14 +211,7 @@ async function fetchFirst(
   let lastError: unknown;
   for (const base of bases) {
     try {
-      // Registry base URLs come from the bootstrap file, a remote answer: guarded.
-      return await fetchRdap(new URL(path, base).toString(), {
-        signal,
-        timeout: options.rdapTimeoutMs,
-        dispatcher: options.dispatcher,
-        resolver: options.resolver,
-        guard: { scope: 'all', allowedTargets: options.allowedTargets },
-      });
+      return await guardedFetch(new URL(path, base).toString(), options, signal);
     } catch (error) {
       if (!(error instanceof UpstreamError) || signal.aborted) throw error;
       lastError = error;

@@ -11,14 +11,16 @@ import type { RdapObject } from './rdap-client.js';
 import type { WhoisResult } from './types.js';
 
 /**
- * Plain objects only; RDAP arrays hold objects, anything else is ignored. The array itself when
- * it holds nothing else (callers only read it): a filtered copy of each of thousands of events,
- * entities and name servers is garbage made while the whole parsed answer is still young, and
- * each collection of it copies that answer (test/adversarial: 2–4× the time at 2 MiB).
+ * The plain objects of an array; the array itself when it holds nothing else, so a huge answer
+ * is not copied (test/adversarial).
  */
 function objects(value: unknown): readonly RdapObject[] {
+  return only(value, isObject);
+}
+
+function only<T>(value: unknown, is: (item: unknown) => item is T): readonly T[] {
   if (!Array.isArray(value)) return [];
-  return value.every(isObject) ? value : value.filter(isObject);
+  return value.every(is) ? value : value.filter(is);
 }
 
 function isObject(value: unknown): value is RdapObject {
@@ -29,10 +31,9 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
-/** The strings of an array: the array itself when it holds nothing else (as `objects`). */
+/** The strings of an array (as `objects`). */
 function strings(value: unknown): readonly string[] {
-  if (!Array.isArray(value)) return [];
-  return value.every(isString) ? value : value.filter(isString);
+  return only(value, isString);
 }
 
 function isString(value: unknown): value is string {
@@ -99,16 +100,12 @@ export function eventDate(doc: RdapObject, action: string): string {
   return '';
 }
 
-/**
- * Events of one action tried as a date: a registry lists each action once (RFC 9083 §4.5), and
- * 2 MiB of unreadable ones would cost ~40,000 tries (as WHOIS dates, whois-parser.ts).
- */
+/** Events of one action tried as a date: a registry lists each action once (RFC 9083 §4.5). */
 const DATES_TRIED = 32;
 
 /** A host name as the API shows it: A-labels, lower case, no trailing dot. */
 export function normaliseHostName(name: string): string {
-  // Not `.replace(/\.+$/, '')`: retried from every dot of a run, quadratic (2.5 s for a name
-  // server of 64 KiB of dots, linear-text.ts).
+  // Not `/\.+$/`: quadratic on a long run of dots (linear-text.ts).
   const trimmed = stripTrailing(name.trim(), '.');
   if (trimmed === '') return '';
   const ascii = /^[\x20-\x7e]*$/.test(trimmed) ? trimmed : domainToASCII(trimmed) || trimmed;
@@ -134,9 +131,8 @@ export function normaliseRdapStatus(value: unknown): string[] {
 }
 
 /**
- * Distinct statuses and name servers read: EPP defines 17 statuses (RFC 5731 §2.3, mapped by
- * RFC 8056) and a delegation names a handful of servers, so the rest of an answer of thousands is
- * not read (as WHOIS reads 64 statuses); de-duplicating thousands grew faster than their number.
+ * Distinct statuses and name servers read: EPP defines 17 statuses (RFC 5731 §2.3) and a
+ * delegation names a handful of servers; the rest of a hostile answer is not read.
  */
 const MOST_READ = 64;
 

@@ -139,7 +139,6 @@ export async function lookupWhoisChain(
 async function checkReferral(server: WhoisServer, options: WhoisChainOptions): Promise<string> {
   const what = `the WHOIS referral to ${formatWhoisServer(server)}`;
   const allowed = allowedSet(options.allowedTargets);
-  const exempt = (addresses: string[]) => addresses.every((a) => allowed.has(a));
   // The address first (a literal needs no DNS), then the port: nothing is sent to the referred
   // host before both pass.
   const addresses = await checkReferredHost(server.host, what, 'whois', {
@@ -147,15 +146,13 @@ async function checkReferral(server: WhoisServer, options: WhoisChainOptions): P
     allowedTargets: allowed,
     signal: options.signal,
   });
-  if (server.port !== WHOIS_PORT && !exempt(addresses)) throw portRefusal(what, server.port);
+  if (server.port !== WHOIS_PORT && !addresses.every((a) => allowed.has(a))) {
+    throw new UpstreamError(
+      'whois',
+      `refused to follow ${what}: port ${server.port} (WHOIS referrals must use port ${WHOIS_PORT})`,
+    );
+  }
   return addresses[0] as string;
-}
-
-function portRefusal(what: string, port: number): UpstreamError {
-  return new UpstreamError(
-    'whois',
-    `refused to follow ${what}: port ${port} (WHOIS referrals must use port ${WHOIS_PORT})`,
-  );
 }
 
 function toRecord(parsed: ParsedWhois, domain: string): WhoisResult {

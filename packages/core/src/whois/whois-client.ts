@@ -97,20 +97,16 @@ export function queryWhoisServer(
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const finish = (truncated: boolean) => {
+    const settle = (outcome: () => void) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ server: name, text: decodeWhois(Buffer.concat(chunks)), truncated });
+      outcome();
     };
-    const fail = (error: Error) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      socket.destroy();
-      reject(error);
-    };
+    const finish = (truncated: boolean) =>
+      settle(() => resolve({ server: name, text: decodeWhois(Buffer.concat(chunks)), truncated }));
+    const fail = (error: Error) => settle(() => reject(error));
     const timer = setTimeout(() => fail(new TimeoutError('whois', timeoutMs)), timeoutMs);
     socket.setNoDelay(true);
     socket.on('connect', () => socket.write(`${query}\r\n`));

@@ -180,8 +180,7 @@ export function splitKeyValue(content: string): { key: string; value: string } |
 function layoutKeyValue(content: string): { key: string; value: string } | undefined {
   let m: RegExpExecArray | null;
   let value: string | undefined;
-  // The first three layouts are tried only when one of their marks ("[", "..", "#") is in the
-  // line: most lines are "Key: value".
+  // The first three layouts need one of their marks ("[", "..", "#").
   if (RARE_MARKS.test(content)) {
     // JPRS: "[Domain Name]   EXAMPLE.JP", "a. [Domain Name]   EXAMPLE.JP"; MYNIC "a [Domain Name]"
     m = BRACKETED.exec(content);
@@ -218,10 +217,8 @@ function layoutKeyValue(content: string): { key: string; value: string } | undef
 
 /**
  * The value from `start` to the end of the line, trimmed, or undefined when it holds a line
- * terminator (U+2028, U+2029: a pattern's `(.*)$` matches none, ECMA-262 §22.2.2.9), where
- * `spaced` lets the whitespace before the value hold one (the patterns' `\s*` before `(.*)`).
- * Read by slicing rather than by `\s*(.*)$`, which backtracked through the whitespace once per
- * character: quadratic on a value of spaces before a line separator.
+ * terminator, as `\s*(.*)$` would give (ECMA-262 §22.2.2.9; `spaced`: the `\s*` may hold one).
+ * Sliced rather than matched: that pattern is quadratic on spaces before a line separator.
  */
 function valueAfter(content: string, start: number, spaced: boolean): string | undefined {
   const rest = content.slice(start);
@@ -235,18 +232,14 @@ const RARE_MARKS = /[[#]|\.\./;
 const BRACKETED = /^(?:[a-z](?:\.\s*|\s+))?\[([^\]]{1,60})\]/i;
 const DOT_LEADERS = /^([^:]{1,60}?)\s*\.{2,}\s*:/;
 /**
- * JWhoisServer (zero-sys.net, used by .dz): "Nom de domaine#. . . . . .example.dz", the key ends
- * at `#` and dot leaders run up to the value. The key ends with a character that is not
- * whitespace (as the shortest key before `\s*#` does in a trimmed line): a key of any length
- * then `\s*` ran through a long run of spaces once per length.
+ * JWhoisServer (.dz): "Nom de domaine#. . . . . .example.dz". The key ends with a non-space
+ * character, so `\s*` cannot rescan a long run of spaces once per key length.
  */
 const HASH_LEADERS = /^([^#:]{0,59}?[^#:\s])\s*#[ .]{2,}/;
 const SPACE = /\s/;
 /**
- * False when DOT_LEADERS cannot match `content`: the colon it reaches is the first one (no key
- * or leader holds one), and the whitespace, two or more dots and whitespace before it must
- * start within the key's 60 characters. Without this test the pattern ran its leaders once for
- * each of the 60 key lengths over a long line of dots.
+ * False when DOT_LEADERS cannot match `content` (its leaders must start within 60 characters of
+ * the first colon): otherwise the pattern rescans a long line of dots once per key length.
  */
 function dotLeadersFit(content: string): boolean {
   let start = content.indexOf(':');
@@ -386,7 +379,8 @@ export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
         block.count++;
         continue;
       }
-      if (deeper && !kv) {
+      if (!kv && !sentence && (deeper || !line.heading)) {
+        // Lines under the heading, or bare ones at its own indent (.ch, .hk "Name servers\nns1…").
         push(c, block.key, content, section, true);
         block.count++;
         continue;
@@ -400,12 +394,6 @@ export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
       if (deeper && kv) {
         // "Registrar:\n    Name: X" — a sub-entry of the heading.
         pushAll(c, keyAlternatives(kv.key), kv.value, block.key, false);
-        block.count++;
-        continue;
-      }
-      if (!kv && !line.heading && !sentence) {
-        // Bare lines at the heading's own indent (.ch, .hk "Name servers\nns1…").
-        push(c, block.key, content, section, true);
         block.count++;
         continue;
       }

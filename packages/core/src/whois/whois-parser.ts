@@ -56,10 +56,7 @@ function notFound(line: string): boolean {
   return NOT_FOUND.some((re) => re.test(text));
 }
 
-/**
- * Entries by key, each list in answer order: the fields are read by looking their keys up here
- * rather than by scanning every entry once per key (about 200 keys in all).
- */
+/** Entries by key, each list in answer order. */
 type EntryIndex = Map<string, WhoisEntry[]>;
 
 function indexEntries(entries: readonly WhoisEntry[]): EntryIndex {
@@ -80,9 +77,8 @@ const inObject = (entry: WhoisEntry, object: number | undefined) =>
   object === undefined || entry.object === object;
 
 /**
- * The lines of an answer that are read; the rest is not. Real answers hold 10–150 lines (the
- * longest of the shared and external corpora: 152), so this is 13 times that, and a bound on
- * the work a hostile server can ask for, as Node's `maxHeadersCount` is for HTTP headers.
+ * The lines of an answer that are read: real answers hold 10–150 lines, so this bounds the work
+ * a hostile server can ask for.
  */
 export const WHOIS_MAX_LINES = 2048;
 
@@ -256,16 +252,14 @@ function readRegistrar(index: EntryIndex, domainObject: number): string {
  * "Example Ltd [Tag = EXAMPLE]" → "Example Ltd".
  */
 function cleanRegistrar(value: string): string {
-  // Only up to the last bracket (linear-text.ts): both patterns were quadratic on a long line.
+  // Only up to the last bracket: both patterns are quadratic on a long line (linear-text.ts).
   const text = replaceUpTo(value, ')', URL_IN_PARENTHESES, '');
   return replaceUpTo(text, ']', REGISTRAR_TAG, '').replace(/\s+/g, ' ').trim();
 }
 
 /**
- * `\s*` before a part that starts with anything but whitespace, as `(?:(?<!\s)\s+)?`: the same
- * matches (a match starts at the first space of a run, or where that part starts), but a start
- * inside a run fails at once rather than running to the end of the run, which was quadratic on
- * a line of 64 KiB of spaces (2 s for the registrar, 8 s for a status).
+ * `\s*` as `(?:(?<!\s)\s+)?`: the same matches, but a start inside a run of spaces fails at
+ * once instead of scanning the run (quadratic on a long line of spaces).
  */
 const SPACES_BEFORE = String.raw`(?:(?<!\s)\s+)?`;
 const URL_IN_PARENTHESES = /\(\s*(?:https?:\/\/|www\.)[^)]*\)/gi;
@@ -312,10 +306,7 @@ const monthFirst = (value: string) =>
       Number(month) <= 12 ? `${year}-${month}-${day}` : date,
   );
 
-/**
- * Values of one key tried as a date before the next key is looked at: a real answer prints a
- * key's date once per object, and the rest of thousands of unreadable dates is not tried.
- */
+/** Values of one key tried as a date: a real answer prints a key's date once per object. */
 const DATES_TRIED = 32;
 
 function readNameServers(entries: WhoisEntry[], index: EntryIndex, domain: string): string[] {
@@ -394,16 +385,13 @@ function readStatus(entries: WhoisEntry[], index: EntryIndex): string[] {
   return uniqueNonEmpty(out);
 }
 
-/**
- * Distinct status values read: EPP defines 17 statuses (RFC 5731 §2.3) and a registry prints
- * a handful; the rest of an answer of thousands of statuses is not read.
- */
+/** Distinct status values read: EPP defines 17 statuses (RFC 5731 §2.3). */
 const STATUS_VALUES = 64;
 
 /** `whois.example.net`, `whois://whois.example.net`, `host:port` → `host[:port]`; else "". */
 export function serverName(value: string): string {
   const trimmed = value.trim().replace(/^r?whois:\/\//i, '');
-  // Not `/\/+$/`: retried from every slash of a run, quadratic (2 s for 64 KiB of slashes).
+  // Not `/\/+$/`: quadratic on a long run of slashes.
   const text = stripTrailing(trimmed, '/');
   if (/^\[[0-9a-f:.]+\](?::\d{1,5})?$/i.test(text)) return text.toLowerCase();
   return /^[a-z0-9.-]+\.[a-z0-9-]+(?::\d{1,5})?$/i.test(text) ||

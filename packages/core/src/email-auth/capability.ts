@@ -2,6 +2,7 @@
  * `GET /api/email-auth` (SPEC §4 behaviour 8, a tool endpoint): MX, SPF with a per-term analysis
  * and the RFC 7208 evaluation for a client IP, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI and a graded
  * summary. The shape is ours (CONTRACT §6 "tool endpoints"), described field by field here.
+ * One piece: most of it is the one answer's OpenAPI description and checked example.
  * @module
  */
 import { defineCapability } from '../descriptor.js';

@@ -4,7 +4,8 @@
  * quadratic parser takes ~16×). Then random mixes of the hostile tokens: no parser throws on
  * them, and none takes long.
  *
- * Times are CPU time (`process.cpuUsage`), the best of several runs: a runner busy with other
+ * Times are CPU time (`process.cpuUsage`), the best of several runs (tried again up to three
+ * times when over a bound): a runner busy with other
  * test files keeps this process waiting (wall-clock time would count that, up to 10× at a load
  * of 8 on 2 cores) and slows what it runs, but never makes it faster. A growth over the bound
  * is measured again, up to three times, before it fails: a load that comes and goes can land on
@@ -62,7 +63,13 @@ describe('worst-case input: bounded and linear', () => {
     async (_name, c) => {
       const parse = PARSERS[c.parser] as (input: unknown) => unknown;
       const big = c.make(c.limit);
-      const worst = timesMs(() => parse(big), 5, cpuMs)[0] as number;
+      // Best of five runs, measured again (up to three times, after a pause) when over the
+      // bound, as the growth below: a burst of load can fall on all five runs of one try.
+      let worst = Number.POSITIVE_INFINITY;
+      for (let attempt = 0; attempt < 3 && worst >= MAX_MS; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+        worst = Math.min(worst, timesMs(() => parse(big), 5, cpuMs)[0] as number);
+      }
       expect(worst, `${worst.toFixed(1)} ms for ${sizeOf(big)} bytes`).toBeLessThan(MAX_MS);
 
       // Growth from a quarter of the size. Below 256 KiB (a header, a record in a DNS message)

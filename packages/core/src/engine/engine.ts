@@ -107,7 +107,7 @@ export interface CreateNetdiagOptions extends Partial<NetdiagConfig> {
   /** Receives the engine's notes (datasets loaded, feed refreshed). @default silent */
   logger?: NetdiagLogger;
   /**
-   * `schedule` (a server): fetch feeds at start and on their schedule. `manual` (default: a
+   * `schedule` (a server): fetch feeds 2 s after start and on their schedule. `manual` (default: a
    * library, a one-shot command): use the copy on disk, fetch only on `refreshFeeds()`.
    */
   feeds?: FeedPolicy;

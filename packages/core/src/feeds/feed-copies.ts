@@ -56,8 +56,9 @@ function readCopy(dir: string, file: string): { bytes: Buffer; when: string } | 
 
 /**
  * Writes the table of an IP-intel feed's copy (`copy`, its text as on disk) for the one-shot
- * lookups that follow, unless it is there already. A server applies the copy in memory and
- * calls this too (the table is built a second time, once per feed update, off the lookups).
+ * lookups that follow, unless it is there already; true when it is in place. A server applies
+ * the copy in memory and calls this too (the table is built a second time, once per feed
+ * update, off the lookups).
  */
 export async function saveFeedTable(
   dir: string,
@@ -65,22 +66,21 @@ export async function saveFeedTable(
   copy: Buffer | string,
   source: IntelSourceMeta,
   value: IntelFeedValue,
-): Promise<void> {
+): Promise<boolean> {
   const path = feedTablePath(dir, definition.name);
   const key = feedTableKey(copy);
   const existing = openFeedTable(path, key, false);
-  if (existing) return existing.close();
-  await writeFeedTable(
-    path,
-    key,
-    feedIntel(source, { ranges: value.ranges, dataset: '', version: '' }),
-  );
+  existing?.close();
+  if (existing) return true;
+  const intel = feedIntel(source, { ranges: value.ranges, dataset: '', version: '' });
+  return (await writeFeedTable(path, key, intel)) === undefined;
 }
 
 /**
  * Applies every feed copy found in `dir`; an unusable copy is skipped, as a feed skips it. An
  * IP-intel copy is read from its table (`privacy/feed-table.ts`) when one was written for it;
- * otherwise it is parsed and the table written for the next time.
+ * otherwise it is parsed, its table written and then read (built once); where the table cannot
+ * be written (a read-only disk), the parsed ranges are applied in memory.
  */
 export async function applyFeedCopies(
   datasets: IpDatasets,
@@ -101,11 +101,13 @@ export async function applyFeedCopies(
     if (!source || !copy) continue;
     const label = { dataset: datasetOf(definition, urls), version: copy.when };
     const path = feedTablePath(dir, definition.name);
-    if (datasets.setIntelTable(definition.source, path, feedTableKey(copy.bytes), label)) continue;
+    const key = feedTableKey(copy.bytes);
+    if (datasets.setIntelTable(definition.source, path, key, label)) continue;
     try {
       const value = definition.parse(copy.bytes.toString('utf8'), copy.when);
+      const saved = await saveFeedTable(dir, definition, copy.bytes, source, value);
+      if (saved && datasets.setIntelTable(definition.source, path, key, label)) continue;
       datasets.setIntelSource(definition.source, intelFeedPatch(definition, value, urls));
-      await saveFeedTable(dir, definition, copy.bytes, source, value);
     } catch {
       // As above.
     }

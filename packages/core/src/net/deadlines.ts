@@ -1,10 +1,7 @@
 /**
- * Many deadlines behind one timer. A resolver under load has hundreds of queries in flight, each
- * with an attempt timeout and a budget; a `setTimeout` and an `AbortSignal` per query were about
- * a tenth of its CPU (issue 22's profile: `createAbortSignal` 7 %, timers and listeners several
- * more). Deadlines of the same length expire in the order they were set, so each length keeps a
- * first-in-first-out queue, and one timer is armed for the earliest head of all queues: adding
- * and cancelling are O(1), and there are as many queues as distinct lengths (two or three).
+ * Many deadlines behind one timer: a timer and a signal per DNS query were about a tenth of the
+ * resolver's CPU under load (BENCHMARKS.md). Deadlines of one length expire in the order they
+ * were set, so each length keeps a FIFO and one timer is armed for the earliest head of all.
  * @module
  */
 
@@ -53,14 +50,19 @@ export function createDeadlineQueue(now: () => number = () => performance.now())
     armedAt = Number.POSITIVE_INFINITY;
   }
 
+  /** The first live entry of `fifo`, its cancelled predecessors dropped. */
+  function head(fifo: Fifo): Entry | undefined {
+    while (fifo.head < fifo.entries.length && fifo.entries[fifo.head]?.fire === undefined) {
+      fifo.head++;
+    }
+    return fifo.entries[fifo.head];
+  }
+
   function arm(): void {
     let earliest = Number.POSITIVE_INFINITY;
     for (const [ms, fifo] of fifos) {
-      // Cancelled entries at the head are dropped here, so they never hold the timer.
-      while (fifo.head < fifo.entries.length && fifo.entries[fifo.head]?.fire === undefined) {
-        fifo.head++;
-      }
-      if (fifo.head === fifo.entries.length) {
+      const first = head(fifo);
+      if (first === undefined) {
         fifos.delete(ms);
         continue;
       }
@@ -68,7 +70,7 @@ export function createDeadlineQueue(now: () => number = () => performance.now())
         fifo.entries.splice(0, fifo.head);
         fifo.head = 0;
       }
-      earliest = Math.min(earliest, (fifo.entries[fifo.head] as Entry).at);
+      earliest = Math.min(earliest, first.at);
     }
     if (earliest === armedAt) return;
     if (timer) clearTimeout(timer);
@@ -81,13 +83,13 @@ export function createDeadlineQueue(now: () => number = () => performance.now())
   /** The live entry due first across all queues, its cancelled predecessors dropped. */
   function due(at: number): Entry | undefined {
     let first: Fifo | undefined;
+    let firstAt = Number.POSITIVE_INFINITY;
     for (const fifo of fifos.values()) {
-      while (fifo.head < fifo.entries.length && fifo.entries[fifo.head]?.fire === undefined) {
-        fifo.head++;
+      const entry = head(fifo);
+      if (entry !== undefined && entry.at <= at && entry.at < firstAt) {
+        first = fifo;
+        firstAt = entry.at;
       }
-      const head = fifo.entries[fifo.head];
-      if (head === undefined || head.at > at) continue;
-      if (first === undefined || head.at < (first.entries[first.head] as Entry).at) first = fifo;
     }
     if (first === undefined) return undefined;
     return first.entries[first.head++];

@@ -258,13 +258,25 @@ export function parseJsonBody<T>(response: UpstreamResponse, upstream: string): 
   }
 }
 
+/** undici's header object → lower-case name → list of values. */
+export function headerLists(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const key = name.toLowerCase();
+    const list = out[key] ?? [];
+    list.push(...(Array.isArray(value) ? value : [value]));
+    out[key] = list;
+  }
+  return out;
+}
+
+/** Each header's values joined with `, ` (RFC 9110 §5.3). */
 function flattenHeaders(
   headers: Record<string, string | string[] | undefined>,
 ): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined)
-      out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
+  const lists = Object.entries(headerLists(headers));
+  return Object.fromEntries(lists.map(([name, values]) => [name, values.join(', ')]));
 }

@@ -1,9 +1,7 @@
 /**
  * A DNS query on the wire, written straight into one buffer (RFC 1035 §4.1): a 12-byte header,
- * the question, and optionally an EDNS0 OPT record (RFC 6891 §6.1.2). A query has one fixed
- * shape, so a general encoder's object walk is not needed: dns-packet's `encode` cost about
- * 2.5 µs and several objects per query in the resolver's profile; this writes the same bytes
- * (tested against dns-packet) with one allocation.
+ * the question, and optionally an EDNS0 OPT record (RFC 6891 §6.1.2). The same bytes as
+ * dns-packet's `encode` (tested), without its object walk, which showed in the resolver profile.
  * @module
  */
 

@@ -1,8 +1,7 @@
 /**
  * Unpredictable 16-bit numbers for DNS query ids and socket choice (RFC 5452 §9.2: ids and
- * source ports must not be guessable by an off-path attacker), from the CSPRNG in batches:
- * `crypto.randomInt` per query was a visible share of the resolver's CPU under load, while one
- * `randomFillSync` of 4 KiB serves 2,048 numbers.
+ * source ports must not be guessable by an off-path attacker), from the CSPRNG in batches
+ * (`crypto.randomInt` per query was a visible share of the resolver's CPU).
  * @module
  */
 import { randomFillSync } from 'node:crypto';

@@ -87,19 +87,6 @@ export const IPV6_SPECIAL_RANGES: readonly SpecialRange[] = [
 const V4_BLOCKS: readonly Cidr[] = IPV4_SPECIAL_RANGES.map((r) => parseCidr(r.cidr) as Cidr);
 const V6_BLOCKS: readonly Cidr[] = IPV6_SPECIAL_RANGES.map((r) => parseCidr(r.cidr) as Cidr);
 
-/**
- * First octets (IPv4) and first 16 bits (IPv6) that some special range overlaps: any other
- * address is answered "public" without scanning the range list (most lookups).
- */
-const V4_OCTET_SPECIAL = new Uint8Array(256);
-for (const { w0, m0 } of V4_BLOCKS) {
-  for (let o = w0 >>> 24; o <= (w0 | ~m0) >>> 24; o++) V4_OCTET_SPECIAL[o] = 1;
-}
-const V6_TOP_SPECIAL = new Uint8Array(65_536);
-for (const { w0, m0 } of V6_BLOCKS) {
-  for (let t = w0 >>> 16; t <= (w0 | ~m0) >>> 16; t++) V6_TOP_SPECIAL[t] = 1;
-}
-
 const OUTSIDE_GLOBAL_UNICAST: SpecialRange = {
   cidr: '',
   name: 'reserved by the IETF (outside global unicast 2000::/3)',
@@ -107,7 +94,6 @@ const OUTSIDE_GLOBAL_UNICAST: SpecialRange = {
 
 /** The special range holding an IPv4 address (unsigned 32-bit), or undefined when public. */
 export function specialRangeV4(value: number): SpecialRange | undefined {
-  if (V4_OCTET_SPECIAL[value >>> 24] === 0) return undefined;
   for (let i = 0; i < V4_BLOCKS.length; i++) {
     if (cidrHasV4(V4_BLOCKS[i] as Cidr, value)) return IPV4_SPECIAL_RANGES[i];
   }
@@ -134,8 +120,6 @@ export function specialRangeV6(
 ): SpecialRange | undefined {
   const v4 = embeddedV4(w0, w1, w2, w3);
   if (v4 >= 0) return specialRangeV4(v4);
-  // Global unicast 2000::/3 outside every listed range: the usual answer, found at once.
-  if (w0 >>> 29 === 1 && V6_TOP_SPECIAL[w0 >>> 16] === 0) return undefined;
   for (let i = 0; i < V6_BLOCKS.length; i++) {
     if (cidrHasV6(V6_BLOCKS[i] as Cidr, w0, w1, w2, w3)) return IPV6_SPECIAL_RANGES[i];
   }

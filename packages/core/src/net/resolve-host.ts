@@ -64,33 +64,39 @@ export async function resolveHost(
   return out;
 }
 
-/**
- * A `lookup` for `net.connect` / `tls.connect` / undici's `connect` that asks `resolver`.
- * Honours `family` and `all` (Node sets `all` for Happy Eyeballs, `autoSelectFamily`).
- */
+/** A `lookup` for `net.connect` / `tls.connect` / undici's `connect` that asks `resolver`. */
 export function resolverLookup(resolver: DnsResolver): LookupFunction {
   return (hostname, options, callback) => {
     resolveHost(resolver, hostname).then(
-      (addresses) => {
-        const family =
-          options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
-        const wanted =
-          family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
-        const first = wanted[0];
-        if (!first) {
-          callback(
-            lookupError('ENOTFOUND', hostname, `${hostname} has no IPv${family} address`),
-            '',
-          );
-        } else if (options.all) {
-          callback(null, wanted as LookupAddress[]);
-        } else {
-          callback(null, first.address, first.family);
-        }
-      },
+      (addresses) => answerLookup(hostname, options, callback, addresses),
       (error: Error) => callback(error as NodeJS.ErrnoException, ''),
     );
   };
+}
+
+type LookupArgs = Parameters<LookupFunction>;
+
+/**
+ * Answers a `lookup` callback with `addresses`, honouring `family` and `all` (Node sets `all`
+ * for Happy Eyeballs, `autoSelectFamily`).
+ */
+export function answerLookup(
+  hostname: string,
+  options: LookupArgs[1],
+  callback: LookupArgs[2],
+  addresses: readonly LookupAddress[],
+): void {
+  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+  const wanted =
+    family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
+  const first = wanted[0];
+  if (!first) {
+    callback(lookupError('ENOTFOUND', hostname, `${hostname} has no IPv${family} address`), '');
+  } else if (options.all) {
+    callback(null, wanted as LookupAddress[]);
+  } else {
+    callback(null, first.address, first.family);
+  }
 }
 
 function addressesOf(result: PromiseSettledResult<DnsResponse>, type: 'A' | 'AAAA'): string[] {

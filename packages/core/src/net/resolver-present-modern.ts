@@ -199,14 +199,6 @@ export function rrTypeName(code: number): string {
   return RR_NAMES[code] ?? `TYPE${code}`;
 }
 
-/** A type name (`A`, `TYPE65534`) back to its code; undefined for names not in the table. */
-export function rrTypeCode(name: string): number | undefined {
-  const generic = /^TYPE(\d+)$/.exec(name);
-  if (generic) return Number(generic[1]);
-  for (const [code, known] of Object.entries(RR_NAMES)) if (known === name) return Number(code);
-  return undefined;
-}
-
 /**
  * BIND splits long base64 and hex fields with a space every 56 characters
  * (`dns_rdata_totext`: width 60 minus 2, rounded down to whole base64 quanta / hex octets).

@@ -2,15 +2,8 @@
  * Presentation rules, with the strings `dig +short` (BIND 9.18.49) printed for the same data
  * (see resolver-dig.test.ts for the live comparison when dig is installed).
  */
-import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import {
-  presentIPv6,
-  presentLabels,
-  presentName,
-  presentUnknown,
-  quoteString,
-} from './resolver-present.js';
+import { presentIPv6, presentName, presentUnknown, quoteString } from './resolver-present.js';
 
 describe('presentIPv6 (inet_ntop)', () => {
   test.each([
@@ -63,23 +56,7 @@ test('unknown types use the RFC 3597 generic form', () => {
   expect(presentUnknown(new Uint8Array())).toBe('\\# 0');
 });
 
-describe('presentName: the plain-name shortcut', () => {
-  test('gives what the label-by-label escaping gives, for any name', () => {
-    // Every printable ASCII character, the escaped ones among them, spaces, controls, non-ASCII,
-    // backslashes and dots, so that both sides of the shortcut's test are reached.
-    const chars = fc.constantFrom(
-      ...'aZ09-_*/.!#%&\'+,:<=>?[]^`{|}~"();\\@$ \t\u0000\u007fé☃'.split(''),
-    );
-    fc.assert(
-      fc.property(fc.array(chars, { minLength: 1, maxLength: 24 }), (list) => {
-        const text = list.join('');
-        const name = text.endsWith('.') && !text.endsWith('\\.') ? text.slice(0, -1) : text;
-        if (name === '') return;
-        expect(presentName(text)).toBe(presentLabels(name));
-      }),
-      { numRuns: 5000 },
-    );
-    expect(presentName('host1.bench.test')).toBe('host1.bench.test.');
-    expect(presentName('a(b).test')).toBe('a\\(b\\).test.');
-  });
+test('presentName: plain names and escaped specials', () => {
+  expect(presentName('host1.bench.test')).toBe('host1.bench.test.');
+  expect(presentName('a(b).test')).toBe('a\\(b\\).test.');
 });

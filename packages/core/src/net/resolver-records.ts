@@ -100,12 +100,7 @@ export function toDnsRecord(
   options: { rdata?: boolean } = {},
 ): DnsRecord | undefined {
   if (answer.type === 'OPT') return undefined;
-  // Known types skip typeOf's pattern; the record is one object literal of one shape (object
-  // spreads here cost ~0.5 KB and a dictionary-mode object per record: issue 22's resolver
-  // profile).
-  const known = TYPE_CODES[answer.type];
-  const { type, typeCode } =
-    known === undefined ? typeOf(answer.type) : { type: answer.type, typeCode: known };
+  const { type, typeCode } = typeOf(answer.type);
   const { data, value } = MODERN_TYPES.has(type)
     ? presentModernOrGeneric(answer.type, type, answer.data)
     : present(answer.type, answer.data);
@@ -285,15 +280,10 @@ function present(type: string, raw: unknown): { data: string; value: DnsRecord['
  */
 function presentOther(type: string, raw: unknown): { data: string; value: string } {
   let rdata: Uint8Array;
-  if (Buffer.isBuffer(raw)) {
-    rdata = raw;
-  } else {
-    try {
-      const codec = recordCodecs().record(type);
-      rdata = codec.encode(raw).subarray(2);
-    } catch {
-      rdata = new Uint8Array();
-    }
+  try {
+    rdata = rdataOf(type, raw);
+  } catch {
+    rdata = new Uint8Array();
   }
   const hex = Buffer.from(rdata).toString('hex');
   return { data: presentUnknown(rdata), value: hex };

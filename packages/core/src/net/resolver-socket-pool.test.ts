@@ -6,7 +6,8 @@ import { createResolver } from './resolver.js';
 import { AttemptTimeout } from './resolver-attempt.js';
 import { type DnsServer, parseDnsServer } from './resolver-servers.js';
 import { createUdpSocketPool, type UdpSocketPool } from './resolver-socket-pool.js';
-import { buildQuery, type DecodedMessage } from './resolver-wire.js';
+import { udpExchange } from './resolver-transport.js';
+import { buildQuery, type DecodedMessage, type Query } from './resolver-wire.js';
 
 /** One query as the server saw it. */
 interface Received {
@@ -87,8 +88,17 @@ async function server(handle: Parameters<typeof udpServer>[0] = (q, reply) => re
   return started;
 }
 
+const exchange = (
+  p: UdpSocketPool,
+  target: DnsServer,
+  query: Query,
+  ms: number,
+  signal: AbortSignal,
+) => udpExchange(target, query, ms, signal, p);
+
 const ask = (p: UdpSocketPool, target: DnsServer, name: string, ms = 2000, signal?: AbortSignal) =>
-  p.exchange(
+  exchange(
+    p,
     target,
     buildQuery(name, 'A', { edns: true }),
     ms,
@@ -129,7 +139,8 @@ describe('sharing sockets', () => {
     const p = pool({ maxSocketsPerServer: 1, maxQueriesPerSocket: 1000 });
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        p.exchange(
+        exchange(
+          p,
           fixture.server,
           buildQuery(nameOf(i), 'A', { edns: true, id: 7 }),
           2000,

@@ -1,8 +1,8 @@
 /**
- * A bounded pool of UDP sockets for DNS queries. Opening, binding and closing a socket for every
- * query cost about 30 % of the resolver's CPU under load (BENCHMARKS.md), so sockets are shared,
- * but only in a way that keeps the spoofing defence of RFC 5452 §9.2 and §10 (an off-path
- * attacker must guess both the query id and the source port):
+ * A bounded pool of UDP sockets for DNS queries (a socket per query cost about 30 % of the
+ * resolver's CPU under load, BENCHMARKS.md), shared only in ways that keep the spoofing defence
+ * of RFC 5452 §9.2 and §10 (an off-path attacker must guess both the query id and the source
+ * port):
  *
  * - each socket is bound by the OS to a random ephemeral port and connected to one server, so
  *   the kernel drops datagrams from any other address or port, and an ICMP port-unreachable
@@ -14,12 +14,9 @@
  *   address and port, so a forged or stray answer can neither settle its own query nor another
  *   one that shares the socket;
  * - a socket is retired after `maxQueriesPerSocket` queries or `maxSocketAgeMs`, takes no new
- *   query and is closed once its last answer is in, so the ports in use keep changing (the same
- *   idea as c-ares' `ARES_OPT_UDP_MAX_QUERIES`, "the maximum number of udp queries that can be
- *   sent on a single ephemeral port to a given DNS server before a new ephemeral port is
- *   assigned");
- * - sockets and their age timers are unref'd: an idle pool never keeps the process alive (the
- *   per-attempt timer of a pending query does, as before).
+ *   query and is closed once its last answer is in, so the ports in use keep changing (as
+ *   c-ares' `ARES_OPT_UDP_MAX_QUERIES` does);
+ * - sockets and their age timers are unref'd: an idle pool never keeps the process alive.
  * @module
  */
 import dgram from 'node:dgram';
@@ -30,7 +27,6 @@ import { randomBelow, randomUint16 } from './random-ids.js';
 import { AttemptTimeout, type Finish, networkError } from './resolver-attempt.js';
 import type { DnsServer } from './resolver-servers.js';
 import { type DecodedMessage, matchResponse, type Query } from './resolver-wire.js';
-import { whenAborted } from './signal.js';
 
 export interface UdpSocketPoolOptions {
   /**
@@ -74,22 +70,12 @@ export type UdpDone = (error: unknown, message?: DecodedMessage) => void;
 
 export interface UdpSocketPool {
   /**
-   * The resolver's hot path: sends `query` to `server` and calls `done` once — with the first
-   * datagram that answers it, a network error, or an `AttemptTimeout` after `ms`. Returns a
-   * function that cancels the attempt (no call to `done` after it). No promise, timer or signal
-   * of its own: timeouts live in one shared deadline queue.
+   * Sends `query` to `server` and calls `done` once: with the first datagram that answers it, a
+   * network error, or an `AttemptTimeout` after `ms` (kept in the shared deadline queue). The id
+   * on the wire may differ from `query.id` (it must be free on the socket). Returns a function
+   * that cancels the attempt (no call to `done` after it).
    */
   send(server: DnsServer, query: Query, ms: number, done: UdpDone): () => void;
-  /**
-   * Sends `query` to `server` over a pooled socket and resolves with the first datagram that
-   * answers it; the id on the wire may differ from `query.id` (it must be free on the socket).
-   */
-  exchange(
-    server: DnsServer,
-    query: Query,
-    ms: number,
-    signal: AbortSignal,
-  ): Promise<DecodedMessage>;
   stats(): UdpSocketPoolStats;
   /** Fails every pending query and closes every socket; later exchanges fail. */
   close(): void;
@@ -139,14 +125,19 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
   let closedCount = 0;
   let poolClosed = false;
 
+  /** No new query for this socket. */
+  function deactivate(pooled: PooledSocket): void {
+    pooled.retired = true;
+    clearTimeout(pooled.ageTimer);
+    const index = pooled.group.active.indexOf(pooled);
+    if (index >= 0) pooled.group.active.splice(index, 1);
+  }
+
   function destroy(pooled: PooledSocket): void {
     if (pooled.closed) return;
     pooled.closed = true;
-    pooled.retired = true;
-    clearTimeout(pooled.ageTimer);
+    deactivate(pooled);
     const { group } = pooled;
-    const index = group.active.indexOf(pooled);
-    if (index >= 0) group.active.splice(index, 1);
     group.all.delete(pooled);
     if (group.all.size === 0 && groups.get(group.server.label) === group) {
       groups.delete(group.server.label);
@@ -162,10 +153,7 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
   /** No new query for this socket; it closes as soon as nothing is pending on it. */
   function retire(pooled: PooledSocket): void {
     if (pooled.retired) return;
-    pooled.retired = true;
-    clearTimeout(pooled.ageTimer);
-    const index = pooled.group.active.indexOf(pooled);
-    if (index >= 0) pooled.group.active.splice(index, 1);
+    deactivate(pooled);
     if (pooled.pending.size === 0) destroy(pooled);
   }
 
@@ -239,10 +227,8 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
       return;
     }
     try {
-      // No completion callback: dgram would schedule one per datagram (a nextTick and a closure
-      // per query) only to report success. A failed send is emitted as the socket's 'error',
-      // which fails the queries in flight on it (`fail`): on a connected socket it means the
-      // server cannot be reached (ECONNREFUSED after an ICMP unreachable, ENETUNREACH).
+      // Without a callback a failed send is emitted as the socket's 'error', which fails the
+      // queries in flight on it (`fail`): the server cannot be reached.
       pooled.socket.send(wire);
     } catch (error) {
       onError(error as Error);
@@ -264,12 +250,16 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
     let settled = false;
     let deadline: { cancel(): void } | undefined;
     let release: (() => void) | undefined;
-    const finish: Finish<DecodedMessage> = (error, value) => {
-      if (settled) return;
+    /** Ends the attempt; false when it had already ended. */
+    const stop = (): boolean => {
+      if (settled) return false;
       settled = true;
       deadline?.cancel();
       release?.();
-      done(error, value);
+      return true;
+    };
+    const finish: Finish<DecodedMessage> = (error, value) => {
+      if (stop()) done(error, value);
     };
     if (poolClosed) {
       finish(networkError(server.label, new Error('the DNS socket pool is closed')));
@@ -305,39 +295,11 @@ export function createUdpSocketPool(options: UdpSocketPoolOptions = {}): UdpSock
       retire(pooled);
       finish(networkError(server.label, error));
     });
-    return () => {
-      if (settled) return;
-      settled = true;
-      deadline?.cancel();
-      release?.();
-    };
+    return stop;
   }
 
   return {
     send,
-
-    exchange(server, query, ms, signal) {
-      return new Promise<DecodedMessage>((resolve, reject) => {
-        if (signal.aborted) {
-          reject(signal.reason ?? new Error('aborted'));
-          return;
-        }
-        let stopWaiting: (() => void) | undefined;
-        let done = false;
-        const cancel = send(server, query, ms, (error, message) => {
-          done = true;
-          stopWaiting?.();
-          if (error === undefined) resolve(message as DecodedMessage);
-          else reject(error);
-        });
-        // `send` may have answered at once (a send that failed): then nothing to wait for.
-        if (!done)
-          stopWaiting = whenAborted(signal, () => {
-            cancel();
-            reject(signal.reason ?? new Error('aborted'));
-          });
-      });
-    },
 
     stats() {
       let open = 0;

@@ -1,8 +1,7 @@
 /**
- * One exchange with one server: UDP (RFC 1035 §4.2.1) over a bounded pool of sockets that keeps
- * ids and source ports unpredictable (RFC 5452 §9.2, §10; see resolver-socket-pool.ts), TCP with
- * the two-byte length prefix (RFC 1035 §4.2.2, RFC 7766) on its own connection, or
- * DNS-over-HTTPS (RFC 8484).
+ * One exchange with one server: UDP (RFC 1035 §4.2.1) through the socket pool
+ * (resolver-socket-pool.ts), TCP with the two-byte length prefix (RFC 1035 §4.2.2, RFC 7766) on
+ * its own connection, or DNS-over-HTTPS (RFC 8484).
  * @module
  */
 import net from 'node:net';
@@ -14,14 +13,13 @@ import { AttemptTimeout, attempt, networkError } from './resolver-attempt.js';
 import type { DnsServer } from './resolver-servers.js';
 import { getDefaultUdpSocketPool, type UdpSocketPool } from './resolver-socket-pool.js';
 import { type DecodedMessage, matchResponse, type Query } from './resolver-wire.js';
+import { whenAborted } from './signal.js';
 
 export { AttemptTimeout };
 
 /**
- * Sends `query` over UDP and resolves with the first datagram that answers it (id, question,
- * server address and port); stray and forged datagrams are ignored until the timer runs out,
- * and an ICMP port-unreachable fails the attempt at once. The socket comes from `pool`, the
- * process-wide pool unless another is given.
+ * Sends `query` over UDP through `pool` (the process-wide one by default) and resolves with the
+ * first datagram that answers it; the caller's signal cancels the attempt.
  */
 export function udpExchange(
   server: DnsServer,
@@ -30,7 +28,23 @@ export function udpExchange(
   signal: AbortSignal,
   pool: UdpSocketPool = getDefaultUdpSocketPool(),
 ): Promise<DecodedMessage> {
-  return pool.exchange(server, query, ms, signal);
+  return new Promise<DecodedMessage>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason ?? new Error('aborted'));
+    let stopWaiting: (() => void) | undefined;
+    let done = false;
+    const cancel = pool.send(server, query, ms, (error, message) => {
+      done = true;
+      stopWaiting?.();
+      if (error === undefined) resolve(message as DecodedMessage);
+      else reject(error);
+    });
+    // `send` may have answered at once (a send that failed): then nothing to wait for.
+    if (done) return;
+    stopWaiting = whenAborted(signal, () => {
+      cancel();
+      reject(signal.reason ?? new Error('aborted'));
+    });
+  });
 }
 
 /** Sends `query` over TCP with the two-byte length prefix and reads one matching answer. */

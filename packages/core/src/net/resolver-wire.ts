@@ -8,7 +8,6 @@ import { lazyRequire } from '../lazy-require.js';
 import type { RecordType } from './dns-types.js';
 import { encodeQuery, FLAG_AD, FLAG_CD, FLAG_RD } from './query-encoder.js';
 import { randomUint16 } from './random-ids.js';
-import { decodeCommonAnswer } from './resolver-common-answer.js';
 import { packetTypeName, TYPE_CODES } from './resolver-records.js';
 
 const dnsPacket = lazyRequire<typeof packet>('dns-packet');
@@ -95,11 +94,6 @@ export function matchResponse(message: Uint8Array, query: Query): DecodedMessage
   const bytes = Buffer.isBuffer(message)
     ? message
     : Buffer.from(message.buffer, message.byteOffset, message.byteLength);
-  return decodeCommonAnswer(bytes, query) ?? decodeAnyAnswer(bytes, query);
-}
-
-/** `matchResponse` through dns-packet alone (exported for the test of the common case). */
-export function decodeAnyAnswer(bytes: Buffer, query: Query): DecodedMessage | undefined {
   let decoded: DecodedMessage;
   try {
     decoded = dnsPacket().decode(bytes) as DecodedMessage;

@@ -117,9 +117,6 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
   const flight = createSingleFlight();
   const deadlines = sharedDeadlines();
   const udpPool = () => options.udpPool ?? getDefaultUdpSocketPool();
-  // The default memory cache answers at once; any other store (Redis) may be slow, so a caller's
-  // deadline must cover the cache read as well as the exchange.
-  const cacheIsLocal = options.cache === undefined || options.cache === false;
   // The DoH server's own name is resolved over plain DNS (see `dohUrl`), cached beside ours.
   const dohBootstrap =
     dohUrl !== undefined && isIP(new URL(dohUrl).hostname.replace(/^\[|\]$/g, '')) === 0
@@ -136,11 +133,9 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
       : undefined;
 
   /**
-   * One exchange that collapsed callers share, from the first server to the last try, bounded
-   * by the resolver's budget. Its budget is one entry in the shared deadline queue, and its UDP
-   * attempts go through the socket pool's callback API: no AbortController, signal, listener or
-   * timer per query (the resolver's profile under load had them at about a tenth of its CPU).
-   * TCP and DoH, rare, get a signal made on demand.
+   * One exchange that collapsed callers share, bounded by the resolver's budget (an entry in
+   * the shared deadline queue). UDP attempts use the pool's callbacks; TCP and DoH get a signal
+   * made on demand.
    */
   interface Job {
     name: string;
@@ -184,33 +179,22 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
    * Asks one server; TCP when the UDP answer is truncated (RFC 7766 §5). A TCP answer that is
    * itself truncated cannot be completed by any retry: it is a `TruncatedAnswerError`.
    */
-  async function ask(job: Job, server: DnsServer, initial?: DecodedMessage): Promise<DnsResponse> {
+  async function ask(job: Job, server: DnsServer): Promise<DnsResponse> {
     const { name, type } = job;
     let useEdns = edns;
     let sent = job.bits;
-    let received = initial;
     for (;;) {
-      // `initial`: the first UDP answer, already received on the fast path (`start`).
-      let message: DecodedMessage;
-      if (received) {
-        message = received;
-        received = undefined;
-      } else {
-        const query = buildQuery(name, type, { edns: useEdns, ...sent });
-        message = tcpOnly
-          ? await tcpExchange(server, query, attemptMs, jobSignal(job))
-          : await udpAttempt(job, server, query);
-      }
+      const query = buildQuery(name, type, { edns: useEdns, ...sent });
+      let message = tcpOnly
+        ? await tcpExchange(server, query, attemptMs, jobSignal(job))
+        : await udpAttempt(job, server, query);
       let transport: DnsResponse['transport'] = tcpOnly ? 'tcp' : 'udp';
-      if (tcpOnly && message.flag_tc) {
-        throw new TruncatedAnswerError(server.label, name, type, 'TCP');
-      }
-      if (message.flag_tc) {
+      if (message.flag_tc && !tcpOnly) {
         const retry = buildQuery(name, type, { edns: useEdns, ...sent });
         message = await tcpExchange(server, retry, attemptMs, jobSignal(job));
         transport = 'tcp';
-        if (message.flag_tc) throw new TruncatedAnswerError(server.label, name, type, 'TCP');
       }
+      if (message.flag_tc) throw new TruncatedAnswerError(server.label, name, type, 'TCP');
       // A server that does not know EDNS answers FORMERR: ask again without it (RFC 6891 §7).
       // Without EDNS there is no DO bit either: the answer then carries no signatures.
       if ((useEdns || sent.dnssecOk) && message.rcode === 'FORMERR') {
@@ -237,7 +221,7 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
   }
 
   /** Failover: every server in order, `tries` rounds for those that timed out or failed. */
-  async function exchange(job: Job, first?: FirstOutcome): Promise<DnsResponse> {
+  async function exchange(job: Job): Promise<DnsResponse> {
     const started = now();
     const targets: (DnsServer | string)[] = dohUrl !== undefined ? [dohUrl] : servers();
     const answered = new Set<DnsServer | string>();
@@ -249,13 +233,8 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
         if (answered.has(target)) continue;
         if (job.expired) throw job.expired;
         try {
-          // The fast path already asked the first server once: carry on from its outcome.
-          const given = round === 0 && target === targets[0] ? first : undefined;
-          if (given?.error !== undefined) throw given.error;
           const response =
-            typeof target === 'string'
-              ? await askDoh(job, target)
-              : await ask(job, target, given?.message);
+            typeof target === 'string' ? await askDoh(job, target) : await ask(job, target);
           if (response.rcode === 'SERVFAIL' || response.rcode === 'REFUSED') {
             // This server answered; another one may do better (RFC 1035 §7.2).
             failure = response;
@@ -292,65 +271,6 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
     );
   }
 
-  /**
-   * The usual case in one step: one UDP query to the first server, answered at once. Anything
-   * else (a timeout, a network error, TC, FORMERR, SERVFAIL/REFUSED, DoH, TCP only) continues
-   * in `exchange` from that first outcome, so nothing is asked twice. Calls `answered` or
-   * `failed` once (callbacks rather than a promise of its own: one promise per query fewer).
-   */
-  function start(
-    job: Job,
-    answered: (response: DnsResponse) => void,
-    failed: (error: unknown) => void,
-  ): void {
-    if (dohUrl !== undefined || tcpOnly) {
-      exchange(job).then(answered, failed);
-      return;
-    }
-    let settled = false;
-    let cancel: () => void;
-    try {
-      const server = servers()[0] as DnsServer;
-      const query = buildQuery(job.name, job.type, {
-        edns,
-        dnssecOk: job.bits.dnssecOk,
-        checkingDisabled: job.bits.checkingDisabled,
-      });
-      cancel = udpPool().send(server, query, attemptMs, (error, message) => {
-        if (settled) return;
-        settled = true;
-        job.stop = undefined;
-        if (error === undefined && message && answersAtOnce(message, edns || job.bits.dnssecOk)) {
-          let response: DnsResponse;
-          try {
-            response = toResponse(message, job.name, job.type, server.label, 'udp', job.bits);
-          } catch (cause) {
-            failed(cause);
-            return;
-          }
-          answered(response);
-          return;
-        }
-        exchange(job, { error, message }).then(answered, failed);
-      });
-    } catch (error) {
-      // (An answer reported before the throw stands.)
-      if (!settled) {
-        settled = true;
-        failed(error);
-      }
-      return;
-    }
-    if (settled) return;
-    job.stop = (reason) => {
-      if (settled) return;
-      settled = true;
-      job.stop = undefined;
-      cancel();
-      failed(reason);
-    };
-  }
-
   /** The shared exchange under the resolver's budget, then the cache. */
   function resolveAndStore(
     name: string,
@@ -377,8 +297,7 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
               job.controller?.abort(error);
               reject(error);
             });
-      start(
-        job,
+      exchange(job).then(
         (response) => {
           deadline?.cancel();
           const ttl = cacheTtlSeconds(response);
@@ -447,21 +366,14 @@ export function createResolver(options: ResolverOptions = {}): Resolver {
       const checkingDisabled = queryOptions.checkingDisabled === true;
       const bits: DnssecBits = { dnssecOk, checkingDisabled };
       // DO and CD change the answer (RRSIGs, unvalidated data): separate cache entries.
-      const key =
-        dnssecOk || checkingDisabled
-          ? `${prefix}${type}:${qname}${dnssecOk ? ':do' : ''}${checkingDisabled ? ':cd' : ''}`
-          : `${prefix}${type}:${qname}`;
+      const key = `${prefix}${type}:${qname}${dnssecOk ? ':do' : ''}${checkingDisabled ? ':cd' : ''}`;
       const shared = () => flight(key, () => resolveAndStore(qname, type, key, bits));
       const work = cache
         ? () =>
             cache.get<CachedResponse>(key).then((hit) => (hit ? fromCache(hit, now()) : shared()))
         : shared;
       const { signal, timeout } = queryOptions;
-      // The usual call (no signal, the resolver's own budget, a local cache) needs no wrapper:
-      // the shared exchange already ends at that budget.
-      if (signal === undefined && (timeout === undefined || timeout === budget) && cacheIsLocal) {
-        return work();
-      }
+      // The caller's deadline covers the cache read too: a shared store (Redis) may be slow.
       return forCaller(work, timeout === undefined ? budget : timeout, signal);
     },
   };
@@ -484,20 +396,6 @@ export class TruncatedAnswerError extends UpstreamError {
       server,
     );
   }
-}
-
-/** What the fast path's one UDP attempt gave: an answer or an error. */
-interface FirstOutcome {
-  error: unknown;
-  message: DecodedMessage | undefined;
-}
-
-/** A UDP answer that needs no TCP retry, no retry without EDNS and no other server. */
-function answersAtOnce(message: DecodedMessage, sentOpt: boolean): boolean {
-  if (message.flag_tc) return false;
-  const rcode = message.rcode ?? 'NOERROR';
-  if (rcode === 'SERVFAIL' || rcode === 'REFUSED') return false;
-  return !(sentOpt && rcode === 'FORMERR');
 }
 
 /** The DNSSEC header and EDNS bits of a query (see `DnsQueryOptions`). */
@@ -542,28 +440,13 @@ function records(list: DecodedMessage['answers'], rdata: { rdata: boolean }): Dn
   return out;
 }
 
-/** A name `normaliseQueryName` returns as it is (but for a trailing dot), when ≤ 253 long. */
-const PLAIN_QUERY_NAME = /^(?:[a-z0-9_-]{1,63}\.)*[a-z0-9_-]{1,63}\.?$/;
-
 /**
  * Lower case, no trailing dot (the root `.` is ``); RFC 1035 §2.3.4 sizes (labels 1–63, at most
  * 253 characters).
  * Callers validate user input with `normaliseDomain`; this only refuses what cannot be sent.
  */
 export function normaliseQueryName(name: string): string {
-  // The usual name — lower-case letters, digits, `-` and `_` in labels of 1–63 — is already
-  // normal: one pattern test instead of trims, a lower-casing, a split and a byte count per
-  // label (~2 % of a query's CPU in a resolver profile, BENCHMARKS.md).
-  if (PLAIN_QUERY_NAME.test(name)) {
-    const text = name.endsWith('.') ? name.slice(0, -1) : name;
-    if (text.length <= 253) return text;
-  }
-  return normaliseQueryNameByRules(name);
-}
-
-/** `normaliseQueryName` without its shortcut: the rules, for any name (exported for its test). */
-export function normaliseQueryNameByRules(name: string): string {
-  // The root itself (`.`) is a name that can be asked (its DNSKEY, for DNSSEC): it is ``.
+  // The root can be asked too (its DNSKEY, for DNSSEC).
   if (name.trim() === '.') return '';
   const text = name.trim().toLowerCase().replace(/\.$/, '');
   const labels = text.split('.');

@@ -17,7 +17,7 @@ import {
   parseProbeUrl,
   resolveAndCheck,
 } from './guard.js';
-import { USER_AGENT } from './http-client.js';
+import { headerLists, USER_AGENT } from './http-client.js';
 import { pinnedConnector, type TlsFacts } from './safe-fetch-connect.js';
 import { ProbeError, ProbeTimeoutError, socketFailure } from './safe-fetch-errors.js';
 import { loadUndici } from './undici.js';
@@ -340,21 +340,6 @@ function readBody(
       else finish(null, socketFailure(error, 'the target'));
     });
   });
-}
-
-/** undici's header object → lower-case name → list of values. */
-function headerLists(
-  headers: Record<string, string | string[] | undefined>,
-): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    const key = name.toLowerCase();
-    const list = out[key] ?? [];
-    list.push(...(Array.isArray(value) ? value : [value]));
-    out[key] = list;
-  }
-  return out;
 }
 
 /** All values of a header joined as RFC 9110 §5.3 allows (not for Set-Cookie). */

@@ -26,9 +26,9 @@ export async function withTimeout<T>(
     ms === false
       ? undefined
       : setTimeout(() => controller.abort(new TimeoutError(upstream, ms)), ms);
-  const signals = [controller.signal];
-  if (options.signal) signals.push(options.signal);
-  const signal = signals.length === 1 ? controller.signal : AbortSignal.any(signals);
+  const signal = options.signal
+    ? AbortSignal.any([controller.signal, options.signal])
+    : controller.signal;
   try {
     throwIfAborted(signal);
     return await raceAbort(task(signal), signal);

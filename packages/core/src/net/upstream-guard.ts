@@ -8,12 +8,12 @@
  * covers it — the only exemption.
  * @module
  */
-import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { isNetdiagError, UpstreamError } from '../errors.js';
 import type { DnsResolver } from './dns-types.js';
 import { type GuardOptions, resolveAndCheck } from './guard.js';
 import type { CidrSet } from './ranges.js';
+import { answerLookup } from './resolve-host.js';
 
 export interface UpstreamGuardOptions {
   /** The resolver the one lookup of a referred host goes through. */
@@ -53,31 +53,16 @@ export function refusal(error: unknown, what: string, upstream: string): unknown
 /**
  * A `lookup` for `net.connect` / undici's `connect` that runs the guard: the socket can only
  * reach an address the guard accepted, so a second DNS answer (rebinding) never matters.
- * Honours `family` and `all` like `resolverLookup`.
  */
 export function guardedLookup(options: UpstreamGuardOptions): LookupFunction {
   return (hostname, lookupOptions, callback) => {
     resolveAndCheck(hostname, options as GuardOptions).then(
       (checked) => {
-        const family =
-          lookupOptions.family === 'IPv4'
-            ? 4
-            : lookupOptions.family === 'IPv6'
-              ? 6
-              : lookupOptions.family;
-        const all: LookupAddress[] = checked.addresses.map((address) => ({
+        const addresses = checked.addresses.map((address) => ({
           address,
           family: address.includes(':') ? 6 : 4,
         }));
-        const wanted = family === 4 || family === 6 ? all.filter((a) => a.family === family) : all;
-        const first = wanted[0];
-        if (!first) {
-          const error = Object.assign(new Error(`${hostname} has no IPv${family} address`), {
-            code: 'ENOTFOUND',
-          });
-          callback(error, '');
-        } else if (lookupOptions.all) callback(null, wanted);
-        else callback(null, first.address, first.family);
+        answerLookup(hostname, lookupOptions, callback, addresses);
       },
       (error: Error) => callback(error as NodeJS.ErrnoException, ''),
     );

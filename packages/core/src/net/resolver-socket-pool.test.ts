@@ -295,11 +295,15 @@ describe('rotating source ports', () => {
     const p = pool({ maxSocketsPerServer: 2, maxQueriesPerSocket: 5 });
     for (let i = 0; i < 40; i++) await ask(p, fixture.server, nameOf(i));
     const ports = countBy(fixture.seen.map((q) => q.port));
-    expect(Math.max(...ports.values())).toBeLessThanOrEqual(5);
-    expect(ports.size).toBeGreaterThanOrEqual(8);
     const stats = p.stats();
+    expect(stats.opened).toBeGreaterThanOrEqual(8);
+    // The OS may hand a closed socket's random port to a later socket (a CI run saw it once):
+    // each such reuse lets one port carry one more socket's five queries.
+    const reused = stats.opened - ports.size;
+    expect(reused).toBeGreaterThanOrEqual(0);
+    expect(reused).toBeLessThanOrEqual(2);
+    expect(Math.max(...ports.values())).toBeLessThanOrEqual(5 * (1 + reused));
     expect(stats.open).toBeLessThanOrEqual(2);
-    expect(stats.opened).toBe(ports.size);
     expect(stats.closed).toBe(stats.opened - stats.open);
   });
 

@@ -3,21 +3,7 @@
  * DNS: the built-in resolver (UDP/TCP/DoH over dns-packet with a TTL cache) that every DNS
  * lookup in netdiag goes through, record lookups in the two API shapes, and reverse DNS.
  */
-export {
-  createResolver,
-  getDefaultResolver,
-  normaliseQueryName,
-  type Resolver,
-  type ResolverOptions,
-} from '../net/resolver.js';
-export { type DnsServer, parseDnsServer } from '../net/resolver-servers.js';
-export {
-  closeDefaultUdpSocketPool,
-  createUdpSocketPool,
-  type UdpSocketPool,
-  type UdpSocketPoolOptions,
-  type UdpSocketPoolStats,
-} from '../net/resolver-socket-pool.js';
+export { createResolver, getDefaultResolver } from '../net/resolver.js';
 export {
   type DnsExtendedErrorV1,
   type DnsLookupResult,
@@ -29,5 +15,5 @@ export {
   lookupDns,
   lookupDnsV1,
 } from './lookup-dns.js';
-export { DNS_TYPES, DNS_TYPES_V1, parseRecordType } from './record-types.js';
+export { DNS_TYPES, DNS_TYPES_V1 } from './record-types.js';
 export { type ReverseDnsOptions, type ReverseDnsResult, reverseDns } from './reverse-dns.js';

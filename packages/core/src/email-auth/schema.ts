@@ -16,23 +16,24 @@ import { EMAIL_AUTH_GRADES, EMAIL_AUTH_SECTIONS, GRADE_RULE } from './summary.js
 const SELECTOR =
   '[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?){0,2}';
 
+/** `<>` or anything with an "@" (RFC 7208 §2.4); the server trims it. */
+const senderInput = z
+  .string()
+  .max(1024)
+  .regex(/^(?:<>|\S*@\S*)$/);
+const heloInput = z.string().max(1024);
+
 // `sender` and `helo` need `ip` (a 400 otherwise); OpenAPI parameters cannot say so, the
 // descriptions and the zod refinement at the end do.
 export const checkEmailAuthParamsSchema = parameters({
   domain: domainInput().describe('Domain to check (IDNs accepted, converted to punycode)'),
   ip: ipAddressInput.optional().describe('SMTP client address to evaluate SPF for (IPv4 or IPv6)'),
-  sender: z
-    .string()
-    .max(1024)
-    // `<>` or anything with an "@" (RFC 7208 §2.4); the server trims it.
-    .regex(/^(?:<>|\S*@\S*)$/)
+  sender: senderInput
     .optional()
     .describe(
       'MAIL FROM address for the evaluation (needs ip); "<>" is the null sender; default postmaster@<domain>',
     ),
-  helo: z
-    .string()
-    .max(1024)
+  helo: heloInput
     .optional()
     .describe('HELO/EHLO name for the evaluation (needs ip); default the domain'),
   dkim_selector: z
@@ -153,13 +154,10 @@ const evaluationSchema = spfEvaluationSchema
 export const evaluateSpfParamsSchema = parameters({
   domain: domainInput().describe('Domain whose SPF policy is evaluated (the MAIL FROM domain)'),
   ip: ipAddressInput.describe('SMTP client address (IPv4 or IPv6)'),
-  sender: z
-    .string()
-    .max(1024)
-    .regex(/^(?:<>|\S*@\S*)$/)
+  sender: senderInput
     .optional()
     .describe('MAIL FROM address; "<>" is the null sender; default postmaster@<domain>'),
-  helo: z.string().max(1024).optional().describe('HELO/EHLO name; default the domain'),
+  helo: heloInput.optional().describe('HELO/EHLO name; default the domain'),
 });
 export type EvaluateSpfParams = z.input<typeof evaluateSpfParamsSchema>;
 

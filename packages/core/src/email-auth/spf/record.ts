@@ -156,10 +156,9 @@ const QNUM = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 /** ip4-network: exactly four qnums. */
 const IP4 = new RegExp(`^:((?:${QNUM}\\.){3}${QNUM})(?:/${CIDR4})?$`);
 const IP6 = new RegExp(`^:([0-9a-fA-F:.]+)(?:/${CIDR6})?$`);
-const QUALIFIERS = '+-~?';
+/** A qualifier, a name, and the rest (`s`: `.` takes everything, so the match never backtracks). */
+const DIRECTIVE = /^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$/s;
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
-const isLetter = (code: number) => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
-const isAlphanumeric = (code: number) => isLetter(code) || (code >= 0x30 && code <= 0x39);
 
 const syntaxError = (token: string, why: string): SpfSyntaxError => ({
   term: token,
@@ -167,19 +166,13 @@ const syntaxError = (token: string, why: string): SpfSyntaxError => ({
 });
 
 function parseDirective(token: string): SpfTerm | SpfSyntaxError {
-  // `^([+\-~?]?)([a-zA-Z][a-zA-Z0-9]*)(.*)$`: a qualifier, a name, and the rest, which may not
-  // hold a line terminator.
-  const start = token !== '' && QUALIFIERS.includes(token[0] as string) ? 1 : 0;
-  let end = start;
-  if (isLetter(token.charCodeAt(end))) {
-    end++;
-    while (end < token.length && isAlphanumeric(token.charCodeAt(end))) end++;
-  }
-  const rest = token.slice(end);
-  const matched = end > start && !LINE_TERMINATOR.test(rest);
-  const rawName = matched ? token.slice(start, end).toLowerCase() : '';
+  const directive = DIRECTIVE.exec(token);
+  // The rest may not hold a line terminator.
+  const rest = directive?.[3] ?? '';
+  const matched = directive !== null && !LINE_TERMINATOR.test(rest);
+  const rawName = matched ? (directive[2] as string).toLowerCase() : '';
   if (!matched || !MECHANISMS.has(rawName)) return unknownMechanism(token, rawName);
-  const qualifier = (start === 1 ? token[0] : '+') as SpfQualifier;
+  const qualifier = (directive[1] || '+') as SpfQualifier;
   const name = rawName as SpfMechanismName;
   // Optional fields are set only when present: absent ones stay absent, not undefined.
   const term: SpfMechanism = { kind: 'mechanism', text: token, qualifier, name };

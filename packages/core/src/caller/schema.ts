@@ -27,17 +27,20 @@ const flagsSchema = z
   .describe(
     'Fixed texts: "Tor exit node", "Privacy relay" (iCloud Private Relay egress), "Listed on N spam blacklist(s)", "Mobile network", "Residential ISP"',
   );
-const isVpn = z
-  .boolean()
-  .describe('Any anonymiser (VPN, proxy, Tor exit): true exactly when type is vpn');
-const isDatacenter = z
-  .boolean()
-  .describe('Datacenter/hosting network and no anonymiser: true exactly when type is datacenter');
-const isResidential = z
-  .boolean()
-  .describe(
-    'Neither anonymiser nor datacenter (special-purpose addresses included): true exactly when type is residential',
-  );
+/** The booleans of the address type (SPEC 2.3): exactly one is true. */
+const typeFlags = {
+  is_vpn: z
+    .boolean()
+    .describe('Any anonymiser (VPN, proxy, Tor exit): true exactly when type is vpn'),
+  is_datacenter: z
+    .boolean()
+    .describe('Datacenter/hosting network and no anonymiser: true exactly when type is datacenter'),
+  is_residential: z
+    .boolean()
+    .describe(
+      'Neither anonymiser nor datacenter (special-purpose addresses included): true exactly when type is residential',
+    ),
+};
 const hosting = z
   .boolean()
   .describe('Hosting network (same source as /api/lookup privacy.hosting)');
@@ -96,9 +99,7 @@ export const callerIpDataSchema = z.strictObject({
       type: addressTypeSchema,
       score: scoreSchema,
       grade: gradeSchema,
-      is_vpn: isVpn,
-      is_datacenter: isDatacenter,
-      is_residential: isResidential,
+      ...typeFlags,
       hosting,
       proxy,
     })
@@ -145,9 +146,7 @@ export const callerIpV1DataSchema = z.strictObject({
     score: scoreSchema,
     grade: gradeSchema,
     label: gradeLabelSchema,
-    is_vpn: isVpn,
-    is_datacenter: isDatacenter,
-    is_residential: isResidential,
+    ...typeFlags,
     hosting,
     proxy,
   }),
@@ -191,8 +190,8 @@ const evidenceSchema = z
 export const scoreDataSchema = z.strictObject({
   ip: z.string().describe("The caller's address"),
   location: z.strictObject({
-    city: z.string().describe('City; "" when unknown'),
-    country: z.string().describe('ISO 3166-1 alpha-2 code; "" when unknown'),
+    city: locationFields.city,
+    country: locationFields.country,
     timezone,
   }),
   network: z.strictObject({
@@ -206,9 +205,7 @@ export const scoreDataSchema = z.strictObject({
     grade: gradeSchema,
     label: gradeLabelSchema,
     flags: flagsSchema,
-    is_vpn: isVpn,
-    is_datacenter: isDatacenter,
-    is_residential: isResidential,
+    ...typeFlags,
     evidence: evidenceSchema,
   }),
   ipv6,

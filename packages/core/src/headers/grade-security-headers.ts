@@ -179,7 +179,14 @@ export async function gradeSecurityHeaders(
         : 'the page was still arriving when time ran out; only what arrived was read',
     );
   }
-  const passed = (rows: HeaderFinding[]) => rows.filter((row) => row.pass).length;
+  const tally = (rows: HeaderFinding[]) => {
+    const passed = rows.filter((row) => row.pass).length;
+    return {
+      tests_passed: passed,
+      tests_failed: rows.length - passed,
+      tests_quantity: rows.length,
+    };
+  };
   const tls = auto.tls
     ? siteTls(auto.tls, await negotiateAlpn(new URL(auto.url), auto.address, options.signal))
     : null;
@@ -188,15 +195,11 @@ export async function gradeSecurityHeaders(
     status_code: auto.status,
     score: total.score,
     grade: total.grade,
-    tests_passed: passed(headers),
-    tests_failed: headers.length - passed(headers),
-    tests_quantity: headers.length,
+    ...tally(headers),
     observatory: {
       score: observatory.score,
       grade: observatory.grade,
-      tests_passed: passed(observatoryRows),
-      tests_failed: observatoryRows.length - passed(observatoryRows),
-      tests_quantity: observatoryRows.length,
+      ...tally(observatoryRows),
       algorithm_version: ALGORITHM_VERSION,
     },
     redirects: auto.redirects,

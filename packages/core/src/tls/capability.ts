@@ -6,6 +6,24 @@
 import { defineCapability } from '../descriptor.js';
 import { checkTlsParamsSchema, tlsDataSchema } from './schema.js';
 
+const refused = (protocol: string) => ({ protocol, accepted: false, note: 'refused' });
+
+/** A TLS 1.3 suite of the example, negotiated over X25519. */
+const tls13Suite = (name: string, cipher: string, bits: number) => ({
+  name,
+  iana: name,
+  key_exchange: 'ECDHE',
+  authentication: 'certificate',
+  cipher,
+  bits,
+  aead: true,
+  forward_secrecy: true,
+  strength: 'strong',
+  protocol: 'TLSv1.3',
+  group: 'X25519',
+  group_bits: 253,
+});
+
 /** A real answer (from the tests' TLS 1.3 server), with public example names. */
 const EXAMPLE = {
   host: 'example.com',
@@ -23,21 +41,9 @@ const EXAMPLE = {
       accepted: null,
       note: 'not testable: this OpenSSL cannot offer SSL 3.0',
     },
-    {
-      protocol: 'TLSv1',
-      accepted: false,
-      note: 'refused',
-    },
-    {
-      protocol: 'TLSv1.1',
-      accepted: false,
-      note: 'refused',
-    },
-    {
-      protocol: 'TLSv1.2',
-      accepted: false,
-      note: 'refused',
-    },
+    refused('TLSv1'),
+    refused('TLSv1.1'),
+    refused('TLSv1.2'),
     {
       protocol: 'TLSv1.3',
       accepted: true,
@@ -49,48 +55,9 @@ const EXAMPLE = {
       protocol: 'TLSv1.3',
       server_preference: true,
       suites: [
-        {
-          name: 'TLS_AES_256_GCM_SHA384',
-          iana: 'TLS_AES_256_GCM_SHA384',
-          key_exchange: 'ECDHE',
-          authentication: 'certificate',
-          cipher: 'AES-256-GCM',
-          bits: 256,
-          aead: true,
-          forward_secrecy: true,
-          strength: 'strong',
-          protocol: 'TLSv1.3',
-          group: 'X25519',
-          group_bits: 253,
-        },
-        {
-          name: 'TLS_CHACHA20_POLY1305_SHA256',
-          iana: 'TLS_CHACHA20_POLY1305_SHA256',
-          key_exchange: 'ECDHE',
-          authentication: 'certificate',
-          cipher: 'CHACHA20-POLY1305',
-          bits: 256,
-          aead: true,
-          forward_secrecy: true,
-          strength: 'strong',
-          protocol: 'TLSv1.3',
-          group: 'X25519',
-          group_bits: 253,
-        },
-        {
-          name: 'TLS_AES_128_GCM_SHA256',
-          iana: 'TLS_AES_128_GCM_SHA256',
-          key_exchange: 'ECDHE',
-          authentication: 'certificate',
-          cipher: 'AES-128-GCM',
-          bits: 128,
-          aead: true,
-          forward_secrecy: true,
-          strength: 'strong',
-          protocol: 'TLSv1.3',
-          group: 'X25519',
-          group_bits: 253,
-        },
+        tls13Suite('TLS_AES_256_GCM_SHA384', 'AES-256-GCM', 256),
+        tls13Suite('TLS_CHACHA20_POLY1305_SHA256', 'CHACHA20-POLY1305', 256),
+        tls13Suite('TLS_AES_128_GCM_SHA256', 'AES-128-GCM', 128),
       ],
     },
   ],

@@ -191,24 +191,16 @@ export function rateTls(input: GradeInput): TlsRating {
     !/sha1/i.test(input.signature_algorithm)
   ) {
     grade = 'A+';
-    caps.push({ grade: 'A+', reason: 'HSTS with max-age of at least 6 months', rule: '2009e' });
+    cap('A+', 'HSTS with max-age of at least 6 months', '2009e');
   }
   const grade_ignoring_trust = grade;
   // Out-of-scope grades (guide, methodology): M for a name mismatch, T for no trust.
   if (!input.hostname_match) {
     grade = 'M';
-    caps.push({
-      grade: 'M',
-      reason: 'the certificate does not name this host',
-      rule: 'guide: M grade',
-    });
+    cap('M', 'the certificate does not name this host', 'guide: M grade');
   } else if (!input.trusted && grade !== 'F') {
     grade = 'T';
-    caps.push({
-      grade: 'T',
-      reason: 'the certificate chain is not trusted',
-      rule: 'guide: T grade',
-    });
+    cap('T', 'the certificate chain is not trusted', 'guide: T grade');
   }
   return {
     grade,

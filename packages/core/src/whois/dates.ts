@@ -15,20 +15,11 @@
  * @module
  */
 
-const MONTHS: Record<string, number> = {
-  jan: 1,
-  feb: 2,
-  mar: 3,
-  apr: 4,
-  may: 5,
-  jun: 6,
-  jul: 7,
-  aug: 8,
-  sep: 9,
-  oct: 10,
-  nov: 11,
-  dec: 12,
-};
+const MONTHS: Record<string, number> = Object.fromEntries(
+  ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].map(
+    (name, i) => [name, i + 1],
+  ),
+);
 
 /**
  * Offsets of zone abbreviations registries print, in minutes east of UTC (IANA tz database
@@ -253,6 +244,5 @@ function parseZone(text: string): number | undefined {
     if (minutes > 14 * 60) return undefined; // RFC 3339 offsets stay within ±14 h in practice
     return m[2] === '-' ? -minutes : minutes;
   }
-  const zone = ZONES[text.toLowerCase()];
-  return zone;
+  return ZONES[text.toLowerCase()];
 }

@@ -1,7 +1,7 @@
 /**
  * jCard (RFC 7095), the JSON form of vCard 4.0 (RFC 6350) that RDAP uses for contacts
- * (RFC 9083 §5.1 `vcardArray`). Strict by default: a malformed card is rejected with
- * `JCardError` rather than half-read, because a half-read card silently yields wrong names.
+ * (RFC 9083 §5.1 `vcardArray`). Strict: a malformed card is rejected with `JCardError`
+ * rather than half-read, because a half-read card silently yields wrong names.
  * @module
  */
 import { InvalidInputError } from '../errors.js';
@@ -33,15 +33,6 @@ export interface VCard {
   properties: VCardProperty[];
 }
 
-export interface ParseJCardOptions {
-  /**
-   * `true`: any malformed property rejects the whole card. `false`: malformed properties are
-   * skipped (the envelope must still be valid).
-   * @default true
-   */
-  strict?: boolean;
-}
-
 /** A jCard that is not one (RFC 7095); an `InvalidInputError`. */
 export class JCardError extends InvalidInputError {
   override name = 'JCardError';
@@ -51,8 +42,7 @@ export class JCardError extends InvalidInputError {
  * Parses a jCard: a JSON value (or its text) of the form `["vcard", [property, …]]`, where a
  * property is `[name, {parameters}, type, value, …]`.
  */
-export function parseJCard(input: unknown, options: ParseJCardOptions = {}): VCard {
-  const strict = options.strict ?? true;
+export function parseJCard(input: unknown): VCard {
   let card = input;
   if (typeof card === 'string') {
     try {
@@ -67,12 +57,11 @@ export function parseJCard(input: unknown, options: ParseJCardOptions = {}): VCa
   if (card[0] !== 'vcard') throw new JCardError(`expected the label "vcard", got ${show(card[0])}`);
   const list: unknown = card[1];
   if (!Array.isArray(list)) throw new JCardError('the properties of a jCard must be an array');
-  const properties: VCardProperty[] = [];
-  list.forEach((raw, index) => {
+  const properties = list.map((raw, index) => {
     try {
-      properties.push(parseProperty(raw));
+      return parseProperty(raw);
     } catch (error) {
-      if (strict) throw new JCardError(`property ${index}: ${(error as Error).message}`);
+      throw new JCardError(`property ${index}: ${(error as Error).message}`);
     }
   });
   return { properties };
@@ -161,51 +150,6 @@ export function getProperties(card: VCard, name: string): VCardProperty[] {
 export function getText(card: VCard, name: string): string {
   const property = getProperties(card, name)[0];
   return property ? flattenValue(property.value).join(' ').trim() : '';
-}
-
-/** The RFC 6350 §6.3.1 ADR components of the first address, "" when absent. */
-export interface VCardAddress {
-  po_box: string;
-  extended_address: string;
-  street_address: string;
-  locality: string;
-  region: string;
-  postal_code: string;
-  country: string;
-}
-
-export function getAddress(card: VCard): VCardAddress {
-  const property = getProperties(card, 'adr')[0];
-  const parts = property && Array.isArray(property.value) ? property.value : [];
-  const part = (i: number): string => {
-    const component = parts[i];
-    if (component === undefined) return '';
-    return flattenValue(component as JCardValue)
-      .filter(Boolean)
-      .join(', ');
-  };
-  return {
-    po_box: part(0),
-    extended_address: part(1),
-    street_address: part(2),
-    locality: part(3),
-    region: part(4),
-    postal_code: part(5),
-    country: part(6),
-  };
-}
-
-/**
- * The first `tel` whose TYPE parameter includes `kind` (`voice`, `fax`) — or, for `voice`,
- * the first `tel` that is not a fax (RFC 6350 §6.4.1: TYPE defaults to voice).
- */
-export function getTel(card: VCard, kind: 'voice' | 'fax'): string {
-  for (const property of getProperties(card, 'tel')) {
-    const types = (property.parameters['type'] ?? []).map((t) => t.toLowerCase());
-    const matches = kind === 'fax' ? types.includes('fax') : !types.includes('fax');
-    if (matches) return flattenValue(property.value).join(' ').trim();
-  }
-  return '';
 }
 
 function show(value: unknown): string {

@@ -19,6 +19,7 @@ import { buildIpData, withPrivacy } from './data/build-ip-data.js';
 import {
   contentsFile,
   IP_DATA_FILE,
+  IP_DATA_PACKAGE,
   type IpDataMeta,
   ipDataPackageDir,
   missingIpData,
@@ -222,6 +223,14 @@ export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promi
   } else {
     const found = findIpDataFile(options);
     const opened = found === undefined ? undefined : openIpData(found, keep);
+    const cache = cacheDirOf(options);
+    if (opened === undefined && cache !== false && found === join(cache, IP_DATA_FILE)) {
+      // A copy from `netdiag data update` by another version (IP_DATA's format differs): using
+      // the installed data instead would silently drop the operator's own databases.
+      throw new ConfigError(
+        `the IP data in the cache directory (${IP_DATA_FILE}, from "netdiag data update") was built by another netdiag version or is damaged: run "netdiag data update" again, or delete the file to use ${IP_DATA_PACKAGE}`,
+      );
+    }
     if (found === undefined || opened === undefined) {
       throw options.ipDataDir === undefined
         ? missingIpData()

@@ -1,4 +1,4 @@
-import { copyFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@netdiag/test-utils';
 import { describe, expect, test } from 'vitest';
@@ -123,6 +123,14 @@ describe('lookupIp on the embedded data', () => {
     const fromCopy = await loadIpDatasets({ cacheDir: dir });
     expect(fromCopy.info.file).toBe(join(dir, IP_DATA_FILE));
     fromCopy.close();
+  });
+
+  test('a copy in the cache directory this version cannot read is refused, saying what to do', async () => {
+    const dir = tempDir('netdiag-ip-test-old-');
+    writeFileSync(join(dir, IP_DATA_FILE), 'an IP data file of another format');
+    await expect(loadIpDatasets({ cacheDir: dir })).rejects.toThrow(
+      /built by another netdiag version .*run "netdiag data update" again, or delete the file/,
+    );
   });
 
   test('a folder without the data file is refused, naming the folder', async () => {

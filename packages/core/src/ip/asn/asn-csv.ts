@@ -18,7 +18,6 @@ export class AsnCsvError extends InvalidInputError {
 export function buildAsnIndexFromCsv(v4NumCsv: string, v6Csv: string, source: string): AsnIndex {
   const builder = new AsnIndexBuilder();
   const parts = createAddressParts();
-  const first = [0, 0, 0, 0];
   forEachRow(v4NumCsv, 'asn-ipv4-num.csv', (a, b, asn, name, line) => {
     const start = Number(a);
     const end = Number(b);
@@ -31,10 +30,7 @@ export function buildAsnIndexFromCsv(v4NumCsv: string, v6Csv: string, source: st
     if (!parseAddressInto(a, parts) || parts.version !== 6) {
       throw new AsnCsvError(`asn-ipv6.csv line ${line}: bad address "${a}"`);
     }
-    first[0] = parts.w0;
-    first[1] = parts.w1;
-    first[2] = parts.w2;
-    first[3] = parts.w3;
+    const first = [parts.w0, parts.w1, parts.w2, parts.w3];
     if (!parseAddressInto(b, parts) || parts.version !== 6) {
       throw new AsnCsvError(`asn-ipv6.csv line ${line}: bad address "${b}"`);
     }

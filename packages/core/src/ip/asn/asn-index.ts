@@ -187,8 +187,8 @@ export class AsnIndexBuilder {
 
   build(source: string): AsnIndex {
     const v4Count = this.v4.length / 3;
-    const v4Order = sortedOrder(
-      v4Count,
+    // Array.prototype.sort is stable (ECMA-262), so rows with equal starts keep their order.
+    const v4Order = rows(v4Count).sort(
       (a, b) => (this.v4[a * 3] as number) - (this.v4[b * 3] as number),
     );
     const v4Start = new Uint32Array(v4Count);
@@ -201,7 +201,7 @@ export class AsnIndexBuilder {
     });
     const v6Count = this.v6.length / 9;
     const v6 = this.v6;
-    const v6Order = sortedOrder(v6Count, (a, b) => {
+    const v6Order = rows(v6Count).sort((a, b) => {
       for (let k = 0; k < 4; k++) {
         const d = (v6[a * 9 + k] as number) - (v6[b * 9 + k] as number);
         if (d !== 0) return d;
@@ -235,11 +235,6 @@ export class AsnIndexBuilder {
   }
 }
 
-/** Row order sorted by `compare`, skipping the sort when the rows are already in order. */
-function sortedOrder(count: number, compare: (a: number, b: number) => number): number[] {
-  const order = Array.from({ length: count }, (_, i) => i);
-  for (let i = 1; i < count; i++) {
-    if (compare(i - 1, i) > 0) return order.sort(compare);
-  }
-  return order;
+function rows(count: number): number[] {
+  return Array.from({ length: count }, (_, i) => i);
 }

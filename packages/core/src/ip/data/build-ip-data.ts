@@ -66,8 +66,7 @@ export function buildIpData(sources: IpDataSources): CacheContents {
   arrays['loc.coords'] = asU32(locations.v4.coords);
   const d = asn.index.data;
   Object.assign(arrays, {
-    'as.v4Start': d.v4Start,
-    'as.v4End': d.v4End,
+    ...v4RowsAsGaps(d.v4Start, d.v4End),
     'as.v4Entry': d.v4Entry,
     'as.v6Start': d.v6Start,
     'as.v6End': d.v6End,
@@ -196,4 +195,21 @@ function interned<T>(list: T[]): (value: T) => number {
     }
     return i;
   };
+}
+
+/**
+ * The IPv4 AS rows as the gap before each row and its size less one: most rows start where the
+ * previous one ends, so these compress to 0.34 MB where the starts and ends took 2.3 MB of the
+ * package's tarball. The reader adds them back up (`rowsFromGaps` in reader.ts).
+ */
+function v4RowsAsGaps(start: Uint32Array, end: Uint32Array): Record<string, Uint32Array> {
+  const gap = new Uint32Array(start.length);
+  const size = new Uint32Array(start.length);
+  let next = 0;
+  for (let i = 0; i < start.length; i++) {
+    gap[i] = (start[i] as number) - next; // stored modulo 2^32: a row may overlap the last
+    size[i] = (end[i] as number) - (start[i] as number);
+    next = (end[i] as number) + 1;
+  }
+  return { 'as.v4Gap': gap, 'as.v4Size': size };
 }

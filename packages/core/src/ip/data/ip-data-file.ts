@@ -25,7 +25,7 @@ import {
 } from '../cache-file.js';
 import type { IntelSourceMeta } from '../privacy/intel-pack.js';
 
-export const IP_DATA: CacheKind = { name: 'ip-data', format: 3 };
+export const IP_DATA: CacheKind = { name: 'ip-data', format: 4 };
 /** Every IP data file has this key; what it holds is in its meta. */
 const KEY = 'netdiag-ip-data';
 /** The file's name, in @netdiag/ip-data's `data/` folder and in the cache directory. */

@@ -295,8 +295,7 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
   let index: AsnIndex | undefined;
   const asnIndex = (): AsnIndex => {
     index ??= new AsnIndex({
-      v4Start: file.u32('as.v4Start'),
-      v4End: file.u32('as.v4End'),
+      ...rowsFromGaps(file.u32('as.v4Gap'), file.u32('as.v4Size')),
       v4Entry: file.u32('as.v4Entry'),
       v6Start: file.u32('as.v6Start'),
       v6End: file.u32('as.v6End'),
@@ -619,4 +618,19 @@ function fileRanges(file: PositionedCacheFile, keep: boolean): Ranges {
       return found;
     },
   };
+}
+
+/** The IPv4 AS rows' starts and ends from their gaps and sizes (`v4RowsAsGaps`, build-ip-data.ts). */
+function rowsFromGaps(gap: Uint32Array, size: Uint32Array) {
+  const v4Start = new Uint32Array(gap.length);
+  const v4End = new Uint32Array(gap.length);
+  let next = 0;
+  for (let i = 0; i < gap.length; i++) {
+    // Modulo 2^32, as the gap was stored: a row may overlap the one before it.
+    const start = (next + (gap[i] as number)) >>> 0;
+    v4Start[i] = start;
+    v4End[i] = start + (size[i] as number);
+    next = start + (size[i] as number) + 1;
+  }
+  return { v4Start, v4End };
 }

@@ -38,7 +38,7 @@ for (const [continent, list] of Object.entries(CONTINENT_COUNTRIES)) {
  * The 27 member states of the European Union since 1 February 2020 (United Kingdom withdrawn):
  * https://european-union.europa.eu/principles-countries-history/eu-countries_en
  */
-export const EU_MEMBERS: ReadonlySet<string> = new Set(
+const EU_MEMBERS: ReadonlySet<string> = new Set(
   'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '),
 );
 
@@ -51,7 +51,7 @@ export function isEuCountry(country: string): boolean {
   return EU_MEMBERS.has(country);
 }
 
-/** Made on first use: creating it loads ICU's region names, ~11 ms of a one-shot lookup. */
+/** Made on first use: creating it loads ICU's region names. */
 let regionNames: Intl.DisplayNames | undefined;
 const nameCache = new Map<string, string>();
 
@@ -72,28 +72,20 @@ export function countryName(country: string): string {
 }
 
 type TzLookup = typeof import('@photostructure/tz-lookup');
+/** Loaded on first use: DB-IP records carry their time zone, so most processes never need it. */
 let tzlookup: TzLookup | undefined;
-/**
- * tz-lookup (73 KB of boundary data to parse) is loaded on the first coordinates that need it:
- * DB-IP records carry their time zone, so a one-shot lookup or a server answering from DB-IP
- * never loads it.
- */
-function timezoneLookup(): TzLookup {
-  tzlookup ??= createRequire(import.meta.url)('@photostructure/tz-lookup') as TzLookup;
-  return tzlookup;
-}
 
 /**
- * IANA time zone at a point, from @photostructure/tz-lookup: a maintained fork of tz-lookup
- * (CC0, no dependencies, ~70 KB of embedded boundary data, about 0.2 µs a call) whose data
- * is rebuilt from timezone-boundary-builder releases. Chosen over geo-tz because that one
- * loads ~100 MB of boundary files. '' when the coordinates are unusable.
+ * IANA time zone at a point, from @photostructure/tz-lookup (a maintained CC0 fork of
+ * tz-lookup with ~70 KB of boundary data; geo-tz would load ~100 MB). '' when the coordinates
+ * are unusable.
  */
 export function timezoneAt(latitude: number | null, longitude: number | null): string {
   if (latitude === null || longitude === null) return '';
   if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180)) return '';
   try {
-    return timezoneLookup()(latitude, longitude);
+    tzlookup ??= createRequire(import.meta.url)('@photostructure/tz-lookup') as TzLookup;
+    return tzlookup(latitude, longitude);
   } catch {
     return '';
   }
@@ -107,11 +99,8 @@ export function timezoneAt(latitude: number | null, longitude: number | null): s
 export function tidyCoordinate(value: unknown): number | null {
   if (typeof value !== 'number' || !Number.isFinite(value)) return null;
   if (Math.fround(value) !== value) return value;
-  // The fewest significant digits that give the same float32, by bisection over 1-9: rounding
-  // to one more digit never moves further from the value (a d-digit decimal is also a
-  // (d+1)-digit one), so once a count works every larger one does. Three or four `toPrecision`
-  // calls instead of up to nine: this was ~25 % of a first-sight lookup (derive.test.ts checks
-  // it against the digit-by-digit search).
+  // The fewest significant digits (1-9) that give the same float32, by bisection: once a digit
+  // count works every larger one does (derive.test.ts checks it against a linear search).
   let lo = 1;
   let hi = 9;
   let best = value;

@@ -7,9 +7,7 @@
  * a radix index, geolocation only (`buildGeoV6` says why). Codes: record id + 1, `NO_DATA`,
  * `DEEP | k` (IPv6: deep segment k of the flattened tree) or `ESCAPE` (a subtree the
  * flattening met twice: answered as no data, see `ip/data/reader.ts`); AS entry + 1 or 0.
- * On DB-IP City Lite with @ip-location-db/asn: 3,778,758 IPv4 ranges (30 MB) and the IPv6
- * ranges with 9,829 deep segments.
- * One piece: the tables' build, layout and search read the same packed slots.
+ * On DB-IP City Lite with @ip-location-db/asn: 3,778,758 IPv4 ranges (30 MB).
  * @module
  */
 import type { AsnIndex } from '../asn/asn-index.js';
@@ -17,62 +15,43 @@ import { ESCAPE, Growable, type RangeTableData } from '../mmdb/range-table.js';
 
 const TWO_32 = 2 ** 32;
 
-/** Sorted, coalesced ranges: first address (hi, lo words), geolocation code, AS code. */
+/** Sorted, coalesced IPv4 ranges: first address, geolocation code, AS code. */
 class Ranges {
-  readonly hi = new Growable(1 << 16);
-  readonly lo = new Growable(1 << 16);
+  readonly start = new Growable(1 << 16);
   readonly geo = new Growable(1 << 16);
   readonly asn = new Growable(1 << 16);
 
-  push(hi: number, lo: number, geo: number, asn: number): void {
+  push(start: number, geo: number, asn: number): void {
     if (this.geo.last === geo && this.asn.last === asn) return;
-    this.hi.push(hi);
-    this.lo.push(lo);
+    this.start.push(start);
     this.geo.push(geo);
     this.asn.push(asn);
   }
 }
 
 /**
- * Merges two piecewise-constant functions of a 64-bit key, each given as sorted starts
+ * Merges two piecewise-constant functions of the IPv4 address, each given as sorted starts
  * (the first at 0) with values, into `out`.
  */
 function merge(
-  aHi: Uint32Array,
-  aLo: Uint32Array,
+  aStart: Uint32Array,
   aValue: Uint32Array,
-  bHi: Uint32Array,
-  bLo: Uint32Array,
+  bStart: Uint32Array,
   bValue: Uint32Array,
   out: Ranges,
 ): void {
   let i = 0;
   let j = 0;
-  let hi = 0;
-  let lo = 0;
-  const na = aValue.length;
-  const nb = bValue.length;
+  let start = 0;
   for (;;) {
-    out.push(hi, lo, aValue[i] as number, bValue[j] as number);
+    out.push(start, aValue[i] as number, bValue[j] as number);
     // The next start in either list.
-    const a = i + 1 < na;
-    const b = j + 1 < nb;
-    if (!a && !b) return;
-    let useA = a;
-    if (a && b) {
-      const ah = aHi[i + 1] as number;
-      const bh = bHi[j + 1] as number;
-      useA = ah < bh || (ah === bh && (aLo[i + 1] as number) <= (bLo[j + 1] as number));
-    }
-    if (useA) {
-      hi = aHi[i + 1] as number;
-      lo = aLo[i + 1] as number;
-    } else {
-      hi = bHi[j + 1] as number;
-      lo = bLo[j + 1] as number;
-    }
-    if (a && aHi[i + 1] === hi && aLo[i + 1] === lo) i++;
-    if (b && bHi[j + 1] === hi && bLo[j + 1] === lo) j++;
+    const a = i + 1 < aValue.length ? (aStart[i + 1] as number) : TWO_32;
+    const b = j + 1 < bValue.length ? (bStart[j + 1] as number) : TWO_32;
+    start = Math.min(a, b);
+    if (start === TWO_32) return;
+    if (a === start) i++;
+    if (b === start) j++;
   }
 }
 
@@ -106,26 +85,17 @@ function asnSegmentsV4(asn: AsnIndex | undefined): { lo: Uint32Array; value: Uin
 
 /**
  * IPv4 ranges are packed into two 32-bit words each, so that the binary search and the codes
- * of the range it finds share one 8-byte slot (one cache line instead of two per lookup:
- * measured ~5 % faster per lookup): word 0 = first address's low 16 bits << 16 | geolocation
- * code bits 0-15; word 1 = geolocation code bits 16-23 << 24 | AS code (24 bits). Codes that do
- * not fit (16.7 million records or AS entries, far beyond any City or ASN database) are stored
- * as the escape value: the range then answers through the tree walk or the AS index search,
- * slower but equal.
+ * of the range it finds share one 8-byte slot (one cache line instead of two per lookup):
+ * word 0 = first address's low 16 bits << 16 | geolocation code bits 0-15; word 1 =
+ * geolocation code bits 16-23 << 24 | AS code (24 bits). Codes that do not fit (16.7 million
+ * records or AS entries, far beyond any City or ASN database) are stored as the escape value:
+ * the range then answers through the tree walk or the AS index search, slower but equal.
  */
 export const V4_ESCAPE = 0xffffff;
 
-/** Packs one IPv4 range; `limit` lowers the escape threshold (tests of the fallback only). */
-export function packV4Range(
-  out: Uint32Array,
-  i: number,
-  low: number,
-  geo: number,
-  asn: number,
-  limit = V4_ESCAPE,
-): void {
-  const g = geo === ESCAPE || geo >= limit ? V4_ESCAPE : geo;
-  const a = asn >= limit ? V4_ESCAPE : asn;
+function packV4Range(out: Uint32Array, i: number, low: number, geo: number, asn: number): void {
+  const g = geo === ESCAPE ? V4_ESCAPE : Math.min(geo, V4_ESCAPE);
+  const a = Math.min(asn, V4_ESCAPE);
   out[i * 2] = ((low << 16) | (g & 0xffff)) >>> 0;
   out[i * 2 + 1] = (((g >>> 16) << 24) | a) >>> 0;
 }
@@ -138,35 +108,14 @@ export interface GeoAsnV4Data {
   slots: Uint32Array;
 }
 
-/**
- * Merges the AS ranges into the IPv4 part of a flattened tree. `escapeFrom`: codes from this
- * value up are stored as escapes (default: those that do not fit 24 bits; lower in tests).
- */
-export function buildGeoAsnV4(
-  table: RangeTableData,
-  asn: AsnIndex | undefined,
-  escapeFrom = V4_ESCAPE,
-): GeoAsnV4Data {
-  const d = table;
-  // The geolocation ranges as one sorted list (the table stores them per /16).
-  const geoLo = new Growable(d.v4Value.length);
-  const geoValue = new Growable(d.v4Value.length);
-  for (let b = 0; b < 65_536; b++) {
-    for (let i = d.v4Bucket[b] as number; i < (d.v4Bucket[b + 1] as number); i++) {
-      const code = d.v4Value[i] as number;
-      if (geoValue.last === code) continue;
-      geoLo.push(b * 65_536 + (d.v4Low[i] as number));
-      geoValue.push(code);
-    }
-  }
+/** Merges the AS ranges into the IPv4 part of a flattened tree. */
+export function buildGeoAsnV4(table: RangeTableData, asn: AsnIndex | undefined): GeoAsnV4Data {
   const segments = asnSegmentsV4(asn);
   const ranges = new Ranges();
-  const zeroA = new Uint32Array(geoLo.length);
-  const zeroB = new Uint32Array(segments.lo.length);
-  merge(zeroA, geoLo.done(), geoValue.done(), zeroB, segments.lo, segments.value, ranges);
+  merge(table.v4Start, table.v4Value, segments.lo, segments.value, ranges);
   // Split per /16.
-  const n = ranges.lo.length;
-  const starts = ranges.lo.array;
+  const n = ranges.start.length;
+  const starts = ranges.start.array;
   const geo = ranges.geo.array;
   const as = ranges.asn.array;
   const bucket = new Uint32Array(65_537);
@@ -177,10 +126,9 @@ export function buildGeoAsnV4(
     const first = b * 65_536;
     while (j + 1 < n && (starts[j + 1] as number) <= first) j++;
     bucket[b] = out;
-    packV4Range(slots, out++, 0, geo[j] as number, as[j] as number, escapeFrom);
+    packV4Range(slots, out++, 0, geo[j] as number, as[j] as number);
     for (let k = j + 1; k < n && (starts[k] as number) < first + 65_536; k++) {
-      const low = (starts[k] as number) - first;
-      packV4Range(slots, out++, low, geo[k] as number, as[k] as number, escapeFrom);
+      packV4Range(slots, out++, (starts[k] as number) - first, geo[k] as number, as[k] as number);
     }
   }
   bucket[65_536] = out;
@@ -244,9 +192,8 @@ export function geoOf(slots: Uint32Array, at: number): number {
  * of at most 64 (found by binary search). IPv6 allocations are very uneven (one /16 of the
  * DB-IP data holds 760,000 ranges, most hold none), so a fixed bucket table either wastes
  * memory or leaves long searches; here each node gets as many slots as its ranges need
- * (one per 32), so dense regions get deeper nodes and empty ones none. On DB-IP: 634,180
- * slots in 29,984 nodes (5 MB). Leaf size and slots per range were chosen by measurement
- * (64/32 beat 8/4, 16/8, 16/16 and 32/16 on random announced addresses).
+ * (one per 32), so dense regions get deeper nodes and empty ones none (on DB-IP: 5 MB). Leaf
+ * size and slots per range were the fastest of those measured on random announced addresses.
  */
 const LEAF_MAX = 64;
 const RANGES_PER_SLOT = 32;
@@ -284,9 +231,8 @@ export interface GeoAsnV6Data {
 /**
  * The radix index over the IPv6 part of a flattened tree (`table` undefined: no IPv6
  * geolocation). IPv6 ranges carry the geolocation code only: the AS of an IPv6 address comes
- * from the AS index (`asn-index.ts`), whose 103,000 rows would split DB-IP's ranges at /64
- * granularity for a fourth word per range (17.7 MB of the data file) and a fallback for the
- * boundaries inside a /64.
+ * from the AS index, since merging its rows would add a fourth word per range (17.7 MB of the
+ * data file on DB-IP) and a fallback for AS boundaries inside a /64.
  */
 export function buildGeoV6(table: RangeTableData | undefined): GeoAsnV6Data {
   const d = table;
@@ -389,8 +335,7 @@ export function searchV6Leaf(
   let lo = first;
   let hi = last;
   // Halve a long leaf, then walk forward: the last few candidates share a cache line or two
-  // that the prefetcher brings in order, where bisection jumps between them (random
-  // announced addresses, a leaf of 20 ranges on average: 133 → 107 ns per index).
+  // that the prefetcher brings in order, where bisection jumps between them (measured faster).
   while (hi - lo > 8) {
     const mid = (lo + hi + 1) >>> 1;
     const h = ranges[mid * V6_WORDS] as number;

@@ -8,11 +8,7 @@
 import type { IpLocation } from '../types.js';
 import { continentOf, countryName, isEuCountry, tidyCoordinate, timezoneAt } from './derive.js';
 
-/**
- * An `IpLocation` from a record's fields (`country` as stored; coordinates as stored, tidied
- * here): the one place derived fields (country name, continent, EU membership, time zone from
- * the coordinates) are filled in, for `shapeLocation` and `flat-record.ts` alike.
- */
+/** An `IpLocation` from a record's fields as stored (coordinates are tidied here). */
 export function locationOf(
   city: string,
   region: string,
@@ -42,17 +38,14 @@ export function locationOf(
   });
 }
 
-interface CountryFacts {
+export interface CountryFacts {
   code: string;
   name: string;
   continent: string;
   eu: boolean;
 }
 
-/**
- * What follows from a stored country code, worked out once per distinct code: one map read
- * per new record instead of five (upper-casing, name, continent, EU membership, sharing).
- */
+/** What follows from a stored country code, worked out once per distinct code. */
 const countries = new Map<string, CountryFacts>();
 function factsOf(stored: string): CountryFacts {
   let facts = countries.get(stored);
@@ -72,7 +65,7 @@ function factsOf(stored: string): CountryFacts {
 
 /**
  * `tidyCoordinate`, remembered per stored value: records of one place repeat its coordinates,
- * and tidying costs up to nine `toPrecision` calls (~10 % of a first-sight lookup, measured).
+ * and tidying costs several `toPrecision` calls.
  */
 const tidied = new Map<number, number | null>();
 function tidy(value: unknown): number | null {
@@ -88,9 +81,7 @@ function tidy(value: unknown): number | null {
 
 /**
  * One shared copy of each distinct string of the shaped records: hundreds of thousands of
- * records repeat a few hundred countries and time zones and far fewer cities than records,
- * so sharing saves memory, and a lookup that reads `country` finds that string in the CPU
- * cache instead of in a copy of its own.
+ * records repeat a few hundred countries and time zones, so sharing saves memory.
  */
 const strings = new Map<string, string>();
 function intern(value: string): string {

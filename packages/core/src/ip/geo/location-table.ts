@@ -1,8 +1,7 @@
 /**
  * Every geolocation record already shaped into an `IpLocation`, in a compact columnar form made
  * by the IP data build (`ip/data/build-ip-data.ts`), so that a record's first lookup reads five
- * words and two coordinates instead of decoding and shaping a MaxMind record (that work was
- * ~60 % of a first-sight lookup: issue 22).
+ * words and two coordinates instead of decoding and shaping a MaxMind record (issue 22).
  *
  * Layout: `strings`, every distinct string once in UTF-8 (index 0 = ''), with `strings.ends`,
  * where each ends; `countries`, per distinct (code, name, continent, EU) the string ids of the
@@ -16,6 +15,7 @@
  * @module
  */
 import type { IpLocation } from '../types.js';
+import type { CountryFacts as Country } from './location-of.js';
 
 /** Words per record (see the module comment). */
 const WORDS = 5;
@@ -143,9 +143,8 @@ export function packStrings(list: readonly string[]): { bytes: Buffer; ends: Uin
 }
 
 /**
- * The table's strings, each decoded from UTF-8 on first use and kept: a start then costs no
- * string at all (decoding all 177,110 of DB-IP's at load took 20-75 ms and ~10 MB of heap),
- * and a record's first lookup decodes only its own few.
+ * The table's strings, each decoded from UTF-8 on first use and kept: a start decodes none of
+ * DB-IP's 177,110 strings, and a record's first lookup only its own few.
  */
 export class StringList {
   readonly size: number;
@@ -185,13 +184,6 @@ export class StringList {
 export interface TableStrings {
   readonly size: number;
   get(i: number): string;
-}
-
-interface Country {
-  code: string;
-  name: string;
-  continent: string;
-  eu: boolean;
 }
 
 /** Reads shaped records of one database by record id. */

@@ -67,10 +67,8 @@ export class MmdbDatabase {
   private readonly dataEnd: number;
   /** Record value where IPv4 lookups start (0 in an IPv4 tree; `::/96` in an IPv6 tree). */
   readonly ipv4Start: number;
-  private readonly ipv4StartDepth: number;
   private readonly checker: CheckedDecoder;
   private readonly lazy: boolean;
-  private readonly decodeAt: (offset: number) => unknown;
 
   /** Opens a database from its bytes; throws `MmdbFormatError` saying what is wrong. */
   constructor(db: Buffer, verify: VerifyMode = 'full') {
@@ -97,10 +95,9 @@ export class MmdbDatabase {
     this.dataStart = treeBytes + SEPARATOR_BYTES;
     this.dataEnd = markerAt;
     this.checker = new CheckedDecoder(db, this.dataStart, this.dataEnd, 'data section');
-    [this.ipv4Start, this.ipv4StartDepth] = this.findIpv4Start();
+    this.ipv4Start = this.findIpv4Start();
     if (verify === 'full') this.verifyTree();
     this.lazy = verify === 'lazy';
-    this.decodeAt = recordDecoder(db, this.dataStart, this.dataEnd);
   }
 
   /**
@@ -108,31 +105,11 @@ export class MmdbDatabase {
    * network's data (> node count), or 0 when the address has no data. Sets `prefixLength`.
    */
   findV4(address: number): number {
-    const db = this.db;
-    const count = this.nodeCount;
-    const bytes = this.nodeBytes;
     let node = this.ipv4Start;
     let depth = 0;
-    if (this.recordSize === 28) {
-      while (node < count && depth < 32) {
-        const o = node * bytes;
-        node =
-          (address >>> (31 - depth)) & 1
-            ? (((db[o + 3] as number) & 0x0f) << 24) |
-              ((db[o + 4] as number) << 16) |
-              ((db[o + 5] as number) << 8) |
-              (db[o + 6] as number)
-            : (((db[o + 3] as number) & 0xf0) << 20) |
-              ((db[o] as number) << 16) |
-              ((db[o + 1] as number) << 8) |
-              (db[o + 2] as number);
-        depth++;
-      }
-    } else {
-      while (node < count && depth < 32) {
-        node = this.readRecord(node, (address >>> (31 - depth)) & 1);
-        depth++;
-      }
+    while (node < this.nodeCount && depth < 32) {
+      node = this.readRecord(node, (address >>> (31 - depth)) & 1);
+      depth++;
     }
     this.prefixLength = depth;
     return this.terminal(node, depth);
@@ -160,10 +137,10 @@ export class MmdbDatabase {
   record(pointer: number): Record<string, unknown> | null {
     const offset = this.dataOffset(pointer, 0);
     if (this.lazy) this.checker.verify(offset);
-    return this.decodeAt(offset) as Record<string, unknown> | null;
+    return this.checker.decode(offset) as Record<string, unknown> | null;
   }
 
-  /** Decodes the record behind a pointer with the checked decoder (no address needed). */
+  /** Decodes the record behind a pointer, unverified even in `lazy` mode. */
   recordAt(pointer: number): unknown {
     return this.checker.decode(this.dataOffset(pointer, 0));
   }
@@ -269,8 +246,8 @@ export class MmdbDatabase {
   }
 
   /** The node where IPv4 lookups start: 96 left turns down an IPv6 tree (spec). */
-  private findIpv4Start(): [number, number] {
-    if (this.metadata.ip_version === 4) return [0, 0];
+  private findIpv4Start(): number {
+    if (this.metadata.ip_version === 4) return 0;
     let node = 0;
     let depth = 0;
     while (depth < 96 && node < this.nodeCount) {
@@ -278,7 +255,7 @@ export class MmdbDatabase {
       depth++;
     }
     if (node > this.nodeCount) this.dataOffset(node, depth);
-    return [node, depth];
+    return node;
   }
 
   /**
@@ -323,19 +300,6 @@ export class MmdbDatabase {
     };
     visit(0, 0);
   }
-}
-
-/**
- * A record decoder by offset (the project's checked decoder over `db[dataStart, dataEnd)`), so
- * a record found by the tree walk is decoded without a second walk.
- */
-export function recordDecoder(
-  db: Buffer,
-  dataStart: number,
-  dataEnd = db.length,
-): (offset: number) => unknown {
-  const decoder = new CheckedDecoder(db, dataStart, dataEnd, 'data section');
-  return (offset) => decoder.decode(offset);
 }
 
 export function findMetadataMarker(db: Buffer): number {

@@ -46,8 +46,6 @@ export interface Candidate {
   curated?: boolean;
 }
 
-export { EMPTY_PRIVACY } from '../empty.js';
-
 const CURATED_TIER: Record<ListedSignal, number> = {
   relay: 7,
   vpn: 8,
@@ -179,15 +177,12 @@ interface KeywordMatcher {
   test(keyword: NameKeyword, name: string): boolean;
 }
 
-// Matching names against keywords was half of an AS's classification on first sight (twenty
-// Unicode-aware patterns a name), and compiling the Unicode-aware patterns cost more still:
-// 23 ms for the twenty in one pattern, 14 ms for them one by one (case-insensitive \p{L} and
-// \p{N} classes; measured 2026-11-29, BENCHMARKS.md), paid by every new set of lists. So for
-// the usual case — keywords as `loadSignalLists` makes them — a name is first folded to lower
-// case and searched for the keywords as plain substrings: a keyword can only match where its
-// letters are. An ASCII name then takes an ASCII pattern (on ASCII text \p{L} and \p{N} are
-// [A-Za-z] and [0-9], and case folding is plain); only a non-ASCII name that holds a keyword
-// compiles that keyword's own pattern.
+// Compiling twenty case-insensitive Unicode-aware patterns costs tens of milliseconds per set
+// of lists, and matching them was half of an AS's classification (BENCHMARKS.md). So for
+// keywords as `loadSignalLists` makes them, a name is first folded to lower case and searched
+// for the keywords as plain substrings (a keyword can only match where its letters are); an
+// ASCII name then takes an ASCII pattern (on ASCII text \p{L} and \p{N} are [A-Za-z] and
+// [0-9]); only a non-ASCII name holding a keyword compiles that keyword's own pattern.
 const matchers = new WeakMap<readonly NameKeyword[], KeywordMatcher>();
 const ASCII = /^\p{ASCII}*$/u;
 const LONG_S = /\u017f/g;
@@ -256,18 +251,9 @@ function keywordMatcher(keywords: readonly NameKeyword[]): KeywordMatcher {
       test,
     };
   } else {
-    // Keywords with patterns of their own: those patterns, in one when they allow it.
-    let combined: { test(name: string): boolean } | undefined;
-    const any = (name: string): boolean => {
-      if (combined === undefined) {
-        const flags = keywords[0]?.pattern.flags ?? '';
-        combined = keywords.every((k) => k.pattern.flags === flags && !/[gy]/.test(flags))
-          ? new RegExp(keywords.map((k) => `(?:${k.pattern.source})`).join('|') || '(?!)', flags)
-          : { test: (text: string) => keywords.some((k) => k.pattern.test(text)) };
-      }
-      return combined.test(name);
-    };
-    matcher = { any, test: (k, name) => k.pattern.test(name) };
+    // Keywords with patterns of their own: those patterns.
+    const test = (k: NameKeyword, name: string) => k.pattern.test(name);
+    matcher = { any: (name) => keywords.some((k) => test(k, name)), test };
   }
   matchers.set(keywords, matcher);
   return matcher;
@@ -360,9 +346,8 @@ export function decide(input: readonly Candidate[]): Readonly<IpPrivacy> {
 
 /**
  * The answer when nothing says more than that the address is someone's access network: one
- * frozen object for every AS. Its evidence names no AS (the answer's `network` does): made per
- * AS, it was most of what a first lookup in one of the nine in ten ASes without evidence
- * cost once the package build has flagged them (as-evidence-file.ts; BENCHMARKS.md).
+ * frozen object shared by every AS (its evidence names no AS; the answer's `network` does), as
+ * nine in ten ASes have no evidence.
  */
 function noSignal(): Readonly<IpPrivacy> {
   NO_SIGNAL ??= summarise(
@@ -386,9 +371,8 @@ function noSignal(): Readonly<IpPrivacy> {
 let NO_SIGNAL: Readonly<IpPrivacy> | undefined;
 
 function summarise(kept: Candidate[], winner: PrivacySignalName): Readonly<IpPrivacy> {
-  // One pass for the flags and the provider; the signals are frozen where they are (they are
-  // made for this classification or cached candidates, never changed): a copy of each cost a
-  // fifth of a first-sight lookup's classification.
+  // One pass for the flags and the provider; the signals are frozen in place (made for this
+  // classification or cached candidates, never changed) rather than copied.
   let hosting = false;
   let vpn = false;
   let proxy = false;
@@ -442,15 +426,4 @@ function summarise(kept: Candidate[], winner: PrivacySignalName): Readonly<IpPri
     provider,
     signals: Object.freeze(signals),
   });
-}
-
-/** Privacy of an address announced by AS `asn` named `name`, from AS-level data only. */
-export function classifyAs(
-  asn: number,
-  name: string,
-  lists: SignalLists,
-  asLists?: ReadonlyMap<number, readonly AsListing[]>,
-  learnt?: ReadonlyMap<number, readonly AsListing[]>,
-): Readonly<IpPrivacy> {
-  return decide(asCandidates(asn, name, lists, asLists, learnt));
 }

@@ -2,12 +2,7 @@
  * Reads the upstream files of `../shared/corpora/ip-intel/` (nine redistributable sources, see
  * its README for each one's traps) into `IntelData`. Used by `scripts/build-ip-intel.ts` (the
  * shipped data) and by the privacy conformance test (the same data minus a held-out split).
- *
- * Tiers (lower wins, classify.ts): 0 Tor exit address, 1 relay range, 2 relay block (derived),
- * 3 VPN exit address, 4 VPN server range, 5 provider range (cloud, CDN, crawler, monitor,
- * corporate proxy), 6 mobile carrier range, then the AS-level evidence: 7 relay AS, 8 VPN AS,
- * 9 X4BNet VPN range (derived from whole ASes), 10 hosting AS and X4BNet datacenter range,
- * 11 mobile AS, 12 AS-name keyword, 13 ISP AS.
+ * Each source's tier (lower wins) follows the precedence in classify.ts.
  * @module
  */
 import { readFileSync } from 'node:fs';

@@ -25,8 +25,6 @@ export interface RangeTable {
    */
   readonly v4Index: Uint32Array;
   readonly v4Slots: Uint32Array;
-  /** IPv4 segments in all (for the docs and tests). */
-  readonly v4Segments: number;
   /**
    * IPv6 (top 64 bits): segment starts interleaved `[hi, lo, hi, lo, …]` (one cache line per
    * search step), their combinations, and per top `V6_BUCKET_BITS` bits of the address the
@@ -36,7 +34,6 @@ export interface RangeTable {
   readonly v6Starts: Uint32Array;
   readonly v6Codes: Uint16Array;
   readonly v6Bucket: Uint32Array;
-  readonly v6Segments: number;
   /** Combination id → indexes of the sources (into the input array) covering the segment. */
   readonly combos: readonly (readonly number[])[];
 }
@@ -62,22 +59,6 @@ export function rangeCount(r: SourceRanges): number {
   return r.v4.length / 2 + r.v6.length / 4;
 }
 
-/** Keeps the ranges for which `keep(index, version)` is true (the hold-out split uses it). */
-export function filterRanges(
-  r: SourceRanges,
-  keep: (index: number, version: 4 | 6) => boolean,
-): SourceRanges {
-  const v4: number[] = [];
-  for (let i = 0; i < r.v4.length; i += 2) {
-    if (keep(i / 2, 4)) v4.push(r.v4[i] as number, r.v4[i + 1] as number);
-  }
-  const v6: number[] = [];
-  for (let i = 0; i < r.v6.length; i += 4) {
-    if (keep(i / 4, 6)) v6.push(...r.v6.subarray(i, i + 4));
-  }
-  return { v4: Uint32Array.from(v4), v6: Uint32Array.from(v6) };
-}
-
 const TWO32 = 2 ** 32;
 /** Sources a table can hold: an event key packs the source index and the +1/-1 in 10 bits. */
 const MAX_SOURCES = 511;
@@ -95,10 +76,8 @@ export function buildRangeTable(sources: readonly SourceRanges[]): RangeTable {
   const active = new Int32Array(sources.length);
   const bits = new Uint32Array(words);
   const combos: number[][] = [[]];
-  // Combination ids by the bit set of active sources: two words index nested maps (no string
-  // per boundary); more sources fall back to a text key.
-  const byWords = new Map<number, Map<number, number>>([[0, new Map([[0, 0]])]]);
-  const byText = new Map<string, number>([[bits.join(','), 0]]);
+  // Combination ids by the bit set of active sources.
+  const comboIds = new Map<string, number>([[bits.join(','), 0]]);
   const apply = (s: number, delta: number) => {
     const n = (active[s] as number) + delta;
     active[s] = n;
@@ -107,24 +86,15 @@ export function buildRangeTable(sources: readonly SourceRanges[]): RangeTable {
     else bits[w] = (bits[w] as number) & ~(1 << (s & 31));
   };
   const comboNow = (): number => {
-    let inner: Map<number, number> | undefined;
-    let id: number | undefined;
-    if (words <= 2) {
-      inner = byWords.get(bits[0] as number);
-      if (!inner) {
-        inner = new Map();
-        byWords.set(bits[0] as number, inner);
-      }
-      id = inner.get(words === 2 ? (bits[1] as number) : 0);
-    } else id = byText.get(bits.join(','));
+    const key = bits.join(',');
+    let id = comboIds.get(key);
     if (id === undefined) {
       id = combos.length;
       if (id > 0xffff) throw new RangeError('more than 65,535 source combinations');
       const members: number[] = [];
       for (let s = 0; s < sources.length; s++) if ((active[s] as number) > 0) members.push(s);
       combos.push(members);
-      if (inner) inner.set(words === 2 ? (bits[1] as number) : 0, id);
-      else byText.set(bits.join(','), id);
+      comboIds.set(key, id);
     }
     return id;
   };
@@ -200,11 +170,9 @@ export function buildRangeTable(sources: readonly SourceRanges[]): RangeTable {
   return {
     v4Index: index,
     v4Slots: slots,
-    v4Segments: starts4.length,
     v6Starts: Uint32Array.from(starts6.flatMap((h, i) => [h, lows6[i] as number])),
     v6Codes: Uint16Array.from(codes6),
     v6Bucket: bucketIndex(starts6, lows6, V6_BUCKET_BITS),
-    v6Segments: starts6.length,
     combos,
   };
 }

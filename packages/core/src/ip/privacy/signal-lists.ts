@@ -44,9 +44,8 @@ export function keywordPattern(keyword: string): RegExp {
 }
 
 /**
- * Keywords whose `pattern` is `keywordPattern(keyword)`, made on first use: building twenty
- * Unicode-aware patterns cost ~5 ms of a one-shot lookup that reads none of them (an AS on a
- * curated list) or only the ASCII form (classify.ts).
+ * Keywords whose `pattern` is `keywordPattern(keyword)`, made on first use: most lookups read
+ * none of the Unicode-aware patterns, or only their ASCII form (classify.ts).
  */
 const STANDARD = new WeakSet<NameKeyword>();
 

@@ -90,11 +90,7 @@ export function nsecNxDomain(nsecs: readonly DnsRecord[], name: string, zone: st
   const wildcard = wildcardOf(encloser);
   const wildcardCover = nsecCovering(nsecs, wildcard, zone);
   if (!wildcardCover) {
-    return {
-      ok: false,
-      records: [cover],
-      proves: `no NSEC covers the wildcard ${wildcard}`,
-    };
+    return { ok: false, records: [cover], proves: `no NSEC covers the wildcard ${wildcard}` };
   }
   const records = wildcardCover === cover ? [cover] : [cover, wildcardCover];
   return { ok: true, records, proves: `${name} does not exist and no wildcard ${wildcard} does` };

@@ -61,7 +61,6 @@ export function nsec3Covering(entries: readonly Nsec3Entry[], name: string) {
 
 export interface ClosestEncloser {
   closestEncloser: string;
-  nextCloser: string;
   /** The NSEC3 matching the closest encloser and the one covering the next closer name. */
   records: DnsRecord[];
   optOut: boolean;
@@ -76,18 +75,14 @@ export function closestEncloserProof(
   name: string,
   zone: string,
 ): ClosestEncloser | undefined {
-  const total = labelsOf(name).length;
-  const zoneLabels = labelsOf(zone).length;
-  for (let n = total - 1; n >= zoneLabels; n--) {
+  for (let n = labelsOf(name).length - 1; n >= labelsOf(zone).length; n--) {
     const candidate = ancestor(name, n);
     const match = nsec3Matching(entries, candidate);
     if (!match) continue;
-    const nextCloser = ancestor(name, n + 1);
-    const cover = nsec3Covering(entries, nextCloser);
+    const cover = nsec3Covering(entries, ancestor(name, n + 1));
     if (!cover) return undefined;
     return {
       closestEncloser: candidate,
-      nextCloser,
       records: [match.record, cover.record],
       optOut: (cover.value.flags & 1) === 1,
     };

@@ -48,7 +48,7 @@ import { nsecMatching, nsecNoDsAtDelegation } from './nsec.js';
 import { nsec3Matching } from './nsec3.js';
 import { verifyRrset, wildcardLabels, type ZoneKey } from './rrsig.js';
 import { IANA_ROOT_ANCHORS, parseTrustAnchors, type TrustAnchor } from './trust-anchor.js';
-import type { DnssecAnswer, DnssecResult, DnssecStatus, ZoneLink } from './types.js';
+import type { DnssecAnswer, DnssecFailure, DnssecResult, DnssecStatus, ZoneLink } from './types.js';
 import { dsValues, establishZone } from './zone-keys.js';
 
 export interface ValidateDnssecOptions extends BaseOptions {
@@ -110,23 +110,30 @@ export async function validateDnssec(
       },
       domain,
       type,
-      anchor,
-      options.trustAnchors === undefined ? 'iana-root' : 'configured',
-      new Date(nowMs).toISOString(),
+      {
+        anchor,
+        source: options.trustAnchors === undefined ? 'iana-root' : 'configured',
+        validatedAt: new Date(nowMs).toISOString(),
+      },
       0,
     ),
   );
+}
+
+interface Root {
+  anchor: TrustAnchor;
+  source: DnssecResult['trust_anchor']['source'];
+  validatedAt: string;
 }
 
 async function validateName(
   ctx: WalkContext,
   name: string,
   type: RecordType,
-  anchor: TrustAnchor,
-  source: DnssecResult['trust_anchor']['source'],
-  validatedAt: string,
+  root: Root,
   hops: number,
 ): Promise<DnssecResult> {
+  const { anchor, source, validatedAt } = root;
   const base = {
     name: displayName(name),
     type,
@@ -150,15 +157,7 @@ async function validateName(
     }
     const verdict = await validateAnswer(ctx, name, type, walked.zone, walked.keys);
     if (verdict.cname && hops < MAX_CNAME_HOPS && type !== 'CNAME') {
-      const next = await validateName(
-        ctx,
-        verdict.cname,
-        type,
-        anchor,
-        source,
-        validatedAt,
-        hops + 1,
-      );
+      const next = await validateName(ctx, verdict.cname, type, root, hops + 1);
       const status = RANK[next.status] > RANK[verdict.status] ? next.status : verdict.status;
       const answer: DnssecAnswer = {
         ...verdict.answer,
@@ -184,6 +183,13 @@ async function validateName(
     return { ...base, status: 'bogus', reason: error.failure.rule, failure: error.failure, chain };
   }
 }
+
+const bogus = (
+  zone: string,
+  rrset: string,
+  rule: string,
+  signatures: DnssecFailure['signatures'],
+) => new BogusLink({ zone: displayName(zone), rrset, rule, signatures });
 
 type Walked =
   | { kind: 'secure'; zone: string; keys: ZoneKey[] }
@@ -217,15 +223,8 @@ async function walkToZone(
       // RFC 4035 §5.2: the DS RRset is signed by the parent zone.
       const v = await verifyRrset(ds, rrsigs(response.answers), zone, keys, ctx);
       if (!v.valid) {
-        throw new BogusLink({
-          zone: displayName(zone),
-          rrset: `${displayName(candidate)} DS`,
-          rule: signatureRule(
-            v.checks,
-            `the DS RRset of ${displayName(candidate)} in ${displayName(zone)}`,
-          ),
-          signatures: v.checks,
-        });
+        const rule = `the DS RRset of ${displayName(candidate)} in ${displayName(zone)}`;
+        throw bogus(zone, `${displayName(candidate)} DS`, signatureRule(v.checks, rule), v.checks);
       }
       const child = await establishZone(ctx, candidate, dsValues(ds), 'parent', v.checks);
       chain.push(child.link);
@@ -252,12 +251,12 @@ async function walkToZone(
     const denial = await verifiedDenial(response.authority, zone, keys, ctx);
     const proof = proveNoData(denial, candidate, 'DS', zone);
     if (proof.status === 'bogus') {
-      throw new BogusLink({
-        zone: displayName(zone),
-        rrset: `${displayName(candidate)} DS`,
-        rule: `RFC 4035 §5.2: ${displayName(zone)} neither signs a DS for ${displayName(candidate)} nor proves its absence (${proof.proof.proves})`,
-        signatures: denial.checks,
-      });
+      throw bogus(
+        zone,
+        `${displayName(candidate)} DS`,
+        `RFC 4035 §5.2: ${displayName(zone)} neither signs a DS for ${displayName(candidate)} nor proves its absence (${proof.proof.proves})`,
+        denial.checks,
+      );
     }
     const atCut = delegationState(denial, candidate);
     if (proof.status === 'insecure' || atCut === 'insecure') {
@@ -320,12 +319,7 @@ async function validateAnswer(
     const answer: DnssecAnswer = { rcode: response.rcode, records, signatures: v.checks };
     if (!v.valid) {
       const signed = `${displayName(name)} ${found[0]?.type}`;
-      throw new BogusLink({
-        zone: displayName(zone),
-        rrset: signed,
-        rule: signatureRule(v.checks, signed),
-        signatures: v.checks,
-      });
+      throw bogus(zone, signed, signatureRule(v.checks, signed), v.checks);
     }
     const labels = wildcardLabels(found, sigs, v.checks);
     if (labels !== undefined) {
@@ -333,12 +327,12 @@ async function validateAnswer(
       const proof = proveWildcard(denial, name, labels, zone);
       const wildcard = displayName(wildcardOf(ancestor(name, labels)));
       if (proof.status === 'bogus') {
-        throw new BogusLink({
-          zone: displayName(zone),
-          rrset: label,
-          rule: `RFC 4035 §5.3.4: the answer comes from the wildcard ${wildcard} but ${proof.proof.proves}`,
-          signatures: denial.checks,
-        });
+        throw bogus(
+          zone,
+          label,
+          `RFC 4035 §5.3.4: the answer comes from the wildcard ${wildcard} but ${proof.proof.proves}`,
+          denial.checks,
+        );
       }
       answer.wildcard = wildcard;
       answer.denial = proof.proof;
@@ -367,12 +361,12 @@ async function validateAnswer(
     denial: outcome.proof,
   };
   if (outcome.status === 'bogus') {
-    throw new BogusLink({
-      zone: displayName(zone),
-      rrset: label,
-      rule: `RFC 4035 §5.4: the ${nx ? 'NXDOMAIN' : 'NODATA'} answer for ${label} is not proven: ${outcome.proof.proves}`,
-      signatures: denial.checks,
-    });
+    throw bogus(
+      zone,
+      label,
+      `RFC 4035 §5.4: the ${nx ? 'NXDOMAIN' : 'NODATA'} answer for ${label} is not proven: ${outcome.proof.proves}`,
+      denial.checks,
+    );
   }
   return {
     status: outcome.status,
@@ -391,11 +385,7 @@ async function unvalidatedAnswer(
   type: RecordType,
 ): Promise<DnssecAnswer | undefined> {
   const response = await ask(ctx, name, type);
-  return {
-    rcode: response.rcode,
-    records: answerLines(response),
-    signatures: [],
-  };
+  return { rcode: response.rcode, records: answerLines(response), signatures: [] };
 }
 
 /** The answer's records in zone-file form, RRSIGs apart. */

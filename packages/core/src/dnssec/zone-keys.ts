@@ -130,30 +130,21 @@ export async function establishZone(
   // §5.2: the DNSKEY RRset must be signed by a key the DS authenticates. Only those keys decide
   // (a key that merely shares a DS's key tag decides nothing), and the signatures listed are the
   // ones tried until one verified.
-  const verification = await verifyRrset(
-    keyRecords,
-    rrsigs(response.answers),
-    zone,
-    [...matched],
-    ctx,
-  );
-  if (!verification.valid) {
+  const v = await verifyRrset(keyRecords, rrsigs(response.answers), zone, [...matched], ctx);
+  if (!v.valid) {
     const first = [...matched][0] as ZoneKey;
     throw new BogusLink({
       zone: label,
       rrset: `${label} DNSKEY`,
-      rule: signatureRule(
-        verification.checks,
-        `the DNSKEY RRset of ${label} (by a DS-authenticated key)`,
-      ),
+      rule: signatureRule(v.checks, `the DNSKEY RRset of ${label} (by a DS-authenticated key)`),
       key_tag: first.value.keyTag,
       algorithm: first.value.algorithm,
-      signatures: verification.checks,
+      signatures: v.checks,
     });
   }
   // RFC 4034 §2.1.1: only keys with the Zone Key flag sign zone data; RFC 5011 §7: not revoked.
   const trusted = keys.filter((k) => k.value.flags & 0x0100 && !(k.value.flags & 0x0080));
-  return { link: link('secure', ds, verification.checks, matched), keys: trusted };
+  return { link: link('secure', ds, v.checks, matched), keys: trusted };
 }
 
 /** The most keys of the set that share one key tag and algorithm. */

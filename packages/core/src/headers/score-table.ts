@@ -387,32 +387,26 @@ export const SECURITY_GRADES = [
 ] as const;
 export type SecurityGrade = (typeof SECURITY_GRADES)[number];
 
-/**
- * Grade per score, in steps of 5 (Observatory GRADE_CHART; scores above 100 stay A+).
- */
-export const GRADE_CHART: Readonly<Record<number, SecurityGrade>> = {
-  100: 'A+',
-  95: 'A',
-  90: 'A',
-  85: 'A-',
-  80: 'B+',
-  75: 'B',
-  70: 'B',
-  65: 'B-',
-  60: 'C+',
-  55: 'C',
-  50: 'C',
-  45: 'C-',
-  40: 'D+',
-  35: 'D',
-  30: 'D',
-  25: 'D-',
-  20: 'F',
-  15: 'F',
-  10: 'F',
-  5: 'F',
-  0: 'F',
-};
+/** Grade per score, in steps of 5 (Observatory GRADE_CHART; scores above 100 stay A+). */
+export const GRADE_CHART: Readonly<Record<number, SecurityGrade>> = Object.fromEntries(
+  (
+    [
+      ['A+', 100],
+      ['A', 95, 90],
+      ['A-', 85],
+      ['B+', 80],
+      ['B', 75, 70],
+      ['B-', 65],
+      ['C+', 60],
+      ['C', 55, 50],
+      ['C-', 45],
+      ['D+', 40],
+      ['D', 35, 30],
+      ['D-', 25],
+      ['F', 20, 15, 10, 5, 0],
+    ] as const
+  ).flatMap(([grade, ...scores]) => scores.map((score) => [score, grade])),
+);
 
 /** Bonus points count only when the score without them is at least this (Observatory). */
 export const MINIMUM_SCORE_FOR_EXTRA_CREDIT = 90;

@@ -49,14 +49,11 @@ const KEY_TYPES: Record<string, string> = {
 
 export function certificateFacts(cert: X509Certificate, now: number): CertificateFacts {
   const key = cert.publicKey;
-  const details = (key.asymmetricKeyDetails ?? {}) as {
-    modulusLength?: number;
-    namedCurve?: string;
-  };
+  const { modulusLength, namedCurve } = key.asymmetricKeyDetails ?? {};
   const type = key.asymmetricKeyType ?? 'unknown';
-  const curve = details.namedCurve ?? null;
+  const curve = namedCurve ?? null;
   const bits =
-    details.modulusLength ??
+    modulusLength ??
     (curve ? (CURVE_BITS[curve] ?? 0) : type === 'ed25519' ? 256 : type === 'ed448' ? 456 : 0);
   const validTo = new Date(cert.validTo);
   return {

@@ -123,8 +123,7 @@ export function readServedCertificates(
       // Records: type(1) version(2) length(2) fragment (RFC 5246 §6.2.1).
       records = Buffer.concat([records, chunk]);
       while (records.length >= 5) {
-        const type = records[0];
-        if (type !== 0x16) return finish(null); // an alert, or anything else: no certificates
+        if (records[0] !== 0x16) return finish(null); // an alert, or anything else: no certificates
         const length = records.readUInt16BE(3);
         if (length > MAX_RECORD) {
           return finish({
@@ -132,9 +131,8 @@ export function readServedCertificates(
           });
         }
         if (records.length < 5 + length) break;
-        const fragment = records.subarray(5, 5 + length);
+        handshake = Buffer.concat([handshake, records.subarray(5, 5 + length)]);
         records = records.subarray(5 + length);
-        handshake = Buffer.concat([handshake, fragment]);
       }
       // Handshake messages: type(1) length(3) body, possibly split across records.
       while (handshake.length >= 4) {

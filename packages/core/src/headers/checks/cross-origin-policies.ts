@@ -24,14 +24,9 @@ export function checkCorp(input: ScanInput): CheckOutcome {
   let value: string | null = null;
   if (response && raw) {
     value = raw.slice(0, 256).trim().toLowerCase();
-    result =
-      value === 'same-site'
-        ? 'corp-implemented-with-same-site'
-        : value === 'same-origin'
-          ? 'corp-implemented-with-same-origin'
-          : value === 'cross-origin'
-            ? 'corp-implemented-with-cross-origin'
-            : 'corp-header-invalid';
+    result = ['same-site', 'same-origin', 'cross-origin'].includes(value)
+      ? `corp-implemented-with-${value}`
+      : 'corp-header-invalid';
   }
   return { result, pass: result !== 'corp-header-invalid', present: raw !== null, value };
 }

@@ -23,22 +23,16 @@ const DUPLICATES_ALLOWED = new Set(['report-uri', 'report-to']);
  */
 export const MAX_DIRECTIVES = 1024;
 /**
- * Most sources all the policies together may list; more is invalid. Each directive's sources
- * are sorted with `Intl.Collator` (0.16–0.4 µs a comparison here): the 27,000 one-letter
- * sources that fit in 80 KiB (16 KiB of header, 64 KiB of `<meta>`) take ~55 ms, over the 50 ms
- * a parse may take (issue 42), and 2,048 sources as long as 80 KiB allows take 8–16 ms
- * (test/adversarial/inputs.ts). Real policies list tens to hundreds of sources; a 16 KiB header
- * reaches 2,048 only with sources of 7 bytes. Upstream has no limit: a deliberate difference.
+ * Most sources all the policies together may list; more is invalid. Sorting with `Intl.Collator`
+ * is slow: this keeps a parse under its 50 ms (issue 42; test/adversarial/inputs.ts), far above
+ * the tens to hundreds of sources of real policies. Upstream has no limit: a deliberate difference.
  */
 export const MAX_SOURCES = 2048;
 /**
- * Most sources that the policies after the first may merge with what the policies before them
- * left, counted over every directive they name (each repeat and each later policy merges that
- * directive's sources again); a list that needs more is invalid. Two policies of the largest
- * size that can arrive merge at most 2 × MAX_SOURCES; hundreds of
- * short policies, or repeats of report-uri, naming a directive of thousands of sources would
- * make upstream's merges quadratic. Upstream has no limit: a deliberate difference.
- * (test/adversarial/inputs.ts has both shapes.)
+ * Most sources the policies after the first may merge with what those before left, over every
+ * directive they name; more is invalid. Many policies (or report-uri repeats) naming a huge
+ * directive would make upstream's merges quadratic; two of the largest merge at most
+ * 2 × MAX_SOURCES (test/adversarial/inputs.ts). Upstream has no limit: a deliberate difference.
  */
 export const MAX_MERGED_SOURCES = 2 * MAX_SOURCES;
 

@@ -228,7 +228,7 @@ export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promi
       // A copy from `netdiag data update` by another version (IP_DATA's format differs): using
       // the installed data instead would silently drop the operator's own databases.
       throw new ConfigError(
-        `the IP data in the cache directory (${IP_DATA_FILE}, from "netdiag data update") was built by another netdiag version or is damaged: run "netdiag data update" again, or delete the file to use ${IP_DATA_PACKAGE}`,
+        `the IP data in the cache directory (${IP_DATA_FILE}, written by "netdiag data update") was built by another netdiag version or is damaged: run "netdiag data update" again, or delete the file to use ${IP_DATA_PACKAGE}`,
       );
     }
     if (found === undefined || opened === undefined) {

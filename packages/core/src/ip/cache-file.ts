@@ -13,7 +13,6 @@
  * (`length` in bytes, `count` lines); one of more than `LINE_STEP` lines is followed by a u32
  * entry `<name>:line-starts`, the byte offset of every `LINE_STEP`th line, so that a reader by
  * position can fetch one line without the whole text.
- * One piece: the writer, the checks and both readers follow the same layout.
  * @module
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -33,16 +32,17 @@ export type CacheArray = Uint32Array | Uint16Array | Uint8Array;
 
 const TYPES = { u32: Uint32Array, u16: Uint16Array, u8: Uint8Array } as const;
 
-/**
- * Every `LINE_STEP`th line's offset is written beside a `lines` entry (`<name>:line-starts`): a
- * one-shot lookup read the whole 2.3 MB list of AS names to print one (5–12 ms and the garbage
- * of a `netdiag lookup`); with the offsets it reads 1.4 KB of them and one window of text.
- */
+/** Every `LINE_STEP`th line's offset (`<name>:line-starts`): one line without the whole text. */
 const LINE_STEP = 256;
 const LINE_STARTS = ':line-starts';
 /** The text read around a line: 256 lines of AS names are ~6 KB; longer ones read it all. */
 const LINE_WINDOW = 64 * 1024;
 export type TypeName = keyof typeof TYPES | 'lines';
+/** The entry type of an array of `CacheContents`. */
+export function typeOf(value: CacheArray | readonly string[]): TypeName {
+  if (value instanceof Uint32Array) return 'u32';
+  return value instanceof Uint16Array ? 'u16' : value instanceof Uint8Array ? 'u8' : 'lines';
+}
 type Entry = [name: string, type: TypeName, length: number, count?: number];
 
 interface Header {
@@ -68,16 +68,6 @@ export interface CacheContents {
   arrays: Record<string, CacheArray | readonly string[]>;
 }
 
-/** A file that passed every check; each getter throws when the entry is missing or mistyped. */
-export interface CacheFileReader {
-  readonly meta: Readonly<Record<string, unknown>>;
-  has(name: string): boolean;
-  u32(name: string): Uint32Array;
-  u16(name: string): Uint16Array;
-  u8(name: string): Uint8Array;
-  lines(name: string): string[];
-}
-
 /** The stem of a key's files, the format left out (long keys are shortened and hashed). */
 function fileStem(kind: CacheKind, key: string): string {
   const digest = createHash('sha256').update(key).digest('hex').slice(0, 16);
@@ -85,14 +75,11 @@ function fileStem(kind: CacheKind, key: string): string {
   return `netdiag-${kind.name}-${readable}-${digest}-f`;
 }
 
-/** The cache file of `key` in `dir`. */
 export function cacheFilePath(dir: string, kind: CacheKind, key: string): string {
   return join(dir, `${fileStem(kind, key)}${kind.format}.bin`);
 }
 
-function align8(n: number): number {
-  return (n + 7) & ~7;
-}
+const align8 = (n: number): number => (n + 7) & ~7;
 
 function damaged(what: string): never {
   throw new InvalidInputError(`cache file: ${what}`);
@@ -104,10 +91,7 @@ interface Layout {
   spans: Map<string, { entry: Entry; start: number }>;
 }
 
-/**
- * The header of a file whose first bytes are `prefix` (at least `PREFIX_BYTES` + its header),
- * when it is of this kind, format and key; throws on a damaged header, undefined for another.
- */
+/** The header of a file starting with `prefix`; throws when damaged, undefined for another. */
 function layoutOf(prefix: Buffer, kind: CacheKind, key: string, size: number): Layout | undefined {
   if (prefix.length < PREFIX_BYTES || prefix.toString('latin1', 0, 8) !== MAGIC) return undefined;
   const headerLength = prefix.readUInt32LE(8);
@@ -133,48 +117,10 @@ function layoutOf(prefix: Buffer, kind: CacheKind, key: string, size: number): L
   return { header, spans };
 }
 
-function parse(bytes: Buffer, kind: CacheKind, key: string): CacheFileReader | undefined {
-  // The sizes first (cheap), then the checksum over everything after the prefix.
-  const layout = layoutOf(bytes, kind, key, bytes.length);
-  if (layout === undefined) return undefined;
-  const { header, spans } = layout;
-  if (crc32(bytes.subarray(PREFIX_BYTES)) !== bytes.readUInt32LE(12)) damaged('checksum mismatch');
-
-  const spanOf = (name: string, type: TypeName) => {
-    const span = spans.get(name);
-    if (span?.entry[1] !== type) damaged(`${name} missing`);
-    return span;
-  };
-  const view = <T extends CacheArray>(name: string, type: keyof typeof TYPES): T => {
-    const span = spanOf(name, type);
-    const Type = TYPES[type];
-    const length = span.entry[2];
-    const at = bytes.byteOffset + span.start;
-    // A large file has its own ArrayBuffer: view it in place rather than copy 100 MB.
-    if (at % Type.BYTES_PER_ELEMENT === 0)
-      return new Type(bytes.buffer as ArrayBuffer, at, length) as T;
-    const copy = new Type(length);
-    Buffer.from(copy.buffer).set(bytes.subarray(span.start, span.start + copy.byteLength));
-    return copy as T;
-  };
-  return {
-    meta: header.meta ?? {},
-    has: (name) => spans.has(name),
-    u32: (name) => view<Uint32Array>(name, 'u32'),
-    u16: (name) => view<Uint16Array>(name, 'u16'),
-    u8: (name) => view<Uint8Array>(name, 'u8'),
-    lines(name) {
-      const span = spanOf(name, 'lines');
-      const [, , length, count] = span.entry;
-      return splitLines(bytes.subarray(span.start, span.start + length), name, count);
-    },
-  };
-}
-
 /**
  * A cache file read by position, a few elements at a time: what a one-shot lookup needs from
- * a 110 MB table is a few hundred bytes (`ip/direct/`). Element ranges are `[start, end)`;
- * leaving them out reads the whole array.
+ * a 110 MB table is a few hundred bytes. Element ranges are `[start, end)`; leaving them out
+ * reads the whole array. Each getter throws when the entry is missing or mistyped.
  */
 export interface PositionedCacheFile {
   readonly meta: Readonly<Record<string, unknown>>;
@@ -193,15 +139,17 @@ export interface PositionedCacheFile {
   close(): void;
 }
 
+/** What `readCacheFile`'s decoder gets: a file that passed every check, the CRC-32 included. */
+export type CacheFileReader = PositionedCacheFile;
+
 /** Bytes read for the prefix and header at once: headers are a few hundred bytes. */
 const FIRST_READ = 64 * 1024;
 
 /**
  * Opens the cache of `key` for reads by position, checking the magic, kind, format, key and
  * every size against the file's, but not the CRC-32 (that reads the whole file, which is what
- * this reader is for not doing): meant for the package's own prebuilt files, whose reads stay
- * within the arrays the header declares. Undefined when the file is absent or another;
- * never throws. Reads are synchronous (a CLI or script's one lookup, not a server's).
+ * this reader is for not doing): meant for the package's own prebuilt files. Undefined when
+ * the file is absent or another; never throws. Reads are synchronous.
  */
 export function openCacheFileSync(
   file: string,
@@ -209,8 +157,7 @@ export function openCacheFileSync(
   key: string,
   /**
    * Keep each array once read whole, and answer reads of it with views of that copy: what a
-   * server wants (each array read once, outside the JS heap), where a one-shot lookup reads a
-   * few elements of each and keeps nothing.
+   * server wants, where a one-shot lookup reads a few elements of each and keeps nothing.
    */
   keep = false,
 ): PositionedCacheFile | undefined {
@@ -218,21 +165,33 @@ export function openCacheFileSync(
   try {
     fd = openSync(file, 'r');
     const size = fstatSync(fd).size;
-    let prefix = readAt(fd, 0, Math.min(size, FIRST_READ));
+    const from = fd;
+    const bytes: Bytes = {
+      read: (position, length, into) => readAt(from, position, length, into),
+      close: () => closeSync(from),
+    };
+    let prefix = bytes.read(0, Math.min(size, FIRST_READ));
     const headerLength = prefix.length >= PREFIX_BYTES ? prefix.readUInt32LE(8) : 0;
     if (PREFIX_BYTES + headerLength > prefix.length && headerLength <= MAX_HEADER_BYTES) {
-      prefix = readAt(fd, 0, Math.min(size, PREFIX_BYTES + headerLength));
+      prefix = bytes.read(0, Math.min(size, PREFIX_BYTES + headerLength));
     }
     const layout = layoutOf(prefix, kind, key, size);
     if (layout === undefined) {
       closeSync(fd);
       return undefined;
     }
-    return positioned(fd, layout, keep);
+    return positioned(bytes, layout, keep);
   } catch {
     if (fd !== undefined) closeSync(fd);
     return undefined;
   }
+}
+
+/** Where a reader's bytes come from: a file by position, or a buffer in memory. */
+interface Bytes {
+  /** `length` bytes at `position`, read into `into` when given. */
+  read(position: number, length: number, into?: Uint8Array): Buffer;
+  close(): void;
 }
 
 function readAt(fd: number, position: number, length: number, into?: Uint8Array): Buffer {
@@ -246,12 +205,13 @@ function readAt(fd: number, position: number, length: number, into?: Uint8Array)
   return Buffer.from(bytes.buffer, bytes.byteOffset, length);
 }
 
-function positioned(fd: number, { header, spans }: Layout, keep: boolean): PositionedCacheFile {
+function positioned(bytes: Bytes, { header, spans }: Layout, keep: boolean): PositionedCacheFile {
   const spanOf = (name: string, type: TypeName) => {
     const span = spans.get(name);
     if (span?.entry[1] !== type) damaged(`${name} missing`);
     return span;
   };
+  const kept = new Map<string, CacheArray>();
   const read = <T extends CacheArray>(
     name: string,
     type: keyof typeof TYPES,
@@ -265,31 +225,31 @@ function positioned(fd: number, { header, spans }: Layout, keep: boolean): Posit
       throw new RangeError(`${name}: bad range ${start}-${last}`);
     }
     if (last > length) throw new RangeError(`${name}: ${last} is past its ${length} elements`);
-    if (keep) {
-      let whole = kept.get(name) as T | undefined;
-      if (whole === undefined) {
-        whole = readRange<T>(span.start, type, 0, length);
-        kept.set(name, whole);
-      }
-      return (start === 0 && last === length ? whole : whole.subarray(start, last)) as T;
+    const readRange = (from: number, to: number): T => {
+      const out = new TYPES[type](to - from) as T;
+      const into = new Uint8Array(out.buffer, 0, out.byteLength);
+      bytes.read(span.start + from * out.BYTES_PER_ELEMENT, out.byteLength, into);
+      return out;
+    };
+    if (!keep) return readRange(start, last);
+    let whole = kept.get(name) as T | undefined;
+    if (whole === undefined) {
+      whole = readRange(0, length);
+      kept.set(name, whole);
     }
-    return readRange<T>(span.start, type, start, last);
-  };
-  const kept = new Map<string, CacheArray>();
-  const readRange = <T extends CacheArray>(
-    at: number,
-    type: keyof typeof TYPES,
-    start: number,
-    last: number,
-  ): T => {
-    const Type = TYPES[type];
-    const out = new Type(last - start) as T;
-    const width = Type.BYTES_PER_ELEMENT;
-    readAt(fd, at + start * width, out.byteLength, new Uint8Array(out.buffer, 0, out.byteLength));
-    return out;
+    return (start === 0 && last === length ? whole : whole.subarray(start, last)) as T;
   };
   const texts = new Map<string, Buffer>();
   const keptLines = new Map<string, string[]>();
+  const allLines = (name: string): string[] => {
+    const { entry, start } = spanOf(name, 'lines');
+    let list = keptLines.get(name);
+    if (list === undefined) {
+      list = splitLines(bytes.read(start, entry[2]), name, entry[3]);
+      if (keep) keptLines.set(name, list);
+    }
+    return list;
+  };
   const sampled = new Map<string, Uint32Array>();
   /**
    * Line `index` of a `lines` entry from its `:line-starts` and one window of text after the
@@ -304,7 +264,7 @@ function positioned(fd: number, { header, spans }: Layout, keep: boolean): Posit
     }
     const from = starts[Math.floor(index / LINE_STEP)];
     if (from === undefined || from > length) damaged(`${name}: bad line offsets`);
-    const window = readAt(fd, start + from, Math.min(length - from, LINE_WINDOW));
+    const window = bytes.read(start + from, Math.min(length - from, LINE_WINDOW));
     let at = 0;
     for (let k = index % LINE_STEP; k > 0; k--) {
       at = window.indexOf(10, at) + 1;
@@ -323,42 +283,25 @@ function positioned(fd: number, { header, spans }: Layout, keep: boolean): Posit
     u32: (name, start, end) => read<Uint32Array>(name, 'u32', start, end),
     u16: (name, start, end) => read<Uint16Array>(name, 'u16', start, end),
     u8: (name, start, end) => read<Uint8Array>(name, 'u8', start, end),
-    lines(name) {
-      const span = spanOf(name, 'lines');
-      const [, , length, count] = span.entry;
-      if (!keep) return splitLines(readAt(fd, span.start, length), name, count);
-      let list = keptLines.get(name);
-      if (list === undefined) {
-        list = splitLines(readAt(fd, span.start, length), name, count);
-        keptLines.set(name, list);
-      }
-      return list;
-    },
+    lines: allLines,
     line(name, index) {
       const span = spanOf(name, 'lines');
       const [, , length, count] = span.entry;
       if (!(Number.isInteger(index) && index >= 0 && index < (count ?? 0))) {
         throw new RangeError(`${name}: no line ${index}`);
       }
-      if (keep) {
-        let list = keptLines.get(name);
-        if (list === undefined) {
-          list = splitLines(readAt(fd, span.start, length), name, count);
-          keptLines.set(name, list);
-        }
-        return list[index] as string;
-      }
+      if (keep) return allLines(name)[index] as string;
       let text = texts.get(name);
       if (text === undefined) {
         const near = nearLine(name, index, span.start, length);
         if (near !== undefined) return near;
-        text = readAt(fd, span.start, length);
+        text = bytes.read(span.start, length);
         texts.set(name, text);
       }
       return nthLine(text, index, name, count);
     },
     close() {
-      if (open) closeSync(fd);
+      if (open) bytes.close();
       open = false;
     },
   };
@@ -393,11 +336,7 @@ function splitLines(text: Buffer, name: string, count: number | undefined): stri
   return list;
 }
 
-/**
- * The whole file in one buffer of its size, read with as few reads as the kernel allows:
- * `readFile` reads in 512 KiB pieces, each a trip through the thread pool (the 110 MB lookup
- * tables: 89-186 ms against 65-77 ms, measured; BENCHMARKS.md).
- */
+/** The whole file in as few reads as the kernel allows (`readFile` reads 512 KiB pieces). */
 async function readWhole(file: string): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
@@ -428,8 +367,18 @@ export async function readCacheFile<T>(
   decode: (reader: CacheFileReader) => T,
 ): Promise<T | undefined> {
   try {
-    const reader = parse(await readWhole(file), kind, key);
-    return reader === undefined ? undefined : decode(reader);
+    const bytes = await readWhole(file);
+    // The sizes first (cheap), then the checksum over everything after the prefix.
+    const layout = layoutOf(bytes, kind, key, bytes.length);
+    if (layout === undefined) return undefined;
+    if (crc32(bytes.subarray(PREFIX_BYTES)) !== bytes.readUInt32LE(12))
+      damaged('checksum mismatch');
+    const read = (position: number, length: number, into?: Uint8Array) => {
+      const part = bytes.subarray(position, position + length);
+      into?.set(part);
+      return part;
+    };
+    return decode(positioned({ read, close() {} }, layout, false));
   } catch {
     return undefined;
   }
@@ -449,27 +398,23 @@ export async function writeCacheFile(
 ): Promise<Error | undefined> {
   const entries: Entry[] = [];
   const bodies: Buffer[] = [];
+  const add = (name: string, array: CacheArray) => {
+    entries.push([name, typeOf(array), array.length]);
+    bodies.push(Buffer.from(array.buffer, array.byteOffset, array.byteLength));
+  };
   for (const [name, value] of Object.entries(contents.arrays)) {
-    if (ArrayBuffer.isView(value)) {
-      const array = value as CacheArray;
-      const type =
-        array instanceof Uint32Array ? 'u32' : array instanceof Uint16Array ? 'u16' : 'u8';
-      entries.push([name, type, array.length]);
-      bodies.push(Buffer.from(array.buffer, array.byteOffset, array.byteLength));
-    } else {
-      const list = value as readonly string[];
-      if (list.some((line) => line.includes('\n'))) {
-        return new Error(`an entry of ${name} contains a newline; not cached`);
-      }
-      const text = Buffer.from(list.join('\n'), 'utf8');
-      entries.push([name, 'lines', text.length, list.length]);
-      bodies.push(text);
-      if (list.length > LINE_STEP) {
-        const starts = lineStarts(list);
-        entries.push([`${name}${LINE_STARTS}`, 'u32', starts.length]);
-        bodies.push(Buffer.from(starts.buffer, starts.byteOffset, starts.byteLength));
-      }
+    if (typeOf(value) !== 'lines') {
+      add(name, value as CacheArray);
+      continue;
     }
+    const list = value as readonly string[];
+    if (list.some((line) => line.includes('\n'))) {
+      return new Error(`an entry of ${name} contains a newline; not cached`);
+    }
+    const text = Buffer.from(list.join('\n'), 'utf8');
+    entries.push([name, 'lines', text.length, list.length]);
+    bodies.push(text);
+    if (list.length > LINE_STEP) add(`${name}${LINE_STARTS}`, lineStarts(list));
   }
   const header: Header = {
     kind: kind.name,
@@ -479,21 +424,17 @@ export async function writeCacheFile(
     arrays: entries,
   };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
-  const parts: Buffer[] = [];
   const prefix = Buffer.alloc(align8(PREFIX_BYTES + headerBytes.length));
   prefix.write(MAGIC, 0, 'latin1');
   prefix.writeUInt32LE(headerBytes.length, 8);
   headerBytes.copy(prefix, PREFIX_BYTES);
-  parts.push(prefix);
-  for (const body of bodies) {
-    parts.push(body);
-    const pad = align8(body.length) - body.length;
-    if (pad > 0) parts.push(Buffer.alloc(pad));
-  }
+  const parts: Buffer[] = [prefix];
   let crc = crc32(prefix.subarray(PREFIX_BYTES));
-  for (let i = 1; i < parts.length; i++) {
+  for (const body of bodies) {
+    const pad = Buffer.alloc(align8(body.length) - body.length);
+    parts.push(body, pad);
     // zlib's crc32() over an empty buffer without memory (an empty array's) restarts at 0.
-    if ((parts[i] as Buffer).length > 0) crc = crc32(parts[i] as Buffer, crc);
+    for (const part of [body, pad]) if (part.length > 0) crc = crc32(part, crc);
   }
   prefix.writeUInt32LE(crc, 12);
 

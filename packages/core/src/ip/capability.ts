@@ -7,6 +7,7 @@ import { defineCapability, MAX_BODY_DEPTH } from '../descriptor.js';
 import { BULK_MAX_IPS } from './bulk-lookup.js';
 import {
   asnDataSchema,
+  BOGON,
   bulkDataSchema,
   bulkLookupBodySchema,
   lookupDataSchema,
@@ -20,9 +21,6 @@ const ATTRIBUTION =
   'Geolocation: DB-IP City Lite (IP geolocation by DB-IP, https://db-ip.com, CC BY 4.0) unless ' +
   'NETDIAG_GEOIP_DB names a MaxMind City database; AS data: @ip-location-db/asn (CC BY 4.0) ' +
   'unless NETDIAG_ASN_DB names a MaxMind ASN/ISP database.';
-const BOGON =
-  'Private, reserved and other special-purpose addresses (IANA registries) are answered with ' +
-  'empty location and network and `bogon: true`.';
 
 const EXAMPLE_LOOKUP = {
   ip: '8.8.8.8',

@@ -1,11 +1,9 @@
 /**
  * The IP datasets of a process: the IP data file (`data/ip-data-file.ts`) found and opened, and
  * the one lookup over it (`data/reader.ts`). The data comes from, in order: a copy made by
- * `netdiag data update` in the cache directory; `ipDataDir`; the installed @netdiag/ip-data (DB-IP
- * City Lite and @ip-location-db/asn, CC BY 4.0). MaxMind-format databases named by
- * NETDIAG_GEOIP_DB / NETDIAG_ASN_DB are turned into that form on first use and the result kept
- * in the cache directory. Without any of these, loading fails with a `ConfigError` naming the
- * package and the variables; the rest of the engine (DNS, mail, TLS, ...) never needs the data.
+ * `netdiag data update` in the cache directory; `ipDataDir`; the installed @netdiag/ip-data.
+ * MaxMind-format databases named by NETDIAG_GEOIP_DB / NETDIAG_ASN_DB are turned into that form
+ * on first use and the result kept in the cache directory.
  * @module
  */
 import { existsSync } from 'node:fs';
@@ -20,7 +18,6 @@ import {
   contentsFile,
   IP_DATA_FILE,
   IP_DATA_PACKAGE,
-  type IpDataMeta,
   ipDataPackageDir,
   missingIpData,
   openIpData,
@@ -123,15 +120,11 @@ export interface IpDatasets {
   close(): void;
 }
 
-function cacheDirOf(options: LoadIpDatasetsOptions): string | false {
-  return options.cacheDir === undefined ? tmpdir() : options.cacheDir;
-}
-
 /** The IP data file to read, in the order of the module comment; undefined when there is none. */
 export function findIpDataFile(
   options: Pick<LoadIpDatasetsOptions, 'ipDataDir' | 'cacheDir'> = {},
 ): string | undefined {
-  const cache = cacheDirOf(options);
+  const cache = options.cacheDir ?? tmpdir();
   if (cache !== false && existsSync(join(cache, IP_DATA_FILE))) return join(cache, IP_DATA_FILE);
   if (options.ipDataDir !== undefined) return join(options.ipDataDir, IP_DATA_FILE);
   const dir = ipDataPackageDir();
@@ -145,9 +138,8 @@ export function installedIntel(dir = ipDataPackageDir()): IntelData | undefined 
 }
 
 /**
- * The IP data built from the MaxMind-format databases of NETDIAG_GEOIP_DB / NETDIAG_ASN_DB (a
- * City or Country database alone takes its AS data from the installed file), kept in the cache
- * directory under their trees' fingerprints so that the next start reads it.
+ * The IP data built from the databases of NETDIAG_GEOIP_DB / NETDIAG_ASN_DB (a City database
+ * alone takes its AS data from the installed file), cached under their trees' fingerprints.
  */
 async function fromUserDatabases(
   options: LoadIpDatasetsOptions,
@@ -172,7 +164,7 @@ async function fromUserDatabases(
       'NETDIAG_ASN_DB needs NETDIAG_GEOIP_DB: the lookup tables join geolocation and AS ranges, so an AS database is built together with a City or Country database',
     );
   }
-  const dir = cacheDirOf(options);
+  const dir = options.cacheDir ?? tmpdir();
   const name = `netdiag-ip-data-${geo.treeFingerprint().slice(0, 16)}-${asnDb ? asnDb.treeFingerprint().slice(0, 16) : 'bundled'}.bin`;
   const path = dir === false ? 'built in memory' : join(dir, name);
   const cached = dir === false ? undefined : openIpData(path, options.keep ?? true);
@@ -223,7 +215,7 @@ export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promi
   } else {
     const found = findIpDataFile(options);
     const opened = found === undefined ? undefined : openIpData(found, keep);
-    const cache = cacheDirOf(options);
+    const cache = options.cacheDir ?? tmpdir();
     if (opened === undefined && cache !== false && found === join(cache, IP_DATA_FILE)) {
       // A copy from `netdiag data update` by another version (IP_DATA's format differs): using
       // the installed data instead would silently drop the operator's own databases.
@@ -264,28 +256,18 @@ export async function loadIpDatasets(options: LoadIpDatasetsOptions = {}): Promi
 }
 
 function datasetsOf(reader: IpReader, info: DatasetInfo): IpDatasets {
+  const { meta: _, asnIndex, ...rest } = reader;
   return {
-    lookup: reader.lookup,
-    locate: reader.locate,
-    get asn() {
-      return reader.asnIndex();
-    },
-    lists: reader.lists,
+    ...rest,
     info,
-    networkOf: reader.networkOf,
-    privacyOf: reader.privacyOf,
-    intelSources: reader.intelSources,
-    setIntelSource: reader.setIntelSource,
-    setIntelTable: reader.setIntelTable,
-    setTorExitList: reader.setTorExitList,
+    get asn() {
+      return asnIndex();
+    },
     get torExitList() {
       return reader.torExitList;
     },
-    close: reader.close,
   };
 }
-
-export type { IpDataMeta };
 
 let defaultDatasets: Promise<IpDatasets> | undefined;
 

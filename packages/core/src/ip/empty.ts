@@ -1,7 +1,6 @@
 /**
  * The empty parts of an answer (an address with no location, no AS, no privacy signal) and the
- * answer for a special-purpose address, shared and frozen: one module of their own so that
- * every reader of the data (the loaded datasets, the direct lookup) uses them without the others.
+ * answer for a special-purpose address, shared and frozen.
  * @module
  */
 import { bogonReason, type SpecialRange } from '../net/ranges.js';

@@ -76,7 +76,7 @@ describe('datasets.lookup = the plain reference', async () => {
       pointer = db6.findV6(w[0] as number, w[1] as number, w[2] as number, w[3] as number);
       entry = entryOf(6, w);
     }
-    const location = pointer === 0 ? '' : JSON.stringify(shapeLocation(db.recordAt(pointer)));
+    const location = pointer === 0 ? '' : JSON.stringify(shapeLocation(db.record(pointer)));
     return {
       ip: parsed.address,
       bogon: false,

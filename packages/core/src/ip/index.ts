@@ -11,9 +11,7 @@ export {
   type LookupAnswerV1,
   lookupAnswer,
   lookupAnswerV1,
-  lookupLocation,
 } from './answers.js';
-export type { AsnIndex, AsnIndexData } from './asn/asn-index.js';
 export {
   BULK_MAX_IPS,
   type BulkEntryError,
@@ -30,27 +28,13 @@ export {
 export {
   type DatasetInfo,
   findIpDataFile,
-  getDefaultIpDatasets,
   type IpDatasets,
-  installedIntel,
   type LoadIpDatasetsOptions,
   loadIpDatasets,
 } from './datasets.js';
 export { type LookupIpOptions, lookupIp } from './lookup-ip.js';
-export {
-  MmdbDatabase,
-  MmdbFormatError,
-  type MmdbMetadata,
-  type MmdbNetwork,
-  type VerifyMode,
-} from './mmdb/database.js';
 export { type OpenIpLookupOptions, openIpLookup } from './open-ip-lookup.js';
 export { type IntelData, loadIntelData } from './privacy/intel-pack.js';
-export {
-  loadSignalLists,
-  parseSignalLists,
-  type SignalLists,
-} from './privacy/signal-lists.js';
 export { parseTorExitList, type TorExitList } from './tor-exit-list.js';
 export type {
   IpInfo,

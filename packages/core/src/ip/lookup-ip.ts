@@ -29,9 +29,7 @@ let loadedDefault: IpDatasets | undefined;
  * @throws InvalidIpError (SPEC §7 message) when `ip` is not an IPv4 or IPv6 address.
  */
 export function lookupIp(ip: string, options: LookupIpOptions = {}): Promise<IpInfo> {
-  // Not an `async` function: with the data in memory, the answer is the synchronous lookup in
-  // a resolved promise, without the async function's own promise and resumption on top (the
-  // async wrapper cost 33 % of a warm lookup: issue 22, bench/ip/lookup.bench.ts).
+  // Not an `async` function: the async wrapper cost a third of a warm lookup.
   const datasets = options.datasets ?? loadedDefault;
   if (datasets !== undefined) {
     try {

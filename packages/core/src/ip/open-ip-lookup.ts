@@ -1,8 +1,7 @@
 /**
- * One-shot IP lookups: a command's or a script's few answers from the IP data read by
- * position (nothing kept: ~1 ms and a few hundred bytes a lookup, no load), with the feed
- * copies of the cache directory applied; each answer is the one an engine configured from the
- * same settings gives (the same reader, `ip/data/reader.ts`).
+ * One-shot IP lookups: a command's or a script's few answers from the IP data read by position
+ * (nothing kept), with the feed copies of the cache directory applied: the answers an engine
+ * configured from the same settings gives.
  * @module
  */
 import { tmpdir } from 'node:os';

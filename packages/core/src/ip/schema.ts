@@ -8,7 +8,7 @@ import { ipAddressInput } from '../schemas/common.js';
 import { parameters, valueParameter } from '../schemas/param.js';
 import { BULK_MAX_IPS } from './bulk-lookup.js';
 
-const BOGON =
+export const BOGON =
   'Private, reserved and other special-purpose addresses (IANA registries) are answered with ' +
   'empty location and network and `bogon: true`.';
 

@@ -39,9 +39,7 @@ export function buildAsnIndexFromCsv(v4NumCsv: string, v6Csv: string, source: st
   return builder.build(source);
 }
 
-function isUint32(n: number): boolean {
-  return Number.isInteger(n) && n >= 0 && n <= 0xffffffff;
-}
+const isUint32 = (n: number): boolean => Number.isInteger(n) && n >= 0 && n <= 0xffffffff;
 
 /**
  * Calls `row` for each non-empty line: start, end, AS number, organisation, line number.

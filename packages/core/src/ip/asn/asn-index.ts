@@ -1,7 +1,6 @@
 /**
- * IP → AS index: sorted, non-overlapping address ranges in typed arrays, found by binary
- * search. Each range points to an "entry" (AS number + names); entries are shared by all the
- * ranges an AS announces, so every per-AS derived value can be cached by entry number.
+ * IP → AS index: sorted address ranges in typed arrays, found by binary search. Each range
+ * points to an "entry" (AS number + names) shared by all the ranges an AS announces.
  * @module
  */
 
@@ -31,11 +30,7 @@ export class AsnIndex {
   readonly data: AsnIndexData;
   readonly v4Rows: number;
   readonly v6Rows: number;
-  /**
-   * Per /16 (and 65,536 at the end): the number of rows starting before it. A lookup binary
-   * searches only the rows of its /16 (8 on average) instead of all 500,000: fewer steps, and
-   * the ones left fall in one or two cache lines.
-   */
+  /** Per /16 (and 65,536 at the end): the number of rows starting before it. */
   private readonly v4Bucket: Uint32Array;
   /** The same over the top `32 - v6Shift` bits of the first IPv6 word. */
   private readonly v6Bucket: Uint32Array;
@@ -186,47 +181,35 @@ export class AsnIndexBuilder {
   }
 
   build(source: string): AsnIndex {
-    const v4Count = this.v4.length / 3;
+    const { v4, v6 } = this;
     // Array.prototype.sort is stable (ECMA-262), so rows with equal starts keep their order.
-    const v4Order = rows(v4Count).sort(
-      (a, b) => (this.v4[a * 3] as number) - (this.v4[b * 3] as number),
+    const v4Order = rows(v4.length / 3).sort(
+      (a, b) => (v4[a * 3] as number) - (v4[b * 3] as number),
     );
-    const v4Start = new Uint32Array(v4Count);
-    const v4End = new Uint32Array(v4Count);
-    const v4Entry = new Uint32Array(v4Count);
-    v4Order.forEach((row, i) => {
-      v4Start[i] = this.v4[row * 3] as number;
-      v4End[i] = this.v4[row * 3 + 1] as number;
-      v4Entry[i] = this.v4[row * 3 + 2] as number;
-    });
-    const v6Count = this.v6.length / 9;
-    const v6 = this.v6;
-    const v6Order = rows(v6Count).sort((a, b) => {
+    const v6Order = rows(v6.length / 9).sort((a, b) => {
       for (let k = 0; k < 4; k++) {
         const d = (v6[a * 9 + k] as number) - (v6[b * 9 + k] as number);
         if (d !== 0) return d;
       }
       return 0;
     });
-    const v6Start = new Uint32Array(v6Count * 4);
-    const v6End = new Uint32Array(v6Count * 4);
-    const v6Entry = new Uint32Array(v6Count);
-    v6Order.forEach((row, i) => {
-      for (let k = 0; k < 4; k++) {
-        v6Start[i * 4 + k] = v6[row * 9 + k] as number;
-        v6End[i * 4 + k] = v6[row * 9 + 4 + k] as number;
-      }
-      v6Entry[i] = v6[row * 9 + 8] as number;
-    });
+    /** Column `at` (`width` words) of the rows of `stride` words, in `order`. */
+    const column = (list: number[], order: number[], stride: number, at: number, width = 1) => {
+      const out = new Uint32Array(order.length * width);
+      order.forEach((row, i) => {
+        for (let k = 0; k < width; k++) out[i * width + k] = list[row * stride + at + k] as number;
+      });
+      return out;
+    };
     this.v4 = [];
     this.v6 = [];
     return new AsnIndex({
-      v4Start,
-      v4End,
-      v4Entry,
-      v6Start,
-      v6End,
-      v6Entry,
+      v4Start: column(v4, v4Order, 3, 0),
+      v4End: column(v4, v4Order, 3, 1),
+      v4Entry: column(v4, v4Order, 3, 2),
+      v6Start: column(v6, v6Order, 9, 0, 4),
+      v6End: column(v6, v6Order, 9, 4, 4),
+      v6Entry: column(v6, v6Order, 9, 8),
       entryAsn: Uint32Array.from(this.asns),
       entryName: this.names,
       ...(this.hasOrgIsp ? { entryOrg: this.orgs, entryIsp: this.isps } : {}),
@@ -235,6 +218,4 @@ export class AsnIndexBuilder {
   }
 }
 
-function rows(count: number): number[] {
-  return Array.from({ length: count }, (_, i) => i);
-}
+const rows = (count: number): number[] => Array.from({ length: count }, (_, i) => i);

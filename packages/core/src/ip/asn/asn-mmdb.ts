@@ -1,8 +1,6 @@
 /**
  * Builds the AS index from a MaxMind-format ASN database (GeoLite2-ASN, GeoIP2-ASN) or ISP
- * database (GeoIP2-ISP, which adds `isp` and `organization`): every network of the tree
- * becomes one range, so IP → AS, AS → prefixes and name search work the same way as with the
- * embedded CSV data.
+ * database (GeoIP2-ISP, which adds `isp` and `organization`): every network becomes one range.
  * @module
  */
 import { prefixMask } from '../../net/cidr.js';
@@ -42,6 +40,4 @@ export function buildAsnIndexFromMmdb(db: MmdbDatabase, source: string): AsnInde
   return builder.build(source);
 }
 
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');

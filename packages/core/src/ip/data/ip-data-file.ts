@@ -1,12 +1,9 @@
 /**
  * The IP data in the form the engine reads: one file in the shared cache format
- * (`ip/cache-file.ts`) holding the lookup tables (geolocation and AS in one search,
- * geo/geo-asn-table.ts), the shaped locations (geo/location-table.ts), the AS index, the
- * IP-intel range table with the sources it names, the AS lists and the curated lists it was
- * built with (`build-ip-data.ts`). @netdiag/ip-data ships one, built from DB-IP City Lite and
- * @ip-location-db/asn; `netdiag data update` writes one into the cache directory from
- * MaxMind-format databases. The file is read by position or kept array by array (`reader.ts`):
- * nothing in it is decoded at start.
+ * (`ip/cache-file.ts`) holding the lookup tables (geo/geo-asn-table.ts), the shaped locations
+ * (geo/location-table.ts), the AS index, the IP-intel range table with its sources, the AS
+ * lists and the curated lists it was built with (`build-ip-data.ts`). The file is read by
+ * position or kept array by array (`reader.ts`): nothing in it is decoded at start.
  * @module
  */
 
@@ -21,6 +18,7 @@ import {
   type PositionedCacheFile,
   readCacheFile,
   type TypeName,
+  typeOf,
   writeCacheFile,
 } from '../cache-file.js';
 import type { IntelSourceMeta } from '../privacy/intel-pack.js';
@@ -112,13 +110,7 @@ export function contentsFile(contents: CacheContents): PositionedCacheFile {
     entries: () =>
       Object.entries(contents.arrays).map(([name, value]): [string, TypeName] => [
         name,
-        value instanceof Uint32Array
-          ? 'u32'
-          : value instanceof Uint16Array
-            ? 'u16'
-            : value instanceof Uint8Array
-              ? 'u8'
-              : 'lines',
+        typeOf(value),
       ]),
     u32: (name, start, end) => array<Uint32Array>(name, start, end),
     u16: (name, start, end) => array<Uint16Array>(name, start, end),

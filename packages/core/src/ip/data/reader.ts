@@ -4,10 +4,8 @@
  * array read whole on first use and held in a Buffer outside the JS heap (a server, a library),
  * or read by position, a few hundred bytes per lookup and nothing kept (`netdiag lookup`): the
  * same searches over the same arrays, only where the bytes come from differs (`Column`).
- * Run-time feeds (a Tor exit list, fresh copies of IP-intel sources) are applied here per
- * address: a feed's source is taken out of the bundled range table's answer and the feed's own
- * small table asked instead, so applying one builds nothing but its own table.
- * One piece: the searches, the shaping and the caches read the same columns.
+ * Run-time feeds (a Tor exit list, fresh copies of IP-intel sources) are applied per address:
+ * a feed's source is taken out of the bundled range table's answer and its own table asked.
  * @module
  */
 import { InvalidIpError } from '../../errors.js';
@@ -15,6 +13,7 @@ import { embeddedV4, specialRangeOf } from '../../net/ranges.js';
 import { type AddressParts, createAddressParts, parseAddressInto } from '../address.js';
 import { AsnIndex, compareWords } from '../asn/asn-index.js';
 import type { PositionedCacheFile } from '../cache-file.js';
+import type { IpDatasets } from '../datasets.js';
 import { EMPTY_LOCATION, EMPTY_NETWORK, EMPTY_PRIVACY, specialAddressInfo } from '../empty.js';
 import {
   bitsAt,
@@ -35,18 +34,18 @@ import {
   torCandidate,
 } from '../privacy/classify.js';
 import { openFeedTable } from '../privacy/feed-table.js';
-import { type AsListing, BLOCK_SUFFIX, feedIntel } from '../privacy/intel.js';
-import type { IntelSource, IntelSourceMeta } from '../privacy/intel-pack.js';
+import { type AsListing, BLOCK_SUFFIX, feedIntel, intelTableArrays } from '../privacy/intel.js';
+import type { IntelSourceMeta } from '../privacy/intel-pack.js';
 import {
   SINGLE,
   searchV4Segments,
   searchV6Segments,
   V6_BUCKET_BITS,
 } from '../privacy/range-table.js';
-import { parseSignalLists, type SignalLists } from '../privacy/signal-lists.js';
+import { parseSignalLists } from '../privacy/signal-lists.js';
 import type { TorExitList } from '../tor-exit-list.js';
 import type { IpInfo, IpLocation, IpNetwork, IpPlace, IpPrivacy } from '../types.js';
-import type { IpDataMeta, Listings } from './ip-data-file.js';
+import { contentsFile, type IpDataMeta, type Listings } from './ip-data-file.js';
 
 type Typed = Uint32Array | Uint16Array | Uint8Array;
 
@@ -71,7 +70,6 @@ class Column<T extends Typed> {
     this.base = from;
     return this.file[this.type](this.name, from, to) as T;
   }
-  /** Element `i`. */
   at(i: number): number {
     const whole = this.whole;
     if (whole !== undefined) return whole[i] as number;
@@ -112,36 +110,11 @@ interface PrivacyState {
 }
 const MIXED_MAX = 262_144;
 
-export interface IpReader {
-  /** Everything known about `ip`; throws `InvalidIpError` for anything that is not an address. */
-  lookup(ip: string): IpInfo;
-  /** `lookup` without the privacy signals, for answers that do not carry them (bulk items). */
-  locate(ip: string): IpPlace;
+/** The lookup over one IP data file: `IpDatasets` but for what `loadIpDatasets` adds. */
+export interface IpReader extends Omit<IpDatasets, 'asn' | 'info'> {
   readonly meta: Readonly<IpDataMeta>;
-  /** Network fields of an AS index entry (shared, frozen). */
-  networkOf(entry: number): Readonly<IpNetwork>;
-  /** Privacy of an AS index entry from AS-level data only (shared, frozen). */
-  privacyOf(entry: number): Readonly<IpPrivacy>;
   /** The whole AS index (read on first use: AS search, prefixes). */
   asnIndex(): AsnIndex;
-  readonly lists: SignalLists;
-  /** The ids of the IP-intel sources in the range table (what a feed can replace). */
-  readonly intelSources: readonly IntelSourceMeta[];
-  /** Replaces one bundled source's ranges, dataset and version (a run-time feed's copy). */
-  setIntelSource(id: string, patch: Pick<IntelSource, 'ranges' | 'dataset' | 'version'>): void;
-  /**
-   * The same from the feed table of `key` at `path` (`privacy/feed-table.ts`), read as the data
-   * file is; false when there is no such table.
-   */
-  setIntelTable(
-    id: string,
-    path: string,
-    key: string,
-    label: Pick<IntelSource, 'dataset' | 'version'>,
-  ): boolean;
-  setTorExitList(list: TorExitList | undefined): void;
-  readonly torExitList: TorExitList | undefined;
-  close(): void;
 }
 
 /** The lookup over `file`; `keep` as `openIpData`'s (each array held once read). */
@@ -214,81 +187,61 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
       const segment = geo - DEEP;
       const a = deep.start.at(segment);
       const b = deep.start.at(segment + 1);
-      // One segment's ranges, as the only segment of arrays of their own.
       const window = (c: Column<Uint32Array>) => c.read(a, b).subarray(a - c.base, b - c.base);
-      geo = searchDeep(
-        window(deep.hi),
-        window(deep.lo),
-        window(deep.codes),
-        Uint32Array.of(0, b - a),
-        0,
-        w2,
-        w3,
-      );
+      geo = searchDeep(window(deep.hi), window(deep.lo), window(deep.codes), w2, w3);
     }
     if (geo === ESCAPE) geo = 0; // see searchV4
     entry = asEntryV6(w0, w1, w2, w3);
   };
-  /** AS entry + 1 (0: none) of an IPv6 address: `AsnIndex.findV6`, kept or by position. */
+  const v6Start = u32('as.v6Start');
+  const v6End = u32('as.v6End');
+  const v6Entry = u32('as.v6Entry');
+  /** AS entry + 1 (0: none) of an IPv6 address: the last row starting at or before it, if it reaches it. */
   const asEntryV6 = (w0: number, w1: number, w2: number, w3: number): number => {
-    if (keep) {
-      const row = asnIndex().findV6(w0, w1, w2, w3);
-      return row < 0 ? 0 : asnIndex().entryOfV6Row(row) + 1;
-    }
-    // The last row starting at or before the address, if it reaches the address.
-    const rows = file.length('as.v6Entry');
+    const compare = (c: Column<Uint32Array>, row: number) =>
+      compareWords(c.read(row * 4, row * 4 + 4), row * 4 - c.base, w0, w1, w2, w3);
     let lo = -1;
-    let hi = rows - 1;
+    let hi = file.length('as.v6Entry') - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      if (compareWords(file.u32('as.v6Start', mid * 4, mid * 4 + 4), 0, w0, w1, w2, w3) <= 0) {
-        lo = mid;
-      } else hi = mid - 1;
+      if (compare(v6Start, mid) <= 0) lo = mid;
+      else hi = mid - 1;
     }
-    if (lo < 0 || compareWords(file.u32('as.v6End', lo * 4, lo * 4 + 4), 0, w0, w1, w2, w3) < 0) {
-      return 0;
-    }
-    return (file.u32('as.v6Entry', lo, lo + 1)[0] as number) + 1;
+    return lo < 0 || compare(v6End, lo) < 0 ? 0 : v6Entry.at(lo) + 1;
   };
 
   // --- Locations, shaped by the build (geo/location-table.ts) ---
-  const strings: TableStrings = keep
-    ? lazyStrings(file)
-    : {
-        size: file.length('loc.strings.ends'),
-        get(i) {
-          const ends = file.u32('loc.strings.ends', Math.max(0, i - 1), i + 1);
-          const [start, end] =
-            i === 0 ? [0, ends[0] as number] : [ends[0] as number, ends[1] as number];
-          return Buffer.from(file.u8('loc.strings', start, end).buffer).toString('utf8');
-        },
-      };
+  const strings: TableStrings = {
+    size: file.length('loc.strings.ends'),
+    get(i) {
+      const ends = file.u32('loc.strings.ends', Math.max(0, i - 1), i + 1);
+      const [start, end] =
+        i === 0 ? [0, ends[0] as number] : [ends[0] as number, ends[1] as number];
+      return Buffer.from(file.u8('loc.strings', start, end).buffer).toString('utf8');
+    },
+  };
   const countries = file.u32('loc.countries');
   const zones = file.u32('loc.zones');
+  /** The table of records `from`.. (to `to - 1`, or all). */
+  const tableOf = (list: TableStrings, from: number, to?: number) => {
+    const coords = file.u32('loc.coords', from * 2, to === undefined ? to : to * 2);
+    return new LocationTable(list, countries, zones, {
+      words: file.u32('loc.words', from * 5, to === undefined ? to : to * 5),
+      coords: new Int32Array(coords.buffer, coords.byteOffset, coords.length),
+    });
+  };
   let table: LocationTable | undefined;
   let shaped: (IpLocation | undefined)[] = [];
   const locationOf = (id: number): IpLocation => {
-    if (!keep) {
-      const coords = file.u32('loc.coords', id * 2, id * 2 + 2);
-      return new LocationTable(strings, countries, zones, {
-        words: file.u32('loc.words', id * 5, id * 5 + 5),
-        coords: new Int32Array(coords.buffer, coords.byteOffset, 2),
-      }).location(0);
-    }
+    if (!keep) return tableOf(strings, id, id + 1).location(0);
     if (table === undefined) {
-      const coords = file.u32('loc.coords');
-      table = new LocationTable(strings, countries, zones, {
-        words: file.u32('loc.words'),
-        coords: new Int32Array(coords.buffer, coords.byteOffset, coords.length),
-      });
+      const bytes = file.u8('loc.strings');
+      const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+      table = tableOf(new StringList(buffer, file.u32('loc.strings.ends')), 0);
       shaped = new Array<IpLocation | undefined>(table.count).fill(undefined);
     }
-    let location = shaped[id];
-    if (location === undefined) {
-      location = table.location(id);
-      shaped[id] = location;
-    }
-    return location;
+    shaped[id] ??= table.location(id);
+    return shaped[id];
   };
 
   // --- Networks and AS-level privacy, per AS entry ---
@@ -316,18 +269,16 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
   const entries = file.length('as.asn');
   const networks = new Array<Readonly<IpNetwork> | undefined>(entries);
   const networkOf = (e: number): Readonly<IpNetwork> => {
-    let network = networks[e];
-    if (network === undefined) {
+    if (networks[e] === undefined) {
       const name = file.line('as.name', e);
-      network = Object.freeze({
+      networks[e] = Object.freeze({
         asn: entryAsn.at(e),
         as_name: name,
         org: (hasOrg ? file.line('as.org', e) : '') || name,
         isp: (hasOrg ? file.line('as.isp', e) : '') || name,
       });
-      networks[e] = network;
     }
-    return network;
+    return networks[e];
   };
   const asListings = new Map<number, ReadonlyMap<number, readonly AsListing[]>>();
   /** The bundled lists naming AS `n` (`IpIntel.asLists` for that AS). */
@@ -335,48 +286,30 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
     let found = asListings.get(n);
     if (found !== undefined) return found;
     found = new Map();
-    if (file.has('aslists.asn')) {
-      const numbers = file.u32('aslists.asn', 0, keep ? undefined : file.length('aslists.asn'));
-      let lo = 0;
-      let hi = numbers.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1;
-        const at = numbers[mid] as number;
-        if (at === n) {
-          const start = mid === 0 ? 0 : (file.u32('aslists.ends', mid - 1, mid)[0] as number);
-          const end = file.u32('aslists.ends', mid, mid + 1)[0] as number;
-          const bytes = file.u8('aslists.text', start, end);
-          const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString();
-          found = new Map([[n, listingsOf(JSON.parse(text) as Listings[number][1])]]);
-          break;
-        }
-        if (at < n) lo = mid + 1;
-        else hi = mid - 1;
-      }
+    // Sorted, distinct AS numbers (`privacyPart` in build-ip-data.ts).
+    const i = file.has('aslists.asn') ? file.u32('aslists.asn').indexOf(n) : -1;
+    if (i >= 0) {
+      const start = i === 0 ? 0 : (file.u32('aslists.ends', i - 1, i)[0] as number);
+      const end = file.u32('aslists.ends', i, i + 1)[0] as number;
+      const bytes = file.u8('aslists.text', start, end);
+      const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString();
+      found = new Map([[n, listingsOf(JSON.parse(text) as Listings[number][1])]]);
     }
     asListings.set(n, found);
     return found;
   };
-  const asEvidence = new Map<number, Candidate[]>();
+  const asEvidence = new Array<Candidate[] | undefined>(entries);
   const asCandidatesOf = (e: number): Candidate[] => {
-    let found = asEvidence.get(e);
-    if (found === undefined) {
+    if (asEvidence[e] === undefined) {
       const n = entryAsn.at(e);
-      found =
+      asEvidence[e] =
         quiet.at(e) === 1 ? [] : asCandidates(n, networkOf(e).as_name, lists, asListsOf(n), learnt);
-      asEvidence.set(e, found);
     }
-    return found;
+    return asEvidence[e];
   };
   const asPrivacy = new Array<Readonly<IpPrivacy> | undefined>(entries);
-  const privacyOf = (e: number): Readonly<IpPrivacy> => {
-    let privacy = asPrivacy[e];
-    if (privacy === undefined) {
-      privacy = decide(asCandidatesOf(e));
-      asPrivacy[e] = privacy;
-    }
-    return privacy;
-  };
+  const privacyOf = (e: number): Readonly<IpPrivacy> =>
+    (asPrivacy[e] ??= decide(asCandidatesOf(e)));
 
   // --- Range sources: the bundled table, the feeds' tables, the Tor list ---
   const bundledRanges: Ranges = file.has('intel.v4Index')
@@ -449,11 +382,6 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
     return privacy;
   };
 
-  const bundledSource = (id: string): IntelSourceMeta => {
-    const source = bundledSources.find((s) => s.id === id);
-    if (source === undefined) throw new Error(`no IP-intel source ${id}`);
-    return source;
-  };
   /** Puts a feed's table in place of its bundled source (and the blocks derived from it). */
   const install = (
     id: string,
@@ -509,12 +437,11 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
       state = stateOf(list, state.feeds);
     },
     setIntelSource(id, patch) {
-      const intel = feedIntel(bundledSource(id), patch);
-      install(id, intel.tableSources, {
-        count: intel.table.combos.length,
-        comboOf: (p) => intel.comboOf(p),
-        members: (c) => intel.table.combos[c] ?? [],
-      });
+      const source = bundledSources.find((s) => s.id === id);
+      if (source === undefined) throw new Error(`no IP-intel source ${id}`);
+      const intel = feedIntel(source, patch);
+      const table = contentsFile({ arrays: intelTableArrays(intel) });
+      install(id, intel.tableSources, fileRanges(table, true));
     },
     setIntelTable(id, path, key, label) {
       const table = openFeedTable(path, key, keep);
@@ -548,25 +475,6 @@ export function createIpReader(file: PositionedCacheFile, keep: boolean): IpRead
       for (const feed of state.feeds.values()) feed.file?.close();
       file.close();
     },
-  };
-}
-
-/** The location strings of a kept file, decoded one by one on first use. */
-function lazyStrings(file: PositionedCacheFile): TableStrings {
-  let list: StringList | undefined;
-  const load = () => {
-    const bytes = file.u8('loc.strings');
-    list ??= new StringList(
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
-      file.u32('loc.strings.ends'),
-    );
-    return list;
-  };
-  return {
-    get size() {
-      return load().size;
-    },
-    get: (i) => load().get(i),
   };
 }
 
@@ -606,16 +514,14 @@ function fileRanges(file: PositionedCacheFile, keep: boolean): Ranges {
       return v6Codes.at(i + base);
     },
     members(combo) {
-      let found = combos[combo];
-      if (found === undefined) {
+      if (combos[combo] === undefined) {
         const start = combo === 0 ? 0 : comboEnds.at(combo - 1);
         const end = comboEnds.at(combo);
         const sources = comboSources.read(start, end);
         const base = comboSources.base;
-        found = Array.from(sources.subarray(start - base, end - base));
-        combos[combo] = found;
+        combos[combo] = Array.from(sources.subarray(start - base, end - base));
       }
-      return found;
+      return combos[combo];
     },
   };
 }

@@ -1,8 +1,6 @@
 /**
- * `updateIpData`: MaxMind-format databases (DB-IP's monthly files, MaxMind GeoLite2, IPinfo Lite)
- * turned into an IP data file, checked, then put in place in one rename, so a running server
- * (which reopens it on SIGHUP or on its schedule) and a command never read half a file. What
- * `netdiag data update` and @netdiag/ip-data's release build run.
+ * `updateIpData`: MaxMind-format databases turned into an IP data file, checked, then put in
+ * place in one rename, so that a reader never sees half a file.
  * @module
  */
 import { readFileSync, renameSync, rmSync } from 'node:fs';

@@ -53,22 +53,16 @@ export function isEuCountry(country: string): boolean {
 
 /** Made on first use: creating it loads ICU's region names. */
 let regionNames: Intl.DisplayNames | undefined;
-const nameCache = new Map<string, string>();
 
 /** English short name of an ISO 3166-1 alpha-2 code (ICU data via Intl.DisplayNames), or ''. */
 export function countryName(country: string): string {
-  if (country === '') return '';
-  let name = nameCache.get(country);
-  if (name === undefined) {
-    try {
-      regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-      name = /^[A-Z]{2}$/.test(country) ? (regionNames.of(country) ?? '') : '';
-    } catch {
-      name = '';
-    }
-    nameCache.set(country, name);
+  if (!/^[A-Z]{2}$/.test(country)) return '';
+  try {
+    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+    return regionNames.of(country) ?? '';
+  } catch {
+    return '';
   }
-  return name;
 }
 
 type TzLookup = typeof import('@photostructure/tz-lookup');

@@ -1,59 +1,16 @@
 /**
  * The lookup tables of the IP data file. IPv4: geolocation and origin AS in ONE search — the
- * flattened geolocation tree (`mmdb/range-table.ts`) with its ranges split wherever an AS range
- * starts or ends, so that every range carries a record id and an AS entry, packed with the
- * range start into 8 bytes (`packV4Range`): one index read and one short search instead of two
- * (each a handful of cache misses). IPv6: the flattened tree's ranges of the top 64 bits behind
- * a radix index, geolocation only (`buildGeoV6` says why). Codes: record id + 1, `NO_DATA`,
- * `DEEP | k` (IPv6: deep segment k of the flattened tree) or `ESCAPE` (a subtree the
- * flattening met twice: answered as no data, see `ip/data/reader.ts`); AS entry + 1 or 0.
- * On DB-IP City Lite with @ip-location-db/asn: 3,778,758 IPv4 ranges (30 MB).
+ * flattened geolocation tree (`mmdb/range-table.ts`) split wherever an AS range starts or ends,
+ * each range packed with its record id and AS entry into 8 bytes (`packV4Range`). IPv6: the
+ * flattened tree's ranges of the top 64 bits behind a radix index, geolocation only. Codes:
+ * record id + 1, `NO_DATA`, `DEEP | k` (IPv6 deep segment k) or `ESCAPE` (answered as no
+ * data); AS entry + 1 or 0.
  * @module
  */
 import type { AsnIndex } from '../asn/asn-index.js';
 import { ESCAPE, Growable, type RangeTableData } from '../mmdb/range-table.js';
 
 const TWO_32 = 2 ** 32;
-
-/** Sorted, coalesced IPv4 ranges: first address, geolocation code, AS code. */
-class Ranges {
-  readonly start = new Growable(1 << 16);
-  readonly geo = new Growable(1 << 16);
-  readonly asn = new Growable(1 << 16);
-
-  push(start: number, geo: number, asn: number): void {
-    if (this.geo.last === geo && this.asn.last === asn) return;
-    this.start.push(start);
-    this.geo.push(geo);
-    this.asn.push(asn);
-  }
-}
-
-/**
- * Merges two piecewise-constant functions of the IPv4 address, each given as sorted starts
- * (the first at 0) with values, into `out`.
- */
-function merge(
-  aStart: Uint32Array,
-  aValue: Uint32Array,
-  bStart: Uint32Array,
-  bValue: Uint32Array,
-  out: Ranges,
-): void {
-  let i = 0;
-  let j = 0;
-  let start = 0;
-  for (;;) {
-    out.push(start, aValue[i] as number, bValue[j] as number);
-    // The next start in either list.
-    const a = i + 1 < aValue.length ? (aStart[i + 1] as number) : TWO_32;
-    const b = j + 1 < bValue.length ? (bStart[j + 1] as number) : TWO_32;
-    start = Math.min(a, b);
-    if (start === TWO_32) return;
-    if (a === start) i++;
-    if (b === start) j++;
-  }
-}
 
 /** IPv4 AS ranges as starts and codes (entry + 1, 0 for gaps), first start 0. */
 function asnSegmentsV4(asn: AsnIndex | undefined): { lo: Uint32Array; value: Uint32Array } {
@@ -70,9 +27,8 @@ function asnSegmentsV4(asn: AsnIndex | undefined): { lo: Uint32Array; value: Uin
   push(0, 0);
   if (asn) {
     const { v4Start, v4End, v4Entry } = asn.data;
-    // The AS index answers with the row of the greatest start at or before the address, if
-    // that row reaches it: a gap follows a row only when it ends before the next one starts
-    // (the data has a few overlapping rows, and those must answer the same).
+    // A gap follows a row only when it ends before the next one starts: overlapping rows
+    // answer as the AS index does (the last row starting at or before the address).
     for (let row = 0; row < asn.v4Rows; row++) {
       push(v4Start[row] as number, (v4Entry[row] as number) + 1);
       const after = (v4End[row] as number) + 1;
@@ -84,12 +40,9 @@ function asnSegmentsV4(asn: AsnIndex | undefined): { lo: Uint32Array; value: Uin
 }
 
 /**
- * IPv4 ranges are packed into two 32-bit words each, so that the binary search and the codes
- * of the range it finds share one 8-byte slot (one cache line instead of two per lookup):
+ * IPv4 ranges are two 32-bit words each, so that the search and the codes share one slot:
  * word 0 = first address's low 16 bits << 16 | geolocation code bits 0-15; word 1 =
- * geolocation code bits 16-23 << 24 | AS code (24 bits). Codes that do not fit (16.7 million
- * records or AS entries, far beyond any City or ASN database) are stored as the escape value:
- * the range then answers through the tree walk or the AS index search, slower but equal.
+ * geolocation code bits 16-23 << 24 | AS code (24 bits). Codes that do not fit are escaped.
  */
 export const V4_ESCAPE = 0xffffff;
 
@@ -111,13 +64,33 @@ export interface GeoAsnV4Data {
 /** Merges the AS ranges into the IPv4 part of a flattened tree. */
 export function buildGeoAsnV4(table: RangeTableData, asn: AsnIndex | undefined): GeoAsnV4Data {
   const segments = asnSegmentsV4(asn);
-  const ranges = new Ranges();
-  merge(table.v4Start, table.v4Value, segments.lo, segments.value, ranges);
+  // The two piecewise-constant functions of the address (sorted starts, first 0) merged into
+  // coalesced ranges: first address, geolocation code, AS code.
+  const start = new Growable(1 << 16);
+  const geoCode = new Growable(1 << 16);
+  const asCode = new Growable(1 << 16);
+  const { v4Start, v4Value } = table;
+  for (let i = 0, j = 0, at = 0; ; ) {
+    const g = v4Value[i] as number;
+    const a = segments.value[j] as number;
+    if (geoCode.last !== g || asCode.last !== a) {
+      start.push(at);
+      geoCode.push(g);
+      asCode.push(a);
+    }
+    // The next start in either list.
+    const nextGeo = i + 1 < v4Value.length ? (v4Start[i + 1] as number) : TWO_32;
+    const nextAs = j + 1 < segments.value.length ? (segments.lo[j + 1] as number) : TWO_32;
+    at = Math.min(nextGeo, nextAs);
+    if (at === TWO_32) break;
+    if (nextGeo === at) i++;
+    if (nextAs === at) j++;
+  }
   // Split per /16.
-  const n = ranges.start.length;
-  const starts = ranges.start.array;
-  const geo = ranges.geo.array;
-  const as = ranges.asn.array;
+  const n = start.length;
+  const starts = start.array;
+  const geo = geoCode.array;
+  const as = asCode.array;
   const bucket = new Uint32Array(65_537);
   const slots = new Uint32Array((n + 65_536) * 2);
   let out = 0;
@@ -135,11 +108,7 @@ export function buildGeoAsnV4(table: RangeTableData, asn: AsnIndex | undefined):
   return { bucket, slots: slots.slice(0, out * 2) };
 }
 
-/**
- * The range holding IPv4 `address` among ranges `first`..`last` of `slots` (packed by
- * `packV4Range`; range `first` starts at or before the address): a /16's bucket in the table,
- * or the same ranges read by position (`ip/direct/`).
- */
+/** The range holding IPv4 `address` among ranges `first`..`last` of `slots` (a /16's). */
 export function searchV4Slots(
   slots: Uint32Array,
   first: number,
@@ -152,9 +121,7 @@ export function searchV4Slots(
   // A range's word 0 is at most `key` exactly when its first address is at most `address`.
   const key = ((low << 16) | 0xffff) >>> 0;
   if (hi - lo > 16) {
-    // Ranges in a /16 are mostly even (/24s and their halves): guess the position from the
-    // address, then gallop to bracket the answer. The binary search below then stays within
-    // one or two cache lines instead of hopping across the bucket (measured ~5 % faster).
+    // Ranges in a /16 are mostly even (/24s): guess the position, then gallop to bracket it.
     let p = lo + (((hi - lo + 1) * low) >>> 16);
     let step = 1;
     if ((slots[p * 2] as number) <= key) {
@@ -188,12 +155,9 @@ export function geoOf(slots: Uint32Array, at: number): number {
 }
 
 /**
- * IPv6 index: a radix tree over the top 64 bits whose nodes narrow the ranges down to a leaf
- * of at most 64 (found by binary search). IPv6 allocations are very uneven (one /16 of the
- * DB-IP data holds 760,000 ranges, most hold none), so a fixed bucket table either wastes
- * memory or leaves long searches; here each node gets as many slots as its ranges need
- * (one per 32), so dense regions get deeper nodes and empty ones none (on DB-IP: 5 MB). Leaf
- * size and slots per range were the fastest of those measured on random announced addresses.
+ * IPv6 index: a radix tree over the top 64 bits narrowing the ranges down to a leaf of at most
+ * `LEAF_MAX`. IPv6 allocations are very uneven, so each node gets as many slots as its ranges
+ * need (one per `RANGES_PER_SLOT`): dense regions get deeper nodes, empty ones none.
  */
 const LEAF_MAX = 64;
 const RANGES_PER_SLOT = 32;
@@ -216,10 +180,7 @@ export interface GeoAsnV6Data {
   nodeBase: Uint32Array;
   nodeDepth: Uint8Array;
   nodeStride: Uint8Array;
-  /**
-   * `V6_WORDS` words per range: its first address (top 64 bits, hi and lo word) and its
-   * geolocation code, together, so that the search ends on the cache line holding the answer.
-   */
+  /** `V6_WORDS` words per range: its first address (top 64 bits) and its geolocation code. */
   ranges: Uint32Array;
   /** The flattened tree's deep segments (see range-table.ts), for geolocation codes `DEEP | k`. */
   deepStart: Uint32Array;
@@ -230,9 +191,8 @@ export interface GeoAsnV6Data {
 
 /**
  * The radix index over the IPv6 part of a flattened tree (`table` undefined: no IPv6
- * geolocation). IPv6 ranges carry the geolocation code only: the AS of an IPv6 address comes
- * from the AS index, since merging its rows would add a fourth word per range (17.7 MB of the
- * data file on DB-IP) and a fallback for AS boundaries inside a /64.
+ * geolocation). The AS of an IPv6 address comes from the AS index: merging its rows would add
+ * a fourth word per range and a fallback for AS boundaries inside a /64.
  */
 export function buildGeoV6(table: RangeTableData | undefined): GeoAsnV6Data {
   const d = table;
@@ -249,6 +209,12 @@ export function buildGeoV6(table: RangeTableData | undefined): GeoAsnV6Data {
   const base = new Growable();
   const depths = new Growable();
   const strides = new Growable();
+  const addNode = () => {
+    base.push(0);
+    depths.push(0);
+    strides.push(0);
+    return base.length - 1;
+  };
   /** Range k's first key <= (h, l). */
   const startsAtOrBefore = (k: number, h: number, l: number) => {
     const kh = packed[k * V6_WORDS] as number;
@@ -292,17 +258,12 @@ export function buildGeoV6(table: RangeTableData | undefined): GeoAsnV6Data {
       const a = slots.array[(first + s) * 2] as number;
       const b = slots.array[(first + s + 1) * 2] as number;
       if (b - a + 1 <= LEAF_MAX || depth + stride >= 64) continue;
-      const child = base.length;
-      base.push(0);
-      depths.push(0);
-      strides.push(0);
+      const child = addNode();
       slots.array[(first + s) * 2 + 1] = child;
       build(child, slotHi[s] as number, slotLo[s] as number, depth + stride, a, b);
     }
   };
-  base.push(0);
-  depths.push(0);
-  strides.push(0);
+  addNode();
   build(0, 0, 0, 0, 0, n - 1);
   return {
     slots: slots.done(),
@@ -320,11 +281,7 @@ export function buildGeoV6(table: RangeTableData | undefined): GeoAsnV6Data {
 /** Words per IPv6 range (see `GeoAsnV6Data.ranges`). */
 export const V6_WORDS = 3;
 
-/**
- * The range holding an IPv6 address with top words `w0`, `w1` among ranges `first`..`last` of
- * `ranges` (`V6_WORDS` each; range `first` starts at or before the address): a leaf of the
- * radix index, kept or read by position (`ip/data/reader.ts`).
- */
+/** The range holding an IPv6 address with top words `w0`, `w1` among ranges `first`..`last`. */
 export function searchV6Leaf(
   ranges: Uint32Array,
   first: number,
@@ -334,8 +291,7 @@ export function searchV6Leaf(
 ): number {
   let lo = first;
   let hi = last;
-  // Halve a long leaf, then walk forward: the last few candidates share a cache line or two
-  // that the prefetcher brings in order, where bisection jumps between them (measured faster).
+  // Halve a long leaf, then walk forward: the last few candidates share a cache line or two.
   while (hi - lo > 8) {
     const mid = (lo + hi + 1) >>> 1;
     const h = ranges[mid * V6_WORDS] as number;

@@ -1,12 +1,13 @@
 /**
  * A geolocation record of a MaxMind-format database shaped into an `IpLocation`: what the IP
  * data build (`ip/data/build-ip-data.ts`) stores for every record, and what its check compares
- * the built file with.
+ * the built file with. Derived fields (country name, continent, EU membership, time zone from
+ * the coordinates) are filled in here, and every string is shared.
  * @module
  */
 import type { MmdbDatabase } from '../mmdb/database.js';
 import type { IpLocation } from '../types.js';
-import { locationOf } from './location-of.js';
+import { continentOf, countryName, isEuCountry, tidyCoordinate, timezoneAt } from './derive.js';
 
 /** Every record of `db` behind `pointers` (record id → data pointer), shaped, by record id. */
 export function shapeAllRecords(db: MmdbDatabase, pointers: Uint32Array): IpLocation[] {
@@ -33,47 +34,77 @@ const enName = (value: unknown): string => str(obj(obj(value)?.['names'])?.['en'
  */
 export function shapeLocation(record: unknown): IpLocation {
   const r = obj(record) ?? {};
-  let city: string;
-  let region: string;
-  let country: string;
-  let continent = '';
-  let latitude: unknown;
-  let longitude: unknown;
-  let timezone: string;
-  let postal: string;
-  let accuracy: number | null = null;
-  if ('country_code' in r || 'state1' in r) {
-    city = str(r['city']);
-    region = str(r['state1']);
-    country = str(r['country_code']);
-    latitude = r['latitude'];
-    longitude = r['longitude'];
-    timezone = str(r['timezone']);
-    postal = str(r['postcode']);
-  } else {
-    const location = obj(r['location']);
-    const countryRecord = obj(r['country']) ?? obj(r['registered_country']);
-    const subdivisions = r['subdivisions'];
-    city = enName(r['city']);
-    region = Array.isArray(subdivisions) ? enName(subdivisions[0]) : '';
-    country = str(countryRecord?.['iso_code']);
-    continent = str(obj(r['continent'])?.['code']);
-    latitude = location?.['latitude'];
-    longitude = location?.['longitude'];
-    timezone = str(location?.['time_zone']);
-    postal = str(obj(r['postal'])?.['code']);
-    const radius = location?.['accuracy_radius'];
-    accuracy = typeof radius === 'number' ? radius : null;
-  }
-  return locationOf(
-    city,
-    region,
-    country,
-    continent,
+  const flat = 'country_code' in r || 'state1' in r;
+  const location = flat ? r : obj(r['location']);
+  const subdivisions = r['subdivisions'];
+  const country = factsOf(
+    str(
+      flat ? r['country_code'] : (obj(r['country']) ?? obj(r['registered_country']))?.['iso_code'],
+    ),
+  );
+  const continent = flat ? '' : str(obj(r['continent'])?.['code']);
+  const latitude = tidy(location?.['latitude']);
+  const longitude = tidy(location?.['longitude']);
+  const timezone = str(location?.[flat ? 'timezone' : 'time_zone']);
+  const radius = flat ? undefined : location?.['accuracy_radius'];
+  const region = Array.isArray(subdivisions) ? enName(subdivisions[0]) : '';
+  return Object.freeze({
+    city: intern(flat ? str(r['city']) : enName(r['city'])),
+    region: intern(flat ? str(r['state1']) : region),
+    country: country.code,
+    country_name: country.name,
+    continent: continent === '' ? country.continent : intern(continent),
     latitude,
     longitude,
-    timezone,
-    postal,
-    accuracy,
-  );
+    timezone: intern(timezone || timezoneAt(latitude, longitude)),
+    postal_code: intern(str(flat ? r['postcode'] : obj(r['postal'])?.['code'])),
+    is_eu: country.eu,
+    accuracy_radius_km: typeof radius === 'number' ? radius : null,
+  });
+}
+
+interface CountryFacts {
+  code: string;
+  name: string;
+  continent: string;
+  eu: boolean;
+}
+
+/** What follows from a stored country code, worked out once per distinct code. */
+const countries = new Map<string, CountryFacts>();
+function factsOf(stored: string): CountryFacts {
+  let facts = countries.get(stored);
+  if (facts === undefined) {
+    const code = stored.toUpperCase();
+    facts = {
+      code: intern(code),
+      name: countryName(code),
+      continent: intern(continentOf(code)),
+      eu: isEuCountry(code),
+    };
+    // Any string can be stored; past a few thousand codes, stop remembering new ones.
+    if (countries.size < 4096) countries.set(stored, facts);
+  }
+  return facts;
+}
+
+/** `tidyCoordinate`, remembered per stored value: records of one place repeat it. */
+const tidied = new Map<number, number | null>();
+function tidy(value: unknown): number | null {
+  if (typeof value !== 'number') return null;
+  let result = tidied.get(value);
+  if (result === undefined) {
+    result = tidyCoordinate(value);
+    if (tidied.size >= 1 << 18) tidied.clear();
+    tidied.set(value, result);
+  }
+  return result;
+}
+
+/** One shared copy of each distinct string: records repeat a few hundred countries and zones. */
+const strings = new Map<string, string>();
+function intern(value: string): string {
+  const known = strings.get(value);
+  if (known === undefined) strings.set(value, value);
+  return known ?? value;
 }

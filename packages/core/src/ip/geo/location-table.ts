@@ -1,7 +1,6 @@
 /**
  * Every geolocation record already shaped into an `IpLocation`, in a compact columnar form made
- * by the IP data build (`ip/data/build-ip-data.ts`), so that a record's first lookup reads five
- * words and two coordinates instead of decoding and shaping a MaxMind record (issue 22).
+ * by the IP data build (`ip/data/build-ip-data.ts`).
  *
  * Layout: `strings`, every distinct string once in UTF-8 (index 0 = ''), with `strings.ends`,
  * where each ends; `countries`, per distinct (code, name, continent, EU) the string ids of the
@@ -9,13 +8,11 @@
  * `<v>.words`, five 32-bit words per record id — string ids of city, region and postal code,
  * time zone << 16 | country, and (accuracy + 1, 0: none) << 10 | flags << 4 | exponents
  * (bits 0-3 and 5-8: the powers of ten of latitude and longitude; bits 4 and 9: none) — and
- * `<v>.coords`, the two coordinates as 32-bit mantissas (`decimalOf`). 28 bytes a record: 20 MB
- * for DB-IP's 703,356 records, 2.5 MB of them strings. Record ids are those of the lookup
- * tables (`geo-asn-table.ts`).
+ * `<v>.coords`, the two coordinates as 32-bit mantissas (`decimalOf`). Record ids are those of
+ * the lookup tables (`geo-asn-table.ts`).
  * @module
  */
 import type { IpLocation } from '../types.js';
-import type { CountryFacts as Country } from './location-of.js';
 
 /** Words per record (see the module comment). */
 const WORDS = 5;
@@ -39,15 +36,11 @@ export interface LocationTableData {
   /** String id of each time zone. */
   zones: Uint32Array;
   v4: LocationColumns;
-  /** Undefined when one database holds both families. */
-  v6: LocationColumns | undefined;
 }
 
 /**
  * A coordinate as `mantissa / 10^exponent` (exponent 0-15, mantissa a 32-bit integer), which
- * division gives back exactly: both are exact doubles, and IEEE division rounds correctly, so
- * it is the double nearest the decimal, as parsing its text is. Undefined when no such pair
- * gives the value (then no table is made).
+ * division gives back exactly (IEEE division rounds correctly). Undefined when no pair does.
  */
 function decimalOf(value: number): [mantissa: number, exponent: number] | undefined {
   for (let k = 0; k < POW10.length; k++) {
@@ -59,10 +52,7 @@ function decimalOf(value: number): [mantissa: number, exponent: number] | undefi
 }
 
 /** Encodes shaped records (by record id). Throws when one cannot be stored exactly. */
-export function encodeLocations(
-  v4: readonly IpLocation[],
-  v6: readonly IpLocation[] | undefined,
-): LocationTableData {
+export function encodeLocations(records: readonly IpLocation[]): LocationTableData {
   const strings: string[] = [''];
   const ids = new Map<string, number>([['', 0]]);
   const idOf = (text: string): number => {
@@ -124,15 +114,8 @@ export function encodeLocations(
     });
     return { words, coords };
   };
-  const first = columns(v4);
-  const second = v6 === undefined ? undefined : columns(v6);
-  return {
-    strings,
-    countries: Uint32Array.from(countries),
-    zones: Uint32Array.from(zones),
-    v4: first,
-    v6: second,
-  };
+  const v4 = columns(records);
+  return { strings, countries: Uint32Array.from(countries), zones: Uint32Array.from(zones), v4 };
 }
 
 /** Strings as one UTF-8 buffer and where each ends in it. */
@@ -142,10 +125,7 @@ export function packStrings(list: readonly string[]): { bytes: Buffer; ends: Uin
   return { bytes: Buffer.concat(parts), ends: Uint32Array.from(parts, (p) => (end += p.length)) };
 }
 
-/**
- * The table's strings, each decoded from UTF-8 on first use and kept: a start decodes none of
- * DB-IP's 177,110 strings, and a record's first lookup only its own few.
- */
+/** The table's strings, each decoded from UTF-8 on first use and kept. */
 export class StringList {
   readonly size: number;
   private readonly decoded: (string | undefined)[];
@@ -172,15 +152,12 @@ export class StringList {
 
   /** String `i` (< `size`). */
   get(i: number): string {
-    const known = this.decoded[i];
-    if (known !== undefined) return known;
-    const text = this.bytes.toString('utf8', i === 0 ? 0 : this.ends[i - 1], this.ends[i]);
-    this.decoded[i] = text;
-    return text;
+    this.decoded[i] ??= this.bytes.toString('utf8', this.ends[i - 1] ?? 0, this.ends[i]);
+    return this.decoded[i];
   }
 }
 
-/** Strings by index: a `StringList`, or the same strings read by position (`ip/direct/`). */
+/** Strings by index: a `StringList`, or the same strings read by position. */
 export interface TableStrings {
   readonly size: number;
   get(i: number): string;
@@ -191,9 +168,6 @@ export class LocationTable {
   readonly count: number;
   private readonly words: Uint32Array;
   private readonly coords: Int32Array;
-  /** Per country: code, name, continent, EU membership, made from the ids on first use. */
-  private readonly countries: (Country | undefined)[];
-  private readonly zones: (string | undefined)[];
 
   /** Throws a `RangeError` when the columns are inconsistent with each other or `strings`. */
   constructor(
@@ -228,35 +202,8 @@ export class LocationTable {
     ) {
       throw new RangeError('location table: index out of range');
     }
-    this.countries = new Array<Country | undefined>(countryIds.length / 4).fill(undefined);
-    this.zones = new Array<string | undefined>(zoneIds.length).fill(undefined);
     this.words = words;
     this.coords = coords;
-  }
-
-  private country(c: number): Country {
-    let country = this.countries[c];
-    if (country === undefined) {
-      const ids = this.countryIds;
-      const s = this.strings;
-      country = {
-        code: s.get(ids[c * 4] as number),
-        name: s.get(ids[c * 4 + 1] as number),
-        continent: s.get(ids[c * 4 + 2] as number),
-        eu: ids[c * 4 + 3] === 1,
-      };
-      this.countries[c] = country;
-    }
-    return country;
-  }
-
-  private zone(z: number): string {
-    let zone = this.zones[z];
-    if (zone === undefined) {
-      zone = this.strings.get(this.zoneIds[z] as number);
-      this.zones[z] = zone;
-    }
-    return zone;
   }
 
   /** The location of record `id` (< `count`): a new frozen object sharing the table's strings. */
@@ -265,24 +212,25 @@ export class LocationTable {
     const s = this.strings;
     const at = id * WORDS;
     const cz = w[at + 3] as number;
-    const country = this.country(cz & 0xffff);
+    const country = (cz & 0xffff) * 4;
+    const ids = this.countryIds;
     const last = w[at + 4] as number;
     const accuracy = last >>> 10;
     return Object.freeze({
       city: s.get(w[at] as number),
       region: s.get(w[at + 1] as number),
-      country: country.code,
-      country_name: country.name,
-      continent: country.continent,
+      country: s.get(ids[country] as number),
+      country_name: s.get(ids[country + 1] as number),
+      continent: s.get(ids[country + 2] as number),
       latitude:
         last & 0x10 ? null : (this.coords[id * 2] as number) / (POW10[last & 0xf] as number),
       longitude:
         last & 0x200
           ? null
           : (this.coords[id * 2 + 1] as number) / (POW10[(last >>> 5) & 0xf] as number),
-      timezone: this.zone(cz >>> 16),
+      timezone: s.get(this.zoneIds[cz >>> 16] as number),
       postal_code: s.get(w[at + 2] as number),
-      is_eu: country.eu,
+      is_eu: ids[country + 3] === 1,
       accuracy_radius_km: accuracy === 0 ? null : accuracy - 1,
     });
   }

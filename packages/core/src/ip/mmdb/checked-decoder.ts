@@ -1,9 +1,7 @@
 /**
  * A bounds-checked reader of the MaxMind DB data format (MaxMind-DB-spec.md, "Output Data
- * Section"). It checks every byte it touches, so a corrupt database cannot make a lookup read
- * past the buffer, recurse forever on a pointer cycle or return garbage: metadata and records
- * are decoded here, and every record is verified (at open time, or on first use) before it is
- * decoded.
+ * Section"): a corrupt database cannot make it read past the buffer, recurse forever on a
+ * pointer cycle or return garbage.
  * @module
  */
 import { InvalidInputError } from '../../errors.js';
@@ -13,12 +11,8 @@ export class MmdbFormatError extends InvalidInputError {
   override name = 'MmdbFormatError';
 }
 
-/**
- * Deepest nesting of maps and arrays accepted. libmaxminddb uses the same limit
- * (MAXIMUM_DATA_STRUCTURE_DEPTH = 512 in libmaxminddb/src/maxminddb.c); real databases nest
- * four levels at most.
- */
-export const MAX_DEPTH = 512;
+/** Deepest nesting accepted: libmaxminddb's MAXIMUM_DATA_STRUCTURE_DEPTH. */
+const MAX_DEPTH = 512;
 
 const TYPE = {
   extended: 0,
@@ -33,8 +27,6 @@ const TYPE = {
   uint64: 9,
   uint128: 10,
   array: 11,
-  container: 12,
-  endMarker: 13,
   boolean: 14,
   float: 15,
 } as const;

@@ -10,11 +10,11 @@ import { CheckedDecoder, MmdbFormatError } from './checked-decoder.js';
 export { MmdbFormatError } from './checked-decoder.js';
 
 /** "\xAB\xCD\xEFMaxMind.com": the metadata start marker (spec, "Database Metadata"). */
-export const METADATA_MARKER = Buffer.from('abcdef4d61784d696e642e636f6d', 'hex');
+const METADATA_MARKER = Buffer.from('abcdef4d61784d696e642e636f6d', 'hex');
 /** The metadata section, marker included, is at most 128 KiB (spec). */
-export const METADATA_MAX_BYTES = 128 * 1024;
+const METADATA_MAX_BYTES = 128 * 1024;
 /** 16 NUL bytes separate the search tree from the data section (spec). */
-export const SEPARATOR_BYTES = 16;
+const SEPARATOR_BYTES = 16;
 
 /**
  * How much of the file is proven sound before use.
@@ -73,8 +73,8 @@ export class MmdbDatabase {
   /** Opens a database from its bytes; throws `MmdbFormatError` saying what is wrong. */
   constructor(db: Buffer, verify: VerifyMode = 'full') {
     this.db = db;
-    const markerAt = findMetadataMarker(db);
-    if (markerAt < 0) {
+    const markerAt = db.lastIndexOf(METADATA_MARKER);
+    if (markerAt < 0 || markerAt < db.length - METADATA_MAX_BYTES) {
       throw new MmdbFormatError(
         'no MaxMind DB metadata marker in the last 128 KiB (not a MaxMind DB file)',
       );
@@ -138,11 +138,6 @@ export class MmdbDatabase {
     const offset = this.dataOffset(pointer, 0);
     if (this.lazy) this.checker.verify(offset);
     return this.checker.decode(offset) as Record<string, unknown> | null;
-  }
-
-  /** Decodes the record behind a pointer, unverified even in `lazy` mode. */
-  recordAt(pointer: number): unknown {
-    return this.checker.decode(this.dataOffset(pointer, 0));
   }
 
   /**
@@ -259,10 +254,9 @@ export class MmdbDatabase {
   }
 
   /**
-   * Proves the tree sound: every node's records are checked (a record pointing back to the
-   * root, or into the separator, or past the data section, is corruption even in an unused
-   * node), then a depth-first walk from the root finds cycles and over-deep paths and
-   * verifies every record a lookup can reach.
+   * Proves the tree sound: every node's records are checked (even in an unused node), then a
+   * depth-first walk from the root finds cycles and over-deep paths and verifies every record
+   * a lookup can reach.
    */
   private verifyTree(): void {
     const count = this.nodeCount;
@@ -302,12 +296,7 @@ export class MmdbDatabase {
   }
 }
 
-export function findMetadataMarker(db: Buffer): number {
-  const at = db.lastIndexOf(METADATA_MARKER);
-  return at >= 0 && at >= db.length - METADATA_MAX_BYTES ? at : -1;
-}
-
-export function checkMetadata(value: unknown): MmdbMetadata {
+function checkMetadata(value: unknown): MmdbMetadata {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new MmdbFormatError('metadata is not a map');
   }

@@ -1,20 +1,16 @@
 /**
- * A MaxMind DB search tree flattened into sorted ranges, so that a lookup costs a short binary
- * search over a few cache lines instead of a walk of up to 32 (IPv4) or 128 (IPv6) dependent
- * reads scattered over a 40-60 MB tree.
+ * A MaxMind DB search tree flattened into sorted ranges: a short binary search instead of a
+ * walk of up to 128 dependent reads.
  *
  * - IPv4: ranges of the 32-bit address.
  * - IPv6: ranges of the top 64 bits (RFC 4291 §2.5.4: global unicast networks are /64 or
  *   shorter). A /64 that the tree divides further gets a "deep segment": the ranges of its low
  *   64 bits. Any subtree reached by a second path (the `2002::/16` alias of the IPv4 subtree,
  *   MaxMind-DB-spec.md "IPv4 addresses in an IPv6 tree") is marked ESCAPE, and so are records
- *   the tree points at outside the data section (a corrupt file opened `lazy` or `trusted`)
- *   and paths deeper than the address.
+ *   outside the data section and paths deeper than the address.
  *
- * Values are dense record ids (+1; 0 = no data), assigned in the order the walk meets records,
- * so callers can cache shaped records in a plain array instead of a hash table. The answers
- * are those of `MmdbDatabase.findV4`/`findV6` by construction. `geo/geo-asn-table.ts` merges
- * the AS ranges into these ranges and indexes them for lookups.
+ * Values are dense record ids (+1; 0 = no data) in the order the walk meets records. The
+ * answers are those of `MmdbDatabase.findV4`/`findV6` by construction.
  * @module
  */
 import type { MmdbDatabase } from './database.js';
@@ -51,7 +47,7 @@ export interface RangeTableData {
   pointers: Uint32Array;
 }
 
-/** A growable Uint32Array (the walk emits millions of entries; JS arrays of them are slow). */
+/** A growable Uint32Array (the walk emits millions of entries). */
 export class Growable {
   array: Uint32Array;
   length = 0;
@@ -115,9 +111,8 @@ export function buildRangeTableData(db: MmdbDatabase): RangeTableData {
   };
 
   /**
-   * Walks the subtree under `node`, `depth` bits into a key of `bits` bits (key bit d is bit
-   * 31 - d of `hi` or 63 - d of `lo`). A node met twice is ESCAPE; a node still reached after
-   * `bits` bits gets the value `atEnd` gives it.
+   * Walks the subtree under `node`, `depth` bits into a key of `bits` bits. A node met twice is
+   * ESCAPE; a node still reached after `bits` bits gets the value `atEnd` gives it.
    */
   const walk = (
     out: Ranges,
@@ -179,18 +174,16 @@ export function buildRangeTableData(db: MmdbDatabase): RangeTableData {
   };
 }
 
-/** The value of (w2, w3) in deep segment `k` (ranges given as separate hi/lo arrays). */
+/** The value of (w2, w3) among one deep segment's ranges (given as separate hi/lo arrays). */
 export function searchDeep(
   hi: Uint32Array,
   lo: Uint32Array,
   values: Uint32Array,
-  starts: Uint32Array,
-  k: number,
   w2: number,
   w3: number,
 ): number {
-  let a = starts[k] as number;
-  let b = (starts[k + 1] as number) - 1;
+  let a = 0;
+  let b = values.length - 1;
   while (a < b) {
     const mid = (a + b + 1) >>> 1;
     const h = hi[mid] as number;

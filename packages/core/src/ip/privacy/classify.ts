@@ -31,7 +31,6 @@ import {
   escapeRegExp,
   isStandardKeyword,
   keywordPattern,
-  type ListedAs,
   type ListedSignal,
   type NameKeyword,
   type SignalLists,
@@ -70,54 +69,30 @@ export function asCandidates(
   learnt?: ReadonlyMap<number, readonly AsListing[]>,
 ): Candidate[] {
   const out: Candidate[] = [];
-  const curated = curatedOf(lists).get(asn);
-  if (curated !== undefined) {
-    for (const [list, entry] of curated) {
-      out.push({
-        signal: {
-          signal: list === 'isp' ? 'residential' : list,
-          source: list === 'isp' ? 'isp-list' : 'asn-list',
-          evidence: `AS${asn} is listed in ${entry.file}: ${entry.reason}`,
-          dataset: entry.file,
-          version: 'curated',
-        },
-        tier: CURATED_TIER[list],
-        provider: '',
-        curated: true,
-      });
-    }
+  const add = (signal: PrivacySignal, tier: number, curated = false) =>
+    out.push({ signal, tier, provider: '', ...(curated ? { curated } : {}) });
+  for (const list of CURATED) {
+    const entry = lists.lists[list].get(asn);
+    if (entry === undefined) continue;
+    const evidence = `AS${asn} is listed in ${entry.file}: ${entry.reason}`;
+    const signal = list === 'isp' ? 'residential' : list;
+    const source = list === 'isp' ? 'isp-list' : 'asn-list';
+    add(
+      { signal, source, evidence, dataset: entry.file, version: 'curated' },
+      CURATED_TIER[list],
+      true,
+    );
   }
-  const listed = asLists?.get(asn);
-  if (listed !== undefined) {
-    for (const { source, name: holder } of listed) {
-      out.push({
-        signal: {
-          signal: source.signal === 'isp' ? 'residential' : source.signal,
-          source: source.signal === 'isp' ? 'isp-list' : 'asn-list',
-          evidence: `AS${asn}${holder ? ` (${holder})` : ''} is listed in ${source.dataset} (${source.id})`,
-          dataset: source.dataset,
-          version: source.version,
-        },
-        tier: source.tier,
-        provider: '',
-      });
-    }
+  for (const { source: list, name: holder } of asLists?.get(asn) ?? []) {
+    const evidence = `AS${asn}${holder ? ` (${holder})` : ''} is listed in ${list.dataset} (${list.id})`;
+    const signal = list.signal === 'isp' ? 'residential' : list.signal;
+    const source = list.signal === 'isp' ? 'isp-list' : 'asn-list';
+    add({ signal, source, evidence, dataset: list.dataset, version: list.version }, list.tier);
   }
-  const fromRanges = learnt?.get(asn);
-  if (fromRanges !== undefined) {
-    for (const { source, name: holder } of fromRanges) {
-      out.push({
-        signal: {
-          signal: 'hosting',
-          source: 'asn-list',
-          evidence: `AS${asn} ${holder} (${source.id.replace(/#as$/, '')}, provider-ases.ts)`,
-          dataset: source.dataset,
-          version: source.version,
-        },
-        tier: source.tier,
-        provider: '',
-      });
-    }
+  for (const { source: list, name: holder } of learnt?.get(asn) ?? []) {
+    const evidence = `AS${asn} ${holder} (${list.id.replace(/#as$/, '')}, provider-ases.ts)`;
+    const { dataset, version } = list;
+    add({ signal: 'hosting', source: 'asn-list', evidence, dataset, version }, list.tier);
   }
   const matcher = keywordMatcher(lists.keywords);
   if (out.length === 0 && name !== '' && matcher.any(name)) {
@@ -125,64 +100,32 @@ export function asCandidates(
     for (const keyword of lists.keywords) {
       if (seen.has(keyword.signal) || !matcher.test(keyword, name)) continue;
       seen.add(keyword.signal);
-      out.push({
-        signal: {
+      add(
+        {
           signal: keyword.signal,
           source: 'as-name-keyword',
           evidence: `AS${asn} name "${name}" contains "${keyword.keyword}" (data/as-name-keywords.tsv: ${keyword.reason})`,
           dataset: 'data/as-name-keywords.tsv',
           version: 'curated',
         },
-        tier: KEYWORD_TIER,
-        provider: '',
-        curated: true,
-      });
+        KEYWORD_TIER,
+        true,
+      );
     }
   }
   return out;
 }
 
-/**
- * The curated lists by AS: each listed AS's entries in list order. One lookup per AS instead of
- * one per list (six), made once per set of lists (they are not changed after loading).
- */
-const curatedIndexes = new WeakMap<
-  SignalLists['lists'],
-  ReadonlyMap<number, readonly (readonly [ListedSignal, ListedAs])[]>
->();
-
-function curatedOf(
-  lists: SignalLists,
-): ReadonlyMap<number, readonly (readonly [ListedSignal, ListedAs])[]> {
-  let index = curatedIndexes.get(lists.lists);
-  if (index === undefined) {
-    const byAs = new Map<number, (readonly [ListedSignal, ListedAs])[]>();
-    for (const list of CURATED) {
-      for (const [asn, entry] of lists.lists[list]) {
-        const entries = byAs.get(asn);
-        if (entries === undefined) byAs.set(asn, [[list, entry]]);
-        else entries.push([list, entry]);
-      }
-    }
-    index = byAs;
-    curatedIndexes.set(lists.lists, index);
-  }
-  return index;
-}
-
+/** Whether some keyword's pattern (`any`) or `keyword`'s (`test`) matches `name`. */
 interface KeywordMatcher {
-  /** Whether some keyword's pattern matches `name`. */
   any(name: string): boolean;
-  /** Whether `keyword`'s pattern matches `name`. */
   test(keyword: NameKeyword, name: string): boolean;
 }
 
-// Compiling twenty case-insensitive Unicode-aware patterns costs tens of milliseconds per set
-// of lists, and matching them was half of an AS's classification (BENCHMARKS.md). So for
-// keywords as `loadSignalLists` makes them, a name is first folded to lower case and searched
-// for the keywords as plain substrings (a keyword can only match where its letters are); an
-// ASCII name then takes an ASCII pattern (on ASCII text \p{L} and \p{N} are [A-Za-z] and
-// [0-9]); only a non-ASCII name holding a keyword compiles that keyword's own pattern.
+// Unicode-aware patterns are slow to compile and match (BENCHMARKS.md). So for keywords as
+// `loadSignalLists` makes them, a name is first folded to lower case and searched for the
+// keywords as plain substrings; an ASCII name then takes an ASCII pattern (on ASCII text \p{L}
+// and \p{N} are [A-Za-z] and [0-9]); only a non-ASCII name compiles a keyword's own pattern.
 const matchers = new WeakMap<readonly NameKeyword[], KeywordMatcher>();
 const ASCII = /^\p{ASCII}*$/u;
 const LONG_S = /\u017f/g;
@@ -344,11 +287,7 @@ export function decide(input: readonly Candidate[]): Readonly<IpPrivacy> {
   );
 }
 
-/**
- * The answer when nothing says more than that the address is someone's access network: one
- * frozen object shared by every AS (its evidence names no AS; the answer's `network` does), as
- * nine in ten ASes have no evidence.
- */
+/** The answer when nothing says more than that the address is someone's access network. */
 function noSignal(): Readonly<IpPrivacy> {
   NO_SIGNAL ??= summarise(
     [
@@ -371,57 +310,29 @@ function noSignal(): Readonly<IpPrivacy> {
 let NO_SIGNAL: Readonly<IpPrivacy> | undefined;
 
 function summarise(kept: Candidate[], winner: PrivacySignalName): Readonly<IpPrivacy> {
-  // One pass for the flags and the provider; the signals are frozen in place (made for this
-  // classification or cached candidates, never changed) rather than copied.
-  let hosting = false;
-  let vpn = false;
-  let proxy = false;
-  let relay = false;
-  let tor = false;
-  let mobile = false;
+  // The signals are frozen in place (made for this classification or cached candidates, never
+  // changed) rather than copied.
+  const found = new Set<PrivacySignalName>();
   let provider = '';
   const signals: PrivacySignal[] = [];
-  let seen: Set<string> | undefined;
-  for (const c of kept) {
-    const signal = c.signal;
-    switch (signal.signal) {
-      case 'hosting':
-        hosting = true;
-        break;
-      case 'vpn':
-        vpn = true;
-        break;
-      case 'proxy':
-        proxy = true;
-        break;
-      case 'relay':
-        relay = true;
-        break;
-      case 'tor':
-        tor = true;
-        break;
-      case 'mobile':
-        mobile = true;
-        break;
-    }
-    if (provider === '') provider = c.provider;
-    if (kept.length > 1) {
-      // One evidence line per dataset and signal (a /64 in three lists of one dataset says it once).
-      const key = `${signal.signal}|${signal.dataset}|${signal.evidence}`;
-      seen ??= new Set();
-      if (seen.has(key)) continue;
-      seen.add(key);
-    }
+  const seen = new Set<string>();
+  for (const { signal, provider: named } of kept) {
+    found.add(signal.signal);
+    if (provider === '') provider = named;
+    // One evidence line per dataset and signal (a /64 in three lists of one dataset says it once).
+    const key = `${signal.signal}|${signal.dataset}|${signal.evidence}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     signals.push(Object.isFrozen(signal) ? signal : Object.freeze(signal));
   }
   return Object.freeze({
     type: ANONYMISERS.has(winner) ? 'vpn' : winner === 'hosting' ? 'datacenter' : 'residential',
-    is_hosting: hosting,
-    is_vpn: vpn,
-    is_proxy: proxy || tor || relay,
-    is_relay: relay,
-    is_tor: tor,
-    is_mobile: mobile,
+    is_hosting: found.has('hosting'),
+    is_vpn: found.has('vpn'),
+    is_proxy: found.has('proxy') || found.has('tor') || found.has('relay'),
+    is_relay: found.has('relay'),
+    is_tor: found.has('tor'),
+    is_mobile: found.has('mobile'),
     is_residential: winner === 'residential',
     provider,
     signals: Object.freeze(signals),

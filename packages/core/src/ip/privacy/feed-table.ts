@@ -1,8 +1,7 @@
 /**
- * A feed copy's range table on disk, beside the copy: a one-shot lookup reads the few hundred
- * bytes of it its answer needs, where parsing three 20,000-range copies and building their
- * tables took ~1 s and 40 MB (BENCHMARKS.md, "IP lookups"). The key is the copy's SHA-256: a
- * new copy makes a new table. Dataset and version are the reader's to set (`setIntelTable`).
+ * A feed copy's range table on disk, beside the copy: a one-shot lookup reads the few bytes of
+ * it its answer needs instead of building the table. The key is the copy's SHA-256. Dataset
+ * and version are the reader's to set (`setIntelTable`).
  * @module
  */
 import { createHash } from 'node:crypto';

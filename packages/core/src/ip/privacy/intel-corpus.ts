@@ -27,20 +27,15 @@ export interface CatalogueEntry {
   label?: 'datacenter' | 'vpn' | 'relay' | 'tor' | 'mobile' | 'residential';
 }
 
+/** A catalogue entry as written: its folder is its id's first part. */
+type Source = Omit<CatalogueEntry, 'folder'>;
+
 /** lord-alfred lists without an IPv6 file upstream. */
-const V4_ONLY = new Set([
-  'bing',
-  'duckassistbot',
-  'duckduckbot',
-  'openai',
-  'oracle',
-  'perplexity',
-  'protonvpn',
-  'statuscake',
-]);
-const la = (list: string, provider: string, label?: 'datacenter'): CatalogueEntry => ({
+const V4_ONLY = new Set(
+  'bing duckassistbot duckduckbot openai oracle perplexity protonvpn statuscake'.split(' '),
+);
+const la = (list: string, provider: string, label?: 'datacenter'): Source => ({
   id: `lord-alfred-ipranges/${list}`,
-  folder: 'lord-alfred-ipranges',
   files: V4_ONLY.has(list)
     ? [`${list}/ipv4_merged.txt`]
     : [`${list}/ipv4_merged.txt`, `${list}/ipv6_merged.txt`],
@@ -56,9 +51,8 @@ const misp = (
   provider: string,
   signal: IntelSourceMeta['signal'] = 'hosting',
   label?: 'datacenter',
-): CatalogueEntry => ({
+): Source => ({
   id: `misp-warninglists/${list}`,
-  folder: 'misp-warninglists',
   files: [`${list}.json`],
   format: 'misp',
   kind: 'range-list',
@@ -68,14 +62,31 @@ const misp = (
   ...(label ? { label } : {}),
 });
 
+const asnList = (
+  id: string,
+  file: string,
+  format: Format,
+  signal: IntelSourceMeta['signal'],
+  tier: number,
+  label?: 'residential',
+): Source => ({
+  id,
+  files: [file],
+  format,
+  kind: 'asn-list',
+  signal,
+  provider: '',
+  tier,
+  ...(label ? { label } : {}),
+});
+
 /**
  * Every source used. Not used: lord-alfred `apple-proxy` (the same Apple CSV as hroost's) and
  * OXL `crawler`/`scanner`/`education` (ASN kinds without a SPEC class).
  */
-export const CATALOGUE: readonly CatalogueEntry[] = [
+const SOURCES: Source[] = [
   {
     id: 'alireza-rezaee-tor-nodes/exits',
-    folder: 'alireza-rezaee-tor-nodes',
     files: ['latest.exits.csv'],
     format: 'tor-csv',
     kind: 'address-list',
@@ -86,7 +97,6 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   },
   {
     id: 'hroost-icloud-private-relay/egress',
-    folder: 'hroost-icloud-private-relay',
     files: ['ipv4-ranges.txt', 'ipv6-ranges.txt'],
     format: 'cidr',
     kind: 'range-list',
@@ -97,7 +107,6 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   },
   {
     id: 'tn3w-protonvpn-ips/exits',
-    folder: 'tn3w-protonvpn-ips',
     files: ['protonvpn_exit_ips.txt'],
     format: 'cidr',
     kind: 'address-list',
@@ -139,7 +148,6 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   misp('zscaler', 'Zscaler', 'proxy'),
   {
     id: 'tmobile-tmus-geofeed/geofeed',
-    folder: 'tmobile-tmus-geofeed',
     files: ['tmus-geo-ip.txt'],
     format: 'geofeed',
     kind: 'range-list',
@@ -148,30 +156,11 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     tier: 6,
     label: 'mobile',
   },
-  {
-    id: 'x4bnet-lists-vpn/vpn-asn',
-    folder: 'x4bnet-lists-vpn',
-    files: ['input-vpn-ASN.txt'],
-    format: 'asn-x4b',
-    kind: 'asn-list',
-    signal: 'vpn',
-    provider: '',
-    tier: 8,
-  },
-  {
-    id: 'oxl-risk-db-lists/vpn',
-    folder: 'oxl-risk-db-lists',
-    files: ['asn-kind_vpn.csv'],
-    format: 'asn-csv',
-    kind: 'asn-list',
-    signal: 'vpn',
-    provider: '',
-    tier: 8,
-  },
+  asnList('x4bnet-lists-vpn/vpn-asn', 'input-vpn-ASN.txt', 'asn-x4b', 'vpn', 8),
+  asnList('oxl-risk-db-lists/vpn', 'asn-kind_vpn.csv', 'asn-csv', 'vpn', 8),
   // X4BNet's ranges are whole ASes (iptoasn.com): AS-level evidence, below provider ranges.
   {
     id: 'x4bnet-lists-vpn/vpn',
-    folder: 'x4bnet-lists-vpn',
     files: ['vpn-ipv4.txt', 'vpn-ipv6.txt'],
     format: 'cidr',
     kind: 'range-list',
@@ -181,7 +170,6 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   },
   {
     id: 'x4bnet-lists-vpn/datacenter',
-    folder: 'x4bnet-lists-vpn',
     files: ['datacenter-ipv4.txt', 'datacenter-ipv6.txt'],
     format: 'cidr',
     kind: 'range-list',
@@ -189,48 +177,15 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     provider: '',
     tier: 10,
   },
-  {
-    id: 'x4bnet-lists-vpn/datacenter-asn',
-    folder: 'x4bnet-lists-vpn',
-    files: ['input-datacenter-ASN.txt'],
-    format: 'asn-x4b',
-    kind: 'asn-list',
-    signal: 'hosting',
-    provider: '',
-    tier: 10,
-  },
-  {
-    id: 'brianhama-bad-asn-list/bad-asn',
-    folder: 'brianhama-bad-asn-list',
-    files: ['bad-asn-list.csv'],
-    format: 'asn-csv',
-    kind: 'asn-list',
-    signal: 'hosting',
-    provider: '',
-    tier: 10,
-  },
-  {
-    id: 'oxl-risk-db-lists/hosting',
-    folder: 'oxl-risk-db-lists',
-    files: ['asn-kind_hosting.csv'],
-    format: 'asn-csv',
-    kind: 'asn-list',
-    signal: 'hosting',
-    provider: '',
-    tier: 10,
-  },
-  {
-    id: 'oxl-risk-db-lists/isp',
-    folder: 'oxl-risk-db-lists',
-    files: ['asn-kind_isp.csv'],
-    format: 'asn-csv',
-    kind: 'asn-list',
-    signal: 'isp',
-    provider: '',
-    tier: 13,
-    label: 'residential',
-  },
+  asnList('x4bnet-lists-vpn/datacenter-asn', 'input-datacenter-ASN.txt', 'asn-x4b', 'hosting', 10),
+  asnList('brianhama-bad-asn-list/bad-asn', 'bad-asn-list.csv', 'asn-csv', 'hosting', 10),
+  asnList('oxl-risk-db-lists/hosting', 'asn-kind_hosting.csv', 'asn-csv', 'hosting', 10),
+  asnList('oxl-risk-db-lists/isp', 'asn-kind_isp.csv', 'asn-csv', 'isp', 13, 'residential'),
 ];
+export const CATALOGUE: readonly CatalogueEntry[] = SOURCES.map((e) => ({
+  ...e,
+  folder: e.id.slice(0, e.id.indexOf('/')),
+}));
 
 interface ManifestEntry {
   name: string;
@@ -282,18 +237,10 @@ export function parseEntries(text: string, format: Format): CorpusEntry[] {
       // `ASN,Name` with a header; brianhama quotes some numbers and has a stray space before
       // some quotes: the first field, unquoted, is the number.
       const comma = line.indexOf(',');
-      const asn = line
-        .slice(0, comma < 0 ? undefined : comma)
-        .trim()
-        .replace(/^"|"$/g, '');
+      const unquote = (field: string) => field.trim().replace(/^"|"$/g, '');
+      const asn = unquote(line.slice(0, comma < 0 ? undefined : comma));
       if (!/^\d+$/.test(asn)) continue;
-      const name =
-        comma < 0
-          ? ''
-          : line
-              .slice(comma + 1)
-              .trim()
-              .replace(/^"|"$/g, '');
+      const name = comma < 0 ? '' : unquote(line.slice(comma + 1));
       out.push({ text: asn, name });
     }
   }

@@ -1,8 +1,7 @@
 /**
- * The prebuilt IP-intelligence data shipped in `@netdiag/core/data/ip-intel.json.gz`: every
- * source's ranges (packed as base64 typed arrays), exact addresses and AS numbers, each with
- * its provenance (dataset, commit and date, licence), so every signal can name its source and
- * data version. Built by `scripts/build-ip-intel.ts` from `../shared/corpora/ip-intel/`.
+ * The prebuilt IP-intelligence data (`ip-intel.json.gz`): every source's ranges (base64 typed
+ * arrays), exact addresses and AS numbers, each with its provenance. Built by
+ * `scripts/build-ip-intel.ts` from `../shared/corpora/ip-intel/`.
  * @module
  */
 import { readFileSync } from 'node:fs';

@@ -1,16 +1,11 @@
 /**
- * The IP-intelligence tables in use: every range source flattened into one range table, AS
- * lists by number, the embedded Tor exit snapshot. Immutable: a feed update builds a new
- * `IpIntel` (`withSource`) and the datasets swap the reference in one assignment, so a lookup
- * sees either the old tables or the new ones, never a mix.
+ * The IP-intelligence tables: every range source (and the embedded Tor exit snapshot)
+ * flattened into one range table, and the AS lists by number. Immutable.
  * @module
  */
-import type { AddressParts } from '../address.js';
 import type { IntelData, IntelSource, IntelSourceMeta } from './intel-pack.js';
 import {
   buildRangeTable,
-  comboOfV4,
-  comboOfV6,
   type RangeTable,
   rangesFromTokens,
   type SourceRanges,
@@ -21,12 +16,9 @@ export const BLOCK_SUFFIX = '#blocks';
 /**
  * Blocks: a /16 (IPv4) or /32 (IPv6) holding at least this many ranges of one relay or
  * provider range source: the span from its first to its last range counts for that source,
- * one step below the ranges themselves. Providers allocate inside a few large blocks of their
- * own (Apple's relay egress: 6 IPv4 /16s and 6 IPv6 /32s hold all 13,745 ranges of the
- * 2026-08 list; AWS publishes ranges it does not announce yet), so a range that is new, or
- * missing from the list in use, is still recognised. Exact-address lists (VPN exits) use the
- * /24 (IPv4) or /32 (IPv6) around at least `ADDRESS_BLOCK_MIN` listed addresses: exit servers
- * are racked in runs of consecutive addresses.
+ * one step below the ranges themselves (providers allocate inside a few large blocks, so a
+ * range missing from the list in use is still recognised). Exact-address lists (VPN exits)
+ * use the /24 (IPv4) or /32 (IPv6) around at least `ADDRESS_BLOCK_MIN` listed addresses.
  */
 export const BLOCK_MIN_RANGES = 2;
 export const ADDRESS_BLOCK_MIN = 3;
@@ -45,39 +37,26 @@ export interface IpIntel {
   readonly tableSources: readonly IntelSourceMeta[];
   /** AS number → the lists naming it. */
   readonly asLists: ReadonlyMap<number, readonly AsListing[]>;
-  /**
-   * The bundled Tor exit snapshot, a source of the range table like the others (IPv4 /32s,
-   * IPv6 at /64 granularity); ignored while a run-time Tor list is installed.
-   */
-  readonly tor: IntelSourceMeta | undefined;
-  /** Combination id of the address (0: no range source covers it). */
-  comboOf(parts: AddressParts): number;
 }
 
-/** What a range table is built from: the sources' ranges, their dense blocks, Tor addresses. */
-function intelParts(data: IntelData): {
-  tableSources: IntelSourceMeta[];
-  inputs: () => SourceRanges[];
-  asLists: Map<number, AsListing[]>;
-  tor: IpIntel['tor'];
-} {
+/** The intelligence of `data`: the sources' ranges, their dense blocks and Tor addresses. */
+export function createIpIntel(data: IntelData): IpIntel {
   const tableSources: IntelSourceMeta[] = [];
-  const makers: (() => SourceRanges)[] = [];
+  const inputs: SourceRanges[] = [];
   const asLists = new Map<number, AsListing[]>();
-  let tor: IpIntel['tor'];
   for (const source of data.sources) {
     const meta = metaOf(source);
     const ranges = source.ranges;
     if (ranges) {
       tableSources.push(meta);
-      makers.push(() => ranges);
+      inputs.push(ranges);
       if (meta.tier <= 5 && meta.signal !== 'tor') {
         tableSources.push({
           ...meta,
           id: `${meta.id}${BLOCK_SUFFIX}`,
           tier: meta.tier + BLOCK_TIER_STEP,
         });
-        makers.push(() =>
+        inputs.push(
           meta.kind === 'address-list'
             ? denseBlocks(ranges, 24, 32, ADDRESS_BLOCK_MIN)
             : denseBlocks(ranges, 16, 32, BLOCK_MIN_RANGES),
@@ -94,36 +73,16 @@ function intelParts(data: IntelData): {
     const addresses = source.addresses;
     if (addresses && source.signal === 'tor') {
       // In the table, not a set of strings: an address in no range costs no string hashing.
-      tor = meta;
       tableSources.push(meta);
-      makers.push(() => rangesFromTokens(addresses));
+      inputs.push(rangesFromTokens(addresses));
     }
   }
-  return { tableSources, inputs: () => makers.map((make) => make()), asLists, tor };
-}
-
-/**
- * The intelligence of `data`. `table`: its range table made earlier (`intel-table-file.ts`, by
- * the package build), which saves building it (~0.25 s: the dense blocks and the flattening);
- * it must be the table of this data (the file's key says so), and its source indexes are checked.
- */
-export function createIpIntel(data: IntelData, table?: RangeTable): IpIntel {
-  const { tableSources, inputs, asLists, tor } = intelParts(data);
-  if (table?.combos.some((combo) => combo.some((i) => i >= tableSources.length))) {
-    throw new RangeError('IP-intel range table: a source index out of range');
-  }
-  const ranges = table ?? buildRangeTable(inputs());
+  const table = buildRangeTable(inputs);
   return {
     data,
-    table: ranges,
+    table,
     tableSources,
     asLists,
-    tor,
-    comboOf(parts) {
-      return parts.version === 4
-        ? comboOfV4(ranges, parts.v4)
-        : comboOfV6(ranges, parts.w0, parts.w1);
-    },
   };
 }
 
@@ -165,7 +124,8 @@ export function withSource(data: IntelData, id: string, patch: Partial<IntelSour
   };
 }
 
-function metaOf(s: IntelSource): IntelSourceMeta {
+/** The facts of a source without its entries. */
+export function metaOf(s: IntelSource): IntelSourceMeta {
   return {
     id: s.id,
     dataset: s.dataset,
@@ -209,24 +169,15 @@ export function denseBlocks(
   const before = (h1: number, l1: number, h2: number, l2: number) =>
     h1 < h2 || (h1 === h2 && l1 < l2);
   for (let i = 0; i < r.v6.length; i += 4) {
-    const [hiS, loS, hiE, loE] = [r.v6[i], r.v6[i + 1], r.v6[i + 2], r.v6[i + 3]] as number[];
-    const key = ((hiS as number) & mask6) >>> 0;
-    if (((hiE as number) & mask6) >>> 0 !== key || (bits6 >= 32 && hiE !== hiS)) continue;
+    const [hiS = 0, loS = 0, hiE = 0, loE = 0] = r.v6.subarray(i, i + 4);
+    const key = (hiS & mask6) >>> 0;
+    if ((hiE & mask6) >>> 0 !== key || (bits6 >= 32 && hiE !== hiS)) continue;
     const b = v6.get(key);
-    if (!b)
-      v6.set(key, {
-        n: 1,
-        hiS: hiS as number,
-        loS: loS as number,
-        hiE: hiE as number,
-        loE: loE as number,
-      });
+    if (!b) v6.set(key, { n: 1, hiS, loS, hiE, loE });
     else {
       b.n++;
-      if (before(hiS as number, loS as number, b.hiS, b.loS))
-        [b.hiS, b.loS] = [hiS as number, loS as number];
-      if (before(b.hiE, b.loE, hiE as number, loE as number))
-        [b.hiE, b.loE] = [hiE as number, loE as number];
+      if (before(hiS, loS, b.hiS, b.loS)) [b.hiS, b.loS] = [hiS, loS];
+      if (before(b.hiE, b.loE, hiE, loE)) [b.hiE, b.loE] = [hiE, loE];
     }
   }
   const out4: number[] = [];

@@ -1,13 +1,11 @@
 /**
  * AS-level evidence learnt from the provider ranges in use: an AS that announces several of a
- * cloud's, CDN's or crawler's published ranges is that provider's network (Microsoft's
- * AS8069 behind GitHub's ranges, Meta's AS32934), so the rest of its space is hosting too,
- * even where no hosting AS list names it. Access networks are left out: CDNs publish the cache
- * servers they place inside ISPs (Akamai inside NTT or Cox), which makes no ISP a host.
+ * cloud's, CDN's or crawler's published ranges is that provider's network, so the rest of its
+ * space is hosting too. Access networks are left out: CDNs place cache servers inside ISPs.
  * @module
  */
 import type { AsnIndex } from '../asn/asn-index.js';
-import type { IpIntel } from './intel.js';
+import { type IpIntel, metaOf } from './intel.js';
 import type { IntelSourceMeta } from './intel-pack.js';
 import type { SignalLists } from './signal-lists.js';
 
@@ -45,14 +43,11 @@ export function providerAses(
       count(asn.findV6(v6[i] as number, v6[i + 1] as number, 0, 0), true);
     }
     const meta: IntelSourceMeta = {
+      ...metaOf(source),
       id: `${source.id}#as`,
-      dataset: source.dataset,
       kind: 'asn-list',
       signal: 'hosting',
-      provider: source.provider,
       tier: PROVIDER_AS_TIER,
-      version: source.version,
-      licence: source.licence,
     };
     for (const [n, c] of counts) {
       if (c < PROVIDER_AS_MIN_RANGES || access(n)) continue;

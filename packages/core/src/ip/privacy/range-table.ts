@@ -1,8 +1,7 @@
 /**
  * Overlapping address ranges of many sources, flattened into one sorted table of disjoint
  * segments: each segment holds the set of sources that cover it (a "combination" id, 0 for
- * none). A lookup is one /16 bucket read and a binary search over typed arrays, as in the AS
- * index, so the privacy ranges add a few cache misses, not a tree walk.
+ * none). A lookup is one bucket read and a binary search over typed arrays.
  *
  * IPv6 ranges are kept at /64 granularity (the top 64 bits, RFC 4291 §2.5.4: subnets are /64
  * or shorter); a longer prefix in the data covers its whole /64.
@@ -19,17 +18,14 @@ export interface SourceRanges {
 export interface RangeTable {
   /**
    * IPv4, per /16 `b`: `v4Index[b]` is `0x80000000 | combination` when one combination covers
-   * the whole /16 (most do: one read answers), else the offset in `v4Slots` of the /16's
-   * segment count followed by its segments, each `(start's low 16 bits << 16) | combination`
-   * (the first starts at 0): the search and the answer share a cache line.
+   * the whole /16, else the offset in `v4Slots` of the /16's segment count followed by its
+   * segments, each `(start's low 16 bits << 16) | combination` (the first starts at 0).
    */
   readonly v4Index: Uint32Array;
   readonly v4Slots: Uint32Array;
   /**
-   * IPv6 (top 64 bits): segment starts interleaved `[hi, lo, hi, lo, …]` (one cache line per
-   * search step), their combinations, and per top `V6_BUCKET_BITS` bits of the address the
-   * segment holding the bucket's first address (IPv6 space in use is dense in a few /12s, so
-   * a /16 bucket would leave thousands of segments to search).
+   * IPv6 (top 64 bits): segment starts interleaved `[hi, lo, hi, lo, …]`, their combinations,
+   * and per top `V6_BUCKET_BITS` bits the segment holding the bucket's first address.
    */
   readonly v6Starts: Uint32Array;
   readonly v6Codes: Uint16Array;
@@ -60,15 +56,11 @@ export function rangeCount(r: SourceRanges): number {
 }
 
 const TWO32 = 2 ** 32;
-/** Sources a table can hold: an event key packs the source index and the +1/-1 in 10 bits. */
 const MAX_SOURCES = 511;
 
 /**
- * Flattens `sources` into one table. Built in a sweep over the range boundaries: the sources
- * covering each segment are named by a combination id (the same set of sources always gets
- * the same id), so a segment answers every source at once and precedence is decided later.
- * Runs at start and at each feed update (~0.1 s for the shipped 95,000 ranges), so the events
- * are packed in typed arrays and sorted natively.
+ * Flattens `sources` into one table, in a sweep over the range boundaries: the sources
+ * covering each segment are named by a combination id (the same set always gets the same id).
  */
 export function buildRangeTable(sources: readonly SourceRanges[]): RangeTable {
   if (sources.length > MAX_SOURCES) throw new RangeError(`more than ${MAX_SOURCES} sources`);
@@ -99,98 +91,75 @@ export function buildRangeTable(sources: readonly SourceRanges[]): RangeTable {
     return id;
   };
 
-  // IPv4: one float per event, position * 1024 + source * 2 + (1: start, 0: end + 1); ends
-  // sort before starts at the same position, which the sweep applies together anyway.
-  let n4 = 0;
-  for (const r of sources) n4 += r.v4.length;
-  const v4Events = new Float64Array(n4);
-  let e = 0;
-  sources.forEach((r, s) => {
-    for (let i = 0; i < r.v4.length; i += 2) {
-      v4Events[e++] = (r.v4[i] as number) * 1024 + s * 2 + 1;
-      const after = (r.v4[i + 1] as number) + 1;
-      if (after < TWO32) v4Events[e++] = after * 1024 + s * 2;
-    }
-  });
-  const sorted4 = v4Events.subarray(0, e).sort();
-  const starts4: number[] = [0];
-  const codes4: number[] = [0];
-  for (let i = 0; i < sorted4.length; ) {
-    const pos = Math.floor((sorted4[i] as number) / 1024);
-    while (i < sorted4.length && Math.floor((sorted4[i] as number) / 1024) === pos) {
-      const low = (sorted4[i] as number) % 1024;
-      apply(low >>> 1, low & 1 ? 1 : -1);
-      i++;
-    }
-    push(starts4, null, codes4, pos, 0, comboNow());
-  }
-
-  // IPv6 (top 64 bits): a boundary is two words; end + 1 carries into the high word.
-  active.fill(0);
-  bits.fill(0);
-  const hi: number[] = [];
-  const lo: number[] = [];
-  const src: number[] = [];
-  sources.forEach((r, s) => {
-    for (let i = 0; i < r.v6.length; i += 4) {
-      hi.push(r.v6[i] as number);
-      lo.push(r.v6[i + 1] as number);
-      src.push(s * 2 + 1);
-      let h = r.v6[i + 2] as number;
-      let l = (r.v6[i + 3] as number) + 1;
-      if (l === TWO32) {
-        l = 0;
-        h += 1;
+  /** The segments of the boundaries `add` gives: (hi, lo, source * 2 + 1 if a start). */
+  const sweep = (add: (boundary: (h: number, l: number, code: number) => void) => void) => {
+    const hi: number[] = [];
+    const lo: number[] = [];
+    const src: number[] = [];
+    add((h, l, code) => {
+      hi.push(h);
+      lo.push(l);
+      src.push(code);
+    });
+    active.fill(0);
+    bits.fill(0);
+    const order = Uint32Array.from(hi.keys()).sort(
+      (x, y) => (hi[x] as number) - (hi[y] as number) || (lo[x] as number) - (lo[y] as number),
+    );
+    const starts: number[] = [0];
+    const lows: number[] = [0];
+    const codes: number[] = [0];
+    for (let i = 0; i < order.length; ) {
+      const h = hi[order[i] as number] as number;
+      const l = lo[order[i] as number] as number;
+      while (i < order.length && hi[order[i] as number] === h && lo[order[i] as number] === l) {
+        const code = src[order[i] as number] as number;
+        apply(code >>> 1, code & 1 ? 1 : -1);
+        i++;
       }
-      if (h < TWO32) {
-        hi.push(h);
-        lo.push(l);
-        src.push(s * 2);
-      }
+      push(starts, lows, codes, h, l, comboNow());
     }
-  });
-  const order = Uint32Array.from(hi.keys()).sort(
-    (x, y) => (hi[x] as number) - (hi[y] as number) || (lo[x] as number) - (lo[y] as number),
+    return { starts, lows, codes };
+  };
+  const v4 = sweep((boundary) =>
+    sources.forEach((r, s) => {
+      for (let i = 0; i < r.v4.length; i += 2) {
+        boundary(r.v4[i] as number, 0, s * 2 + 1);
+        const after = (r.v4[i + 1] as number) + 1;
+        if (after < TWO32) boundary(after, 0, s * 2);
+      }
+    }),
   );
-  const starts6: number[] = [0];
-  const lows6: number[] = [0];
-  const codes6: number[] = [0];
-  for (let i = 0; i < order.length; ) {
-    const h = hi[order[i] as number] as number;
-    const l = lo[order[i] as number] as number;
-    while (i < order.length && hi[order[i] as number] === h && lo[order[i] as number] === l) {
-      const code = src[order[i] as number] as number;
-      apply(code >>> 1, code & 1 ? 1 : -1);
-      i++;
-    }
-    push(starts6, lows6, codes6, h, l, comboNow());
-  }
+  // IPv6 (top 64 bits): a boundary is two words; end + 1 carries into the high word.
+  const v6 = sweep((boundary) =>
+    sources.forEach((r, s) => {
+      for (let i = 0; i < r.v6.length; i += 4) {
+        boundary(r.v6[i] as number, r.v6[i + 1] as number, s * 2 + 1);
+        const l = (r.v6[i + 3] as number) + 1;
+        const h = (r.v6[i + 2] as number) + (l === TWO32 ? 1 : 0);
+        if (h < TWO32) boundary(h, l === TWO32 ? 0 : l, s * 2);
+      }
+    }),
+  );
 
-  const { index, slots } = packV4(starts4, codes4);
+  const { index, slots } = packV4(v4.starts, v4.codes);
   return {
     v4Index: index,
     v4Slots: slots,
-    v6Starts: Uint32Array.from(starts6.flatMap((h, i) => [h, lows6[i] as number])),
-    v6Codes: Uint16Array.from(codes6),
-    v6Bucket: bucketIndex(starts6, lows6, V6_BUCKET_BITS),
+    v6Starts: Uint32Array.from(v6.starts.flatMap((h, i) => [h, v6.lows[i] as number])),
+    v6Codes: Uint16Array.from(v6.codes),
+    v6Bucket: bucketIndex(v6.starts, v6.lows, V6_BUCKET_BITS),
     combos,
   };
 }
 
-/** Appends a segment start, merging with the last one when it starts at the same place or has the same combination. */
-function push(
-  hi: number[],
-  lo: number[] | null,
-  codes: number[],
-  h: number,
-  l: number,
-  code: number,
-): void {
+/** Appends a segment start, merged with the last one at the same place or of its combination. */
+function push(hi: number[], lo: number[], codes: number[], h: number, l: number, code: number) {
   const last = hi.length - 1;
-  if (hi[last] === h && (lo === null || lo[last] === l)) codes[last] = code;
+  if (hi[last] === h && lo[last] === l) codes[last] = code;
   else if (codes[last] !== code) {
     hi.push(h);
-    lo?.push(l);
+    lo.push(l);
     codes.push(code);
   }
 }
@@ -219,10 +188,7 @@ function packV4(starts: number[], codes: number[]): { index: Uint32Array; slots:
   return { index, slots: Uint32Array.from(slots) };
 }
 
-/**
- * IPv6 bucket bits: 2^16 + 1 bucket entries are 256 KiB for the bundled pack's ~29,000 IPv6
- * segments (2^20 were 4 MiB of the IP data file for a search one or two steps shorter).
- */
+/** IPv6 bucket bits: 2^16 + 1 bucket entries are 256 KiB. */
 export const V6_BUCKET_BITS = 16;
 
 /** For each value of the top `bits` bits of the high word, the segment holding its first address. */
@@ -245,11 +211,9 @@ function bucketIndex(starts: number[], lows: number[], bits: number): Uint32Arra
   bucket[buckets] = starts.length - 1;
   // Flag the buckets that one segment covers whole: their answer needs no search (most of them).
   for (let b = 0; b < buckets; b++) {
-    if (
-      bucket[b + 1] === bucket[b] &&
-      !startsAt(starts, lows, bucket[b + 1] as number, (b + 1) * width)
-    ) {
-      bucket[b] = ((bucket[b] as number) | SINGLE) >>> 0;
+    const s = bucket[b + 1] as number;
+    if (s === bucket[b] && !(starts[s] === (b + 1) * width && lows[s] === 0)) {
+      bucket[b] = (s | SINGLE) >>> 0;
     }
   }
   return bucket;
@@ -257,10 +221,6 @@ function bucketIndex(starts: number[], lows: number[], bits: number): Uint32Arra
 
 /** Bucket flag: one segment covers the whole bucket. */
 export const SINGLE = 0x80000000;
-
-function startsAt(starts: number[], lows: number[], s: number, hi: number): boolean {
-  return starts[s] === hi && lows[s] === 0;
-}
 
 /** Combination id of the segment holding IPv4 address `v4`. */
 export function comboOfV4(t: RangeTable, v4: number): number {
@@ -270,11 +230,7 @@ export function comboOfV4(t: RangeTable, v4: number): number {
   return searchV4Segments(slots, entry + 1, entry + (slots[entry] as number), v4);
 }
 
-/**
- * The combination id of IPv4 `v4` among a /16's segments `first`..`last` of `slots` (each its
- * start's low 16 bits << 16 | combination; the first starts the /16): in the table, or read
- * by position (`ip/direct/`).
- */
+/** The combination id of IPv4 `v4` among a /16's segments `first`..`last` of `slots`. */
 export function searchV4Segments(
   slots: Uint32Array,
   first: number,
@@ -302,10 +258,7 @@ export function comboOfV6(t: RangeTable, w0: number, w1: number): number {
   return t.v6Codes[searchV6Segments(t.v6Starts, first, last, w0, w1)] as number;
 }
 
-/**
- * The segment holding the /64 `w0`, `w1` among segments `first`..`last` of `starts` (two
- * words each; segment `first` starts at or before it): in the table, or read by position.
- */
+/** The segment holding the /64 `w0`, `w1` among segments `first`..`last` of `starts`. */
 export function searchV6Segments(
   starts: Uint32Array,
   first: number,

@@ -43,10 +43,7 @@ export function keywordPattern(keyword: string): RegExp {
   return new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?:$|[^\\p{L}\\p{N}])`, 'iu');
 }
 
-/**
- * Keywords whose `pattern` is `keywordPattern(keyword)`, made on first use: most lookups read
- * none of the Unicode-aware patterns, or only their ASCII form (classify.ts).
- */
+/** Keywords whose `pattern` is `keywordPattern(keyword)`, made on first use (classify.ts). */
 const STANDARD = new WeakSet<NameKeyword>();
 
 /** A keyword with the pattern `keywordPattern` makes, built when first read. */
@@ -79,25 +76,16 @@ export interface SignalLists {
   keywords: readonly NameKeyword[];
 }
 
-const LIST_FILES: Record<ListedSignal, string> = {
-  hosting: 'asn-hosting.tsv',
-  vpn: 'asn-vpn.tsv',
-  proxy: 'asn-proxy.tsv',
-  relay: 'asn-relay.tsv',
-  mobile: 'asn-mobile.tsv',
-  isp: 'asn-isp.tsv',
-};
+const LISTED: readonly ListedSignal[] = ['hosting', 'vpn', 'proxy', 'relay', 'mobile', 'isp'];
+const listFile = (signal: ListedSignal) => `asn-${signal}.tsv`;
 const KEYWORD_FILE = 'as-name-keywords.tsv';
 const KEYWORD_SIGNALS = new Set<string>(['hosting', 'vpn', 'proxy', 'mobile']);
 
-/**
- * The package's `data/` folder. Sources live in `src/ip/privacy/`, the bundle in `dist/`, so
- * the folder is found by walking up to the first ancestor that has `data/asn-hosting.tsv`.
- */
-export function findDataDir(from = dirname(fileURLToPath(import.meta.url))): string {
+/** The package's `data/` folder: the first ancestor's that has `data/asn-hosting.tsv`. */
+function findDataDir(from = dirname(fileURLToPath(import.meta.url))): string {
   let dir = from;
   for (;;) {
-    if (existsSync(join(dir, 'data', LIST_FILES.hosting))) return join(dir, 'data');
+    if (existsSync(join(dir, 'data', listFile('hosting')))) return join(dir, 'data');
     const parent = dirname(dir);
     if (parent === dir) {
       throw new ConfigError(`@netdiag/core data files not found above ${from}`);
@@ -109,7 +97,8 @@ export function findDataDir(from = dirname(fileURLToPath(import.meta.url))): str
 /** Parses list files from `texts` (file name → content); throws naming the file and line. */
 export function parseSignalLists(texts: Record<string, string>): SignalLists {
   const lists = {} as Record<ListedSignal, Map<number, ListedAs>>;
-  for (const [signal, file] of Object.entries(LIST_FILES) as [ListedSignal, string][]) {
+  for (const signal of LISTED) {
+    const file = listFile(signal);
     const map = new Map<number, ListedAs>();
     for (const { fields, line } of rows(texts[file] ?? '')) {
       const [asnText = '', holder = '', reason = ''] = fields;
@@ -145,7 +134,7 @@ export function loadSignalLists(dir: string = findDataDir()): SignalLists {
 /** The list files' texts by file name (what `parseSignalLists` reads). */
 export function readSignalListTexts(dir: string = findDataDir()): Record<string, string> {
   const texts: Record<string, string> = {};
-  for (const file of [...Object.values(LIST_FILES), KEYWORD_FILE]) {
+  for (const file of [...LISTED.map(listFile), KEYWORD_FILE]) {
     try {
       texts[file] = readFileSync(join(dir, file), 'utf8');
     } catch (error) {

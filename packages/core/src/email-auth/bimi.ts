@@ -1,15 +1,20 @@
 /**
- * BIMI (draft-brand-indicators-for-message-identification, §4): the `default._bimi.<domain>`
- * TXT record `v=BIMI1; l=<https SVG URL>; a=<https VMC URL>`. Mailbox providers show the logo
- * only when DMARC is at enforcement (§3.2: p=quarantine or reject, no pct below 100).
+ * BIMI (draft-brand-indicators-for-message-identification §4): `default._bimi.<domain>` TXT
+ * `v=BIMI1; l=<SVG URL>; a=<VMC URL>`, shown only with DMARC at enforcement (§3.2).
  * @module
  */
 import type { z } from 'zod';
 import type { DmarcAnalysis } from './dmarc/analyse.js';
-import { runSection, type SectionRun } from './dns.js';
+import { type SectionRun, sectionAnalyser } from './dns.js';
 import type { bimiSchema } from './schema.js';
 import { lookupTxtPolicy } from './txt-policy.js';
-import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from './types.js';
+import {
+  type EmailAuthSectionOptions,
+  finding,
+  findingList,
+  passUnlessFlagged,
+  statusOf,
+} from './types.js';
 
 /** The `bimi` section: `default._bimi.<domain>`, its logo (`l=`) and certificate (`a=`). */
 export type BimiAnalysis = z.output<typeof bimiSchema>;
@@ -20,18 +25,12 @@ export interface AnalyseBimiOptions extends EmailAuthSectionOptions {
 }
 
 /** Analyses `domain`'s BIMI record. DNS failures become findings. */
-export async function analyseBimi(
-  domain: string,
-  options: AnalyseBimiOptions = {},
-): Promise<BimiAnalysis> {
-  return runSection(options, (run) => bimiSection(domain, run));
-}
+export const analyseBimi = sectionAnalyser(bimiSection);
 
 async function bimiSection(
   domain: string,
   options: SectionRun<AnalyseBimiOptions>,
 ): Promise<BimiAnalysis> {
-  const { lookup } = options;
   const name = `default._bimi.${domain}`;
   const base: BimiAnalysis = {
     status: 'none',
@@ -41,62 +40,47 @@ async function bimiSection(
     authority_url: null,
     findings: [],
   };
-  const found = await lookupTxtPolicy(
-    options.resolver,
-    name,
-    'BIMI1',
-    'bimi',
-    'BIMI draft §4.2',
-    lookup,
-  );
+  const found = await lookupTxtPolicy(options, name, 'BIMI1', 'bimi', 'BIMI draft §4.2');
   if (found.kind === 'absent') {
     return { ...base, findings: [finding('info', 'bimi_missing', `no BIMI record at ${name}`)] };
   }
   if (found.kind !== 'found') return { ...base, status: 'fail', findings: [found.finding] };
-  const findings: Finding[] = [];
+  const [findings, add] = findingList();
   const logo = found.tags.get('l') ?? null;
   const authority = found.tags.get('a') ?? null;
   if (!logo && !authority) {
-    findings.push(finding('info', 'bimi_declined', `${name} declines BIMI (empty l= and a=)`));
+    add('info', 'bimi_declined', `${name} declines BIMI (empty l= and a=)`);
   } else {
     if (!logo) {
-      findings.push(finding('fail', 'bimi_logo', 'l= (the logo URL) is missing or empty'));
+      add('fail', 'bimi_logo', 'l= (the logo URL) is missing or empty');
     } else if (!/^https:\/\/\S+$/i.test(logo)) {
-      findings.push(finding('fail', 'bimi_logo', `l=${logo} must be an https: URL of an SVG file`));
+      add('fail', 'bimi_logo', `l=${logo} must be an https: URL of an SVG file`);
     }
     if (!authority) {
-      findings.push(
-        finding(
-          'info',
-          'bimi_no_vmc',
-          'no a= (Verified Mark Certificate): several mailbox providers show the logo only with one',
-        ),
+      add(
+        'info',
+        'bimi_no_vmc',
+        'no a= (Verified Mark Certificate): several mailbox providers show the logo only with one',
       );
     } else if (!/^https:\/\/\S+$/i.test(authority)) {
-      findings.push(
-        finding('fail', 'bimi_vmc', `a=${authority} must be an https: URL of a PEM file`),
-      );
+      add('fail', 'bimi_vmc', `a=${authority} must be an https: URL of a PEM file`);
     }
     const applied = options.dmarc?.applied_policy;
     const enforced =
       (applied === 'quarantine' || applied === 'reject') &&
       (options.dmarc?.policy?.pct ?? 100) === 100;
     if (!enforced) {
-      findings.push(
-        finding(
-          'warn',
-          'bimi_dmarc',
-          'BIMI logos are shown only when DMARC is at enforcement: p=quarantine or reject, pct=100',
-        ),
+      add(
+        'warn',
+        'bimi_dmarc',
+        'BIMI logos are shown only when DMARC is at enforcement: p=quarantine or reject, pct=100',
       );
     }
   }
   for (const segment of found.malformed) {
-    findings.push(finding('warn', 'bimi_syntax', `"${segment}" is not a tag=value pair`));
+    add('warn', 'bimi_syntax', `"${segment}" is not a tag=value pair`);
   }
-  if (!findings.some((f) => f.severity === 'fail' || f.severity === 'warn')) {
-    findings.unshift(finding('pass', 'bimi_ok', `BIMI logo published at ${logo}`));
-  }
+  passUnlessFlagged(findings, 'bimi_ok', `BIMI logo published at ${logo}`);
   return {
     ...base,
     status: statusOf(findings),

@@ -1,12 +1,11 @@
 /**
- * `GET /api/email-auth` (SPEC §4 behaviour 8, a tool endpoint): MX, SPF with a per-term analysis
- * and the RFC 7208 evaluation for a client IP, DMARC, DKIM, MTA-STS, TLS-RPT, BIMI and a graded
- * summary. The shape is ours (CONTRACT §6 "tool endpoints"), described field by field here.
- * One piece: most of it is the one answer's OpenAPI description and checked example.
+ * `GET /api/email-auth` (SPEC §4 behaviour 8, a tool endpoint; the shape is ours, CONTRACT §6):
+ * its OpenAPI description and checked example, and the `evaluate_spf` tool.
  * @module
  */
 import { defineCapability } from '../descriptor.js';
 import { COMMON_DKIM_SELECTORS } from './dkim/analyse.js';
+import { effectivePolicy } from './dmarc/parse.js';
 import {
   checkEmailAuthParamsSchema,
   emailAuthDataSchema,
@@ -16,17 +15,17 @@ import {
 import { summarise } from './summary.js';
 import { finding } from './types.js';
 
-/** One mechanism of the example's SPF analysis; qualifier, name and value read from `term`. */
-const spfTerm = (
-  domain: string,
-  depth: number,
-  term: string,
-  status: string,
-  reason: string,
-  dnsLookups: number,
-  cumulativeLookups: number,
-) => {
+/** One mechanism of the example's SPF analysis, with the verdict `analyseSpf` gives it. */
+const spfTerm = (domain: string, depth: number, term: string, cumulative: number, lookups = 0) => {
   const [name, value] = term.replace(/^[-~]/, '').split(':') as [string, string | undefined];
+  const reason =
+    name === 'ip4'
+      ? `authorises ${value}; costs no DNS lookup`
+      : name === 'include'
+        ? `includes the policy of ${value}`
+        : depth > 0
+          ? `ends the ${domain} policy; inside an include only a "pass" counts (RFC 7208 §5.2)`
+          : '"~all": unlisted senders soft-fail (accepted but marked); "-all" is stricter';
   return {
     domain,
     depth,
@@ -35,13 +34,36 @@ const spfTerm = (
     qualifier: /^[-~]/.test(term) ? term[0] : '+',
     name,
     value: value?.split('/')[0] ?? null,
-    status,
+    status: name === 'all' && depth > 0 ? 'info' : 'pass',
     reason,
-    dns_lookups: dnsLookups,
-    cumulative_lookups: cumulativeLookups,
+    dns_lookups: lookups,
+    cumulative_lookups: cumulative,
     void_lookup: false,
   };
 };
+
+/** One MX host of the example, resolvable. */
+const mxHost = (preference: number, exchange: string, addresses: string[]) => ({
+  preference,
+  exchange,
+  addresses,
+  cname: null,
+  status: 'pass',
+  reason: `resolves to ${addresses.join(', ')}`,
+});
+
+const RUA = ['mailto:dmarc@example.com', 'mailto:reports@dmarc.vendor.example'];
+const SPF_RECORD = 'v=spf1 ip4:93.184.215.0/24 include:_spf.example.com ~all';
+const SPF_INCLUDED = 'v=spf1 ip4:93.184.216.0/24 include:_spf.mailer.example -all';
+
+/** One step of the example's SPF evaluation trace. */
+const step = (depth: number, domain: string, term: string, outcome: string, detail: string) => ({
+  depth,
+  domain,
+  term,
+  outcome,
+  detail,
+});
 
 export const checkEmailAuth = defineCapability({
   id: 'checkEmailAuth',
@@ -80,22 +102,8 @@ export const checkEmailAuth = defineCapability({
       mx: {
         status: 'pass',
         records: [
-          {
-            preference: 10,
-            exchange: 'mx1.example.com',
-            addresses: ['93.184.215.25', '2606:2800:21f:cb07::25'],
-            cname: null,
-            status: 'pass',
-            reason: 'resolves to 93.184.215.25, 2606:2800:21f:cb07::25',
-          },
-          {
-            preference: 20,
-            exchange: 'mx2.example.com',
-            addresses: ['93.184.215.26'],
-            cname: null,
-            status: 'pass',
-            reason: 'resolves to 93.184.215.26',
-          },
+          mxHost(10, 'mx1.example.com', ['93.184.215.25', '2606:2800:21f:cb07::25']),
+          mxHost(20, 'mx2.example.com', ['93.184.215.26']),
         ],
         null_mx: false,
         implicit_mx: false,
@@ -103,7 +111,7 @@ export const checkEmailAuth = defineCapability({
         findings: [finding('pass', 'mx_ok', '2 MX host(s), all resolvable')],
       },
       spf: {
-        record: 'v=spf1 ip4:93.184.215.0/24 include:_spf.example.com ~all',
+        record: SPF_RECORD,
         records_found: 1,
         dns_lookup_limit: 10,
         void_lookup_limit: 2,
@@ -112,16 +120,11 @@ export const checkEmailAuth = defineCapability({
         dns_lookups: 2,
         void_lookups: 0,
         records: [
-          {
-            domain: 'example.com',
-            depth: 0,
-            record: 'v=spf1 ip4:93.184.215.0/24 include:_spf.example.com ~all',
-            via: null,
-          },
+          { domain: 'example.com', depth: 0, record: SPF_RECORD, via: null },
           {
             domain: '_spf.example.com',
             depth: 1,
-            record: 'v=spf1 ip4:93.184.216.0/24 include:_spf.mailer.example -all',
+            record: SPF_INCLUDED,
             via: 'include:_spf.example.com',
           },
           {
@@ -132,78 +135,14 @@ export const checkEmailAuth = defineCapability({
           },
         ],
         terms: [
-          spfTerm(
-            'example.com',
-            0,
-            'ip4:93.184.215.0/24',
-            'pass',
-            'authorises 93.184.215.0/24; costs no DNS lookup',
-            0,
-            0,
-          ),
-          spfTerm(
-            'example.com',
-            0,
-            'include:_spf.example.com',
-            'pass',
-            'includes the policy of _spf.example.com',
-            2,
-            1,
-          ),
-          spfTerm(
-            '_spf.example.com',
-            1,
-            'ip4:93.184.216.0/24',
-            'pass',
-            'authorises 93.184.216.0/24; costs no DNS lookup',
-            0,
-            1,
-          ),
-          spfTerm(
-            '_spf.example.com',
-            1,
-            'include:_spf.mailer.example',
-            'pass',
-            'includes the policy of _spf.mailer.example',
-            1,
-            2,
-          ),
-          spfTerm(
-            '_spf.mailer.example',
-            2,
-            'ip4:93.184.217.0/24',
-            'pass',
-            'authorises 93.184.217.0/24; costs no DNS lookup',
-            0,
-            2,
-          ),
-          spfTerm(
-            '_spf.mailer.example',
-            2,
-            '-all',
-            'info',
-            'ends the _spf.mailer.example policy; inside an include only a "pass" counts (RFC 7208 §5.2)',
-            0,
-            2,
-          ),
-          spfTerm(
-            '_spf.example.com',
-            1,
-            '-all',
-            'info',
-            'ends the _spf.example.com policy; inside an include only a "pass" counts (RFC 7208 §5.2)',
-            0,
-            2,
-          ),
-          spfTerm(
-            'example.com',
-            0,
-            '~all',
-            'pass',
-            '"~all": unlisted senders soft-fail (accepted but marked); "-all" is stricter',
-            0,
-            2,
-          ),
+          spfTerm('example.com', 0, 'ip4:93.184.215.0/24', 0),
+          spfTerm('example.com', 0, 'include:_spf.example.com', 1, 2),
+          spfTerm('_spf.example.com', 1, 'ip4:93.184.216.0/24', 1),
+          spfTerm('_spf.example.com', 1, 'include:_spf.mailer.example', 2, 1),
+          spfTerm('_spf.mailer.example', 2, 'ip4:93.184.217.0/24', 2),
+          spfTerm('_spf.mailer.example', 2, '-all', 2),
+          spfTerm('_spf.example.com', 1, '-all', 2),
+          spfTerm('example.com', 0, '~all', 2),
         ],
         findings: [
           finding(
@@ -226,41 +165,29 @@ export const checkEmailAuth = defineCapability({
           dns_lookups: 1,
           void_lookups: 0,
           trace: [
-            {
-              depth: 0,
-              domain: 'example.com',
-              term: 'v=spf1 ip4:93.184.215.0/24 include:_spf.example.com ~all',
-              outcome: 'record',
-              detail: 'SPF record found',
-            },
-            {
-              depth: 0,
-              domain: 'example.com',
-              term: 'ip4:93.184.215.0/24',
-              outcome: 'no_match',
-              detail: '93.184.216.7 is not in 93.184.215.0/24',
-            },
-            {
-              depth: 1,
-              domain: '_spf.example.com',
-              term: 'v=spf1 ip4:93.184.216.0/24 include:_spf.mailer.example -all',
-              outcome: 'record',
-              detail: 'SPF record found',
-            },
-            {
-              depth: 1,
-              domain: '_spf.example.com',
-              term: 'ip4:93.184.216.0/24',
-              outcome: 'match',
-              detail: '93.184.216.7 is in 93.184.216.0/24',
-            },
-            {
-              depth: 0,
-              domain: 'example.com',
-              term: 'include:_spf.example.com',
-              outcome: 'match',
-              detail: '_spf.example.com returned pass',
-            },
+            step(0, 'example.com', SPF_RECORD, 'record', 'SPF record found'),
+            step(
+              0,
+              'example.com',
+              'ip4:93.184.215.0/24',
+              'no_match',
+              '93.184.216.7 is not in 93.184.215.0/24',
+            ),
+            step(1, '_spf.example.com', SPF_INCLUDED, 'record', 'SPF record found'),
+            step(
+              1,
+              '_spf.example.com',
+              'ip4:93.184.216.0/24',
+              'match',
+              '93.184.216.7 is in 93.184.216.0/24',
+            ),
+            step(
+              0,
+              'example.com',
+              'include:_spf.example.com',
+              'match',
+              '_spf.example.com returned pass',
+            ),
           ],
         },
       },
@@ -275,39 +202,15 @@ export const checkEmailAuth = defineCapability({
         tags: {
           v: 'DMARC1',
           p: 'quarantine',
-          rua: ['mailto:dmarc@example.com', 'mailto:reports@dmarc.vendor.example'],
+          rua: RUA,
         },
-        policy: {
-          p: 'quarantine',
-          sp: 'quarantine',
-          np: 'quarantine',
-          adkim: 'r',
-          aspf: 'r',
-          pct: 100,
-          fo: ['0'],
-          rf: 'afrf',
-          ri: 86400,
-          testing: false,
-        },
+        policy: effectivePolicy({ p: 'quarantine' }),
         applied_policy: 'quarantine',
-        rua: [
-          {
-            uri: 'mailto:dmarc@example.com',
-            size: null,
-            unit: null,
-            domain: 'example.com',
-            external: false,
-            authorized: null,
-          },
-          {
-            uri: 'mailto:reports@dmarc.vendor.example',
-            size: null,
-            unit: null,
-            domain: 'dmarc.vendor.example',
-            external: true,
-            authorized: true,
-          },
-        ],
+        rua: RUA.map((uri) => {
+          const domain = uri.split('@')[1] as string;
+          const external = domain !== 'example.com';
+          return { uri, size: null, unit: null, domain, external, authorized: external || null };
+        }),
         ruf: [],
         errors: [],
         unknown_tags: [],

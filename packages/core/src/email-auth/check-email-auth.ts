@@ -1,7 +1,6 @@
 /**
- * `checkEmailAuth`: every email-authentication record of a domain in one call (MX, SPF, DMARC,
- * DKIM, MTA-STS, TLS-RPT, BIMI), the SPF evaluation for a client IP when one is given, and a
- * graded summary. Sections run concurrently over the one DNS seam.
+ * `checkEmailAuth`: every email-authentication record of a domain in one call, the SPF evaluation
+ * for a client IP when one is given, and a graded summary; the sections run concurrently.
  * @module
  */
 import type { z } from 'zod';
@@ -19,17 +18,16 @@ import { analyseMx } from './mx.js';
 import type { emailAuthDataSchema } from './schema.js';
 import { analyseSpf } from './spf/analyse.js';
 import { evaluateSpf } from './spf/evaluate-spf.js';
-import { summarise } from './summary.js';
+import { EMAIL_AUTH_SECTIONS, type EmailAuthSection, summarise } from './summary.js';
 import { analyseTlsRpt } from './tls-rpt.js';
 import {
   EMAIL_AUTH_DEFAULT_TIMEOUT_MS,
   type EmailAuthDnsOptions,
   type EmailAuthSectionOptions,
+  type SectionStatus,
 } from './types.js';
 
-/** Budget of the whole check (DNS answers from many names, see docs). */
-export { EMAIL_AUTH_DEFAULT_TIMEOUT_MS };
-/** Budget of the SPF evaluation inside it (RFC 7208 §4.6.4 asks for at least 20 s standalone). */
+/** Budget of the SPF evaluation within the check (RFC 7208 §4.6.4: 20 s or more standalone). */
 export const EMAIL_AUTH_SPF_EVALUATION_TIMEOUT_MS = 15_000;
 
 /** What `checkEmailAuth` checks: a domain and, optionally, one SMTP connection to evaluate. */
@@ -91,15 +89,11 @@ export async function checkEmailAuth(
     options,
     'email-auth',
     async (signal) => {
-      const dns = {
-        resolver,
-        signal,
-        ...(options.dnsTimeout !== undefined ? { dnsTimeout: options.dnsTimeout } : {}),
-      };
+      const dns = { resolver, signal, dnsTimeout: options.dnsTimeout };
       // The sections run within this check's budget, not each within one of their own.
       const section: EmailAuthSectionOptions = { ...dns, timeout: false };
       const mxDone = analyseMx(domain, section);
-      const [mx, spf, dmarc, dkim, mtaSts, tlsRpt, evaluation] = await Promise.all([
+      const [mx, spf, dmarc, dkim, mta_sts, tls_rpt, evaluation] = await Promise.all([
         mxDone,
         analyseSpf(domain, section),
         analyseDmarc(domain, section),
@@ -109,12 +103,10 @@ export async function checkEmailAuth(
           analyseMtaSts(domain, {
             ...section,
             mxHosts: mxResult.records.map((r) => r.exchange),
-            ...(options.fetchMtaStsPolicy !== undefined
-              ? { fetchPolicy: options.fetchMtaStsPolicy }
-              : {}),
-            ...(options.allowedTargets ? { allowedTargets: options.allowedTargets } : {}),
-            ...(options.ca ? { ca: options.ca } : {}),
-            ...(options.mtaStsPolicyUrl ? { policyUrl: options.mtaStsPolicyUrl } : {}),
+            fetchPolicy: options.fetchMtaStsPolicy,
+            allowedTargets: options.allowedTargets,
+            ca: options.ca,
+            policyUrl: options.mtaStsPolicyUrl,
           }),
         ),
         analyseTlsRpt(domain, section),
@@ -131,26 +123,13 @@ export async function checkEmailAuth(
             ),
       ]);
       const bimi = await analyseBimi(domain, { ...section, dmarc });
-      const summary = summarise({
-        mx: mx.status,
-        spf: spf.status,
-        dmarc: dmarc.status,
-        dkim: dkim.status,
-        mta_sts: mtaSts.status,
-        tls_rpt: tlsRpt.status,
-        bimi: bimi.status,
-      });
+      const sections = { mx, spf: { ...spf, evaluation }, dmarc, dkim, mta_sts, tls_rpt, bimi };
+      const statuses = Object.fromEntries(EMAIL_AUTH_SECTIONS.map((s) => [s, sections[s].status]));
       return {
         domain,
         checked_at: new Date(now()).toISOString(),
-        mx,
-        spf: { ...spf, evaluation },
-        dmarc,
-        dkim,
-        mta_sts: mtaSts,
-        tls_rpt: tlsRpt,
-        bimi,
-        summary,
+        ...sections,
+        summary: summarise(statuses as Record<EmailAuthSection, SectionStatus>),
       };
     },
     EMAIL_AUTH_DEFAULT_TIMEOUT_MS,

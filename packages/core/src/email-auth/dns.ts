@@ -1,7 +1,6 @@
 /**
- * Thin helpers over the `DnsResolver` seam for the email-auth sections: one answer kind per
- * outcome (records, NXDOMAIN, NODATA, failure) so that every section can word its findings, and
- * TXT strings joined the way RFC 7208 §3.3 and RFC 7489 §6.6.3 join them.
+ * Helpers over the `DnsResolver` seam: one answer kind per outcome (records, NXDOMAIN, NODATA,
+ * failure) for the findings, and TXT strings joined as RFC 7208 §3.3 and RFC 7489 §6.6.3 do.
  * @module
  */
 import { getDefaultResolver } from '../dns/index.js';
@@ -34,14 +33,15 @@ export interface LookupOptions {
   timeout?: number;
 }
 
+export function lookupOptions(signal: AbortSignal, dnsTimeout: number | undefined): LookupOptions {
+  return { signal, ...(dnsTimeout !== undefined ? { timeout: dnsTimeout } : {}) };
+}
+
 export function resolverOf(resolver: DnsResolver | undefined): DnsResolver {
   return resolver ?? getDefaultResolver();
 }
 
-/**
- * A section's options as its body sees them: the resolver to use, the budget's signal and the
- * options of each DNS query (that signal and the per-query `dnsTimeout`).
- */
+/** A section's options as its body sees them, with the resolver, signal and query options. */
 export type SectionRun<O> = O & {
   resolver: DnsResolver;
   signal: AbortSignal;
@@ -49,29 +49,20 @@ export type SectionRun<O> = O & {
 };
 
 /**
- * Runs a section analyser within its `timeout` (default 20 s; `TimeoutError('email-auth')`)
- * and the caller's `signal`, with the shared resolver when none is given.
+ * A section analyser `(domain, options)` from its body: run within `timeout` (default 20 s;
+ * `TimeoutError('email-auth')`) and `signal`, with the shared resolver when none is given.
  */
-export function runSection<O extends EmailAuthSectionOptions, T>(
-  options: O,
-  section: (run: SectionRun<O>) => Promise<T>,
-): Promise<T> {
-  const resolver = resolverOf(options.resolver);
-  return withTimeout(
-    options,
-    'email-auth',
-    (signal) =>
-      section({
-        ...options,
-        resolver,
-        signal,
-        lookup: {
-          signal,
-          ...(options.dnsTimeout !== undefined ? { timeout: options.dnsTimeout } : {}),
-        },
-      }),
-    EMAIL_AUTH_DEFAULT_TIMEOUT_MS,
-  );
+export function sectionAnalyser<O extends EmailAuthSectionOptions, T>(
+  section: (domain: string, run: SectionRun<O>) => Promise<T>,
+): (domain: string, options?: O) => Promise<T> {
+  return (domain, options = {} as O) => {
+    const resolver = resolverOf(options.resolver);
+    const run = (signal: AbortSignal) => {
+      const lookup = lookupOptions(signal, options.dnsTimeout);
+      return section(domain, { ...options, resolver, signal, lookup });
+    };
+    return withTimeout(options, 'email-auth', run, EMAIL_AUTH_DEFAULT_TIMEOUT_MS);
+  };
 }
 
 /** One query; never throws for DNS failures (only for a caller abort). */
@@ -121,12 +112,27 @@ export async function mustLookup(
   );
 }
 
-/**
- * The text of each TXT record: its character-strings concatenated without separators
- * (RFC 7208 §3.3; RFC 7489 §6.6.3 and RFC 6376 §3.6.2.2 do the same).
- */
+/** Each TXT record's strings joined without separators (RFC 7208 §3.3, RFC 7489 §6.6.3). */
 export function txtTexts(records: readonly DnsRecord[]): string[] {
   return records.map((r) => (Array.isArray(r.value) ? r.value.join('') : String(r.value)));
+}
+
+/** The addresses of `host` (A and AAAA unless `types` says) and the alias it is, if any. */
+export async function addressesOf(
+  resolver: DnsResolver,
+  host: string,
+  lookup: LookupOptions,
+  types: RecordType[] = ['A', 'AAAA'],
+): Promise<{ ok: true; addresses: string[]; cname: string | null } | { ok: false; error: string }> {
+  const results = await Promise.all(types.map((type) => tryLookup(resolver, host, type, lookup)));
+  const answered = results.filter((r): r is Extract<LookupResult, { ok: true }> => r.ok);
+  if (answered.length === 0) {
+    return { ok: false, error: describeFailure(host, 'A', results[0] as LookupResult) };
+  }
+  const addresses = answered.flatMap((r) => r.records).map((r) => String(r.value));
+  const answers = answered.flatMap((r) => r.answers);
+  const alias = answers.find((r) => r.type === 'CNAME' && r.name === host);
+  return { ok: true, addresses, cname: alias ? String(alias.value) : null };
 }
 
 /** A short description of a failed lookup for findings. */

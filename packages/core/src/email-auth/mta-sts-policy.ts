@@ -1,7 +1,6 @@
 /**
- * The MTA-STS policy file (RFC 8461 §3.2, §3.3): fetched with the SSRF-safe client (one checked
- * lookup, pinned connection, certificate verified, no redirects, a size cap), parsed, and its
- * `mx` patterns matched against the domain's MX hosts (§4.1).
+ * The MTA-STS policy file (RFC 8461 §3.2, §3.3): fetched with the SSRF-safe client (certificate
+ * verified, no redirects, a size cap), parsed, and its `mx` patterns matched (§4.1).
  * @module
  */
 import type { z } from 'zod';
@@ -105,18 +104,14 @@ export interface FetchMtaStsPolicyOptions extends BaseOptions {
   timeout?: number | false;
 }
 
-export type PolicyFetch = { ok: true; policy: MtaStsPolicy } | { ok: false; error: string };
-
 /**
- * GETs the policy: a valid certificate for the host is required (§3.3), redirects are not
- * followed (§3.3), the answer must be 200 with media type text/plain (§3.2). Every failure —
- * including the SSRF guard refusing the host — is returned as an error, never thrown (only a
- * caller abort is).
+ * GETs the policy: valid certificate, no redirects (§3.3), 200 with text/plain (§3.2). Every
+ * failure, the SSRF guard's refusal included, is returned as an error; only an abort throws.
  */
 export async function fetchMtaStsPolicy(
   url: string,
   options: FetchMtaStsPolicyOptions = {},
-): Promise<PolicyFetch> {
+): Promise<{ ok: true; policy: MtaStsPolicy } | { ok: false; error: string }> {
   try {
     const response = await safeFetch(url, {
       ...(options.resolver ? { resolver: options.resolver } : {}),

@@ -1,66 +1,52 @@
 /**
- * MTA-STS (RFC 8461): the `_mta-sts.<domain>` TXT record (`v=STSv1; id=…`, §3.1) and, when it
- * is published, the policy file at `https://mta-sts.<domain>/.well-known/mta-sts.txt`, fetched
- * through the SSRF-safe client only (CONTRACT §4), with its MX patterns checked against the
- * domain's MX hosts.
+ * MTA-STS (RFC 8461): the `_mta-sts.<domain>` TXT record (§3.1) and its policy file, fetched
+ * through the SSRF-safe client only (CONTRACT §4), its mx patterns checked against the MX hosts.
  * @module
  */
 import type { z } from 'zod';
-import type { CidrSet } from '../net/ranges.js';
-import { runSection, type SectionRun } from './dns.js';
-import { fetchMtaStsPolicy, type MtaStsPolicy, mxMatchesPattern } from './mta-sts-policy.js';
+import { type SectionRun, sectionAnalyser } from './dns.js';
+import {
+  type FetchMtaStsPolicyOptions,
+  fetchMtaStsPolicy,
+  type MtaStsPolicy,
+  mxMatchesPattern,
+} from './mta-sts-policy.js';
 import type { mtaStsSchema } from './schema.js';
 import { lookupTxtPolicy } from './txt-policy.js';
 import {
+  type AddFinding,
   type EmailAuthSectionOptions,
-  type Finding,
-  type FindingSeverity,
   finding,
+  findingList,
+  passUnlessFlagged,
   statusOf,
 } from './types.js';
 
-/**
- * A max_age under one day means senders forget the policy quickly, shrinking the window in
- * which a cached policy protects against downgrades (RFC 8461 §3.2 max_age, §3.3 caching).
- */
+/** Under a day, senders forget the policy fast and a downgrade need only wait (RFC 8461 §3.3). */
 export const MTA_STS_SHORT_MAX_AGE_S = 86_400;
 
 /** The `mta_sts` section: the TXT record, the policy file and the MX hosts it leaves out. */
 export type MtaStsAnalysis = z.output<typeof mtaStsSchema>;
 
-export interface AnalyseMtaStsOptions extends EmailAuthSectionOptions {
+/** `allowedTargets` and `ca` are those of the policy fetch. */
+export interface AnalyseMtaStsOptions
+  extends EmailAuthSectionOptions,
+    Pick<FetchMtaStsPolicyOptions, 'allowedTargets' | 'ca'> {
   /** Fetch the policy file when the TXT record is published. @default true */
   fetchPolicy?: boolean;
   /** The domain's MX host names, checked against the policy's `mx` patterns. */
   mxHosts?: readonly string[];
-  /** CIDRs exempt from the SSRF block (NETDIAG_ALLOWED_TARGETS). */
-  allowedTargets?: readonly string[] | CidrSet;
-  /** Extra trusted CA certificates (PEM) for the policy host. */
-  ca?: string | Buffer | readonly (string | Buffer)[];
-  /**
-   * Where the policy is fetched from.
-   * @default `https://mta-sts.${domain}/.well-known/mta-sts.txt` (RFC 8461 §3.3); tests point
-   * it at a loopback port
-   */
+  /** Where the policy is fetched from. @default the RFC 8461 §3.3 URL (tests: a loopback port) */
   policyUrl?: (domain: string) => string;
 }
 
-/**
- * Analyses `domain`'s MTA-STS record and, when it is published, its policy file. DNS and fetch
- * failures become findings.
- */
-export async function analyseMtaSts(
-  domain: string,
-  options: AnalyseMtaStsOptions = {},
-): Promise<MtaStsAnalysis> {
-  return runSection(options, (run) => mtaStsSection(domain, run));
-}
+/** Analyses `domain`'s MTA-STS record and policy file. DNS and fetch failures become findings. */
+export const analyseMtaSts = sectionAnalyser(mtaStsSection);
 
 async function mtaStsSection(
   domain: string,
   options: SectionRun<AnalyseMtaStsOptions>,
 ): Promise<MtaStsAnalysis> {
-  const { lookup } = options;
   const name = `_mta-sts.${domain}`;
   const base: MtaStsAnalysis = {
     status: 'none',
@@ -74,14 +60,7 @@ async function mtaStsSection(
     mx_not_covered: [],
     findings: [],
   };
-  const found = await lookupTxtPolicy(
-    options.resolver,
-    name,
-    'STSv1',
-    'mta_sts',
-    'RFC 8461 §3.1',
-    lookup,
-  );
+  const found = await lookupTxtPolicy(options, name, 'STSv1', 'mta_sts', 'RFC 8461 §3.1');
   if (found.kind === 'absent') {
     return {
       ...base,
@@ -95,9 +74,7 @@ async function mtaStsSection(
     };
   }
   if (found.kind !== 'found') return { ...base, status: 'fail', findings: [found.finding] };
-  const findings: Finding[] = [];
-  const add = (severity: FindingSeverity, code: string, message: string) =>
-    findings.push(finding(severity, code, message));
+  const [findings, add] = findingList();
   const id = found.tags.get('id') ?? null;
   // §3.1: sts-id = 1*32( ALPHA / DIGIT ).
   if (id === null) {
@@ -119,9 +96,9 @@ async function mtaStsSection(
     const url = options.policyUrl?.(domain) ?? base.policy_url;
     const fetched = await fetchMtaStsPolicy(url, {
       resolver: options.resolver,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.allowedTargets ? { allowedTargets: options.allowedTargets } : {}),
-      ...(options.ca ? { ca: options.ca } : {}),
+      signal: options.signal,
+      allowedTargets: options.allowedTargets,
+      ca: options.ca,
     });
     if (!fetched.ok) {
       result.policy_error = fetched.error;
@@ -134,32 +111,25 @@ async function mtaStsSection(
       const { errors, ...policy } = fetched.policy;
       result.policy_fetched = true;
       result.policy = policy;
-      findings.push(...policyFindings(policy, errors, options.mxHosts ?? [], result));
+      policyFindings(add, policy, errors, options.mxHosts ?? [], result);
     }
   }
-  if (!findings.some((f) => f.severity === 'fail' || f.severity === 'warn')) {
-    findings.unshift(
-      finding(
-        'pass',
-        'mta_sts_ok',
-        `MTA-STS is announced with id ${id}${result.policy ? ` and enforced for ${result.policy.mx.join(', ')}` : ''}`,
-      ),
-    );
-  }
+  passUnlessFlagged(
+    findings,
+    'mta_sts_ok',
+    `MTA-STS is announced with id ${id}${result.policy ? ` and enforced for ${result.policy.mx.join(', ')}` : ''}`,
+  );
   return { ...result, status: statusOf(findings), findings };
 }
 
 function policyFindings(
+  add: AddFinding,
   policy: Omit<MtaStsPolicy, 'errors'>,
   errors: string[],
   mxHosts: readonly string[],
   result: MtaStsAnalysis,
-): Finding[] {
-  const out = errors.map((e) =>
-    finding('fail', 'mta_sts_policy_syntax', `policy file: ${e} (RFC 8461 §3.2)`),
-  );
-  const add = (severity: FindingSeverity, code: string, message: string) =>
-    out.push(finding(severity, code, message));
+): void {
+  for (const e of errors) add('fail', 'mta_sts_policy_syntax', `policy file: ${e} (RFC 8461 §3.2)`);
   if (policy.mode === 'testing') {
     add(
       'warn',
@@ -188,5 +158,4 @@ function policyFindings(
       );
     }
   }
-  return out;
 }

@@ -1,27 +1,19 @@
 /**
- * MX analysis: the records with their exchanges' addresses, Null MX (RFC 7505), the implicit MX
- * of RFC 5321 §5.1 when none is published, and the common mistakes: an exchange that is an
- * alias (RFC 2181 §10.3), an IP literal, duplicates, hosts without an address.
+ * MX analysis: the exchanges' addresses, Null MX (RFC 7505), the implicit MX (RFC 5321 §5.1), and
+ * the common mistakes: an alias (RFC 2181 §10.3), an IP literal, duplicates, no address.
  * @module
  */
 import type { z } from 'zod';
-import type { DnsResolver, MxValue } from '../net/dns-types.js';
+import type { MxValue } from '../net/dns-types.js';
 import { parseIpLiteral } from '../net/ip.js';
 import { classifyAddress } from '../net/ranges.js';
-import {
-  describeFailure,
-  type LookupOptions,
-  mustLookup,
-  runSection,
-  type SectionRun,
-  tryLookup,
-} from './dns.js';
+import { addressesOf, mustLookup, type SectionRun, sectionAnalyser } from './dns.js';
 import type { mxHostSchema, mxSchema } from './schema.js';
 import {
   type EmailAuthSectionOptions,
   type Finding,
-  type FindingSeverity,
-  finding,
+  findingList,
+  passUnlessFlagged,
   statusOf,
 } from './types.js';
 
@@ -34,26 +26,16 @@ export type MxHost = z.output<typeof mxHostSchema>;
 /** The `mx` section: records by preference, Null MX (RFC 7505) or implicit MX (RFC 5321 §5.1). */
 export type MxAnalysis = z.output<typeof mxSchema>;
 
-/** `resolver`, `signal`, `timeout` (the whole section) and `dnsTimeout` (each query). */
-export type AnalyseMxOptions = EmailAuthSectionOptions;
-
 /** Analyses `domain`'s MX records. Throws only when the MX lookup itself fails. */
-export async function analyseMx(
-  domain: string,
-  options: AnalyseMxOptions = {},
-): Promise<MxAnalysis> {
-  return runSection(options, (run) => mxSection(domain, run));
-}
+export const analyseMx = sectionAnalyser(mxSection);
 
 async function mxSection(
   domain: string,
-  options: SectionRun<AnalyseMxOptions>,
+  options: SectionRun<EmailAuthSectionOptions>,
 ): Promise<MxAnalysis> {
   const { lookup } = options;
   const answer = await mustLookup(options.resolver, domain, 'MX', lookup);
-  const findings: Finding[] = [];
-  const add = (severity: FindingSeverity, code: string, message: string) =>
-    findings.push(finding(severity, code, message));
+  const [findings, add] = findingList();
   const values = answer.records
     .map((r) => r.value as MxValue)
     .map((v) => ({
@@ -121,10 +103,12 @@ async function mxSection(
   const seen = new Set<string>();
   const resolvedHosts = await Promise.all(
     values.map(async (v, index): Promise<[MxHost, Finding[]]> => {
-      const own: Finding[] = [];
-      const note = (severity: FindingSeverity, code: string, message: string) =>
-        own.push(finding(severity, code, message));
-      const done = (entry: MxHost): [MxHost, Finding[]] => [entry, own];
+      const [own, note] = findingList();
+      const done = (
+        entry: Omit<MxHost, 'status' | 'reason'>,
+        status: MxHost['status'],
+        reason: string,
+      ): [MxHost, Finding[]] => [{ ...entry, status, reason }, own];
       const duplicate = seen.has(v.exchange);
       seen.add(v.exchange);
       const host = { ...v, addresses: [] as string[], cname: null as string | null };
@@ -134,23 +118,19 @@ async function mxSection(
           'mx_ip_literal',
           `MX ${v.preference} ${v.exchange} is an IP address; an MX names a host (RFC 1035 §3.3.9, RFC 5321 §5.1)`,
         );
-        return done({ ...host, status: 'fail', reason: 'an IP address, not a host name' });
+        return done(host, 'fail', 'an IP address, not a host name');
       }
       if (duplicate) {
         note('warn', 'mx_duplicate', `${v.exchange} is listed more than once`);
-        return done({ ...host, status: 'warn', reason: 'listed more than once' });
+        return done(host, 'warn', 'listed more than once');
       }
       if (index >= MX_RESOLVE_LIMIT) {
-        return done({
-          ...host,
-          status: 'info',
-          reason: `not resolved: only the first ${MX_RESOLVE_LIMIT} exchanges are`,
-        });
+        return done(host, 'info', `not resolved: only the first ${MX_RESOLVE_LIMIT} exchanges are`);
       }
       const resolved = await addressesOf(options.resolver, v.exchange, lookup);
       if (!resolved.ok) {
         note('warn', 'mx_dns_error', `MX host ${v.exchange}: ${resolved.error}`);
-        return done({ ...host, status: 'warn', reason: resolved.error });
+        return done(host, 'warn', resolved.error);
       }
       const entry = { ...host, addresses: resolved.addresses, cname: resolved.cname };
       if (resolved.addresses.length === 0) {
@@ -159,7 +139,7 @@ async function mxSection(
           'mx_no_address',
           `MX host ${v.exchange} has no A or AAAA record: mail to it cannot be delivered`,
         );
-        return done({ ...entry, status: 'fail', reason: 'no A or AAAA record' });
+        return done(entry, 'fail', 'no A or AAAA record');
       }
       if (resolved.cname) {
         note(
@@ -167,7 +147,7 @@ async function mxSection(
           'mx_cname',
           `MX host ${v.exchange} is an alias of ${resolved.cname}; an MX must name the canonical host (RFC 2181 §10.3, RFC 5321 §5.1)`,
         );
-        return done({ ...entry, status: 'warn', reason: `an alias (CNAME) of ${resolved.cname}` });
+        return done(entry, 'warn', `an alias (CNAME) of ${resolved.cname}`);
       }
       const internal = resolved.addresses.filter((a) => !classifyAddress(a).public);
       if (internal.length > 0) {
@@ -176,17 +156,9 @@ async function mxSection(
           'mx_private_address',
           `MX host ${v.exchange} has non-public address(es) ${internal.join(', ')}`,
         );
-        return done({
-          ...entry,
-          status: 'warn',
-          reason: `non-public address(es) ${internal.join(', ')}`,
-        });
+        return done(entry, 'warn', `non-public address(es) ${internal.join(', ')}`);
       }
-      return done({
-        ...entry,
-        status: 'pass',
-        reason: `resolves to ${resolved.addresses.join(', ')}`,
-      });
+      return done(entry, 'pass', `resolves to ${resolved.addresses.join(', ')}`);
     }),
   );
   const records = resolvedHosts.map(([host]) => host);
@@ -194,9 +166,7 @@ async function mxSection(
   if (records.every((r) => r.status === 'fail')) {
     add('fail', 'mx_unreachable', `no MX host of ${domain} can receive mail`);
   }
-  if (!findings.some((f) => f.severity === 'warn' || f.severity === 'fail')) {
-    findings.unshift(finding('pass', 'mx_ok', `${records.length} MX host(s), all resolvable`));
-  }
+  passUnlessFlagged(findings, 'mx_ok', `${records.length} MX host(s), all resolvable`);
   return mxResult(findings, { records });
 }
 
@@ -211,26 +181,4 @@ function mxResult(findings: Finding[], fields: Partial<MxAnalysis> = {}): MxAnal
     ...fields,
     findings,
   };
-}
-
-type Addresses =
-  | { ok: true; addresses: string[]; cname: string | null }
-  | { ok: false; error: string };
-
-async function addressesOf(
-  resolver: DnsResolver,
-  host: string,
-  lookup: LookupOptions,
-): Promise<Addresses> {
-  const [a, aaaa] = await Promise.all([
-    tryLookup(resolver, host, 'A', lookup),
-    tryLookup(resolver, host, 'AAAA', lookup),
-  ]);
-  if (!a.ok && !aaaa.ok) return { ok: false, error: describeFailure(host, 'A', a) };
-  const addresses = [...(a.ok ? a.records : []), ...(aaaa.ok ? aaaa.records : [])].map((r) =>
-    String(r.value),
-  );
-  const answers = [...(a.ok ? a.answers : []), ...(aaaa.ok ? aaaa.answers : [])];
-  const alias = answers.find((r) => r.type === 'CNAME' && r.name === host);
-  return { ok: true, addresses, cname: alias ? String(alias.value) : null };
 }

@@ -50,6 +50,14 @@ export type CheckEmailAuthParams = z.input<typeof checkEmailAuthParamsSchema>;
 
 // --- Data ---
 
+const text = (description: string) => z.string().describe(description);
+const nullableText = (description: string) => z.string().nullable().describe(description);
+const texts = (description: string) => z.array(z.string()).describe(description);
+const flag = (description: string) => z.boolean().describe(description);
+const int = (description: string) => z.int().describe(description);
+const verdict = (description: string) => z.enum(['pass', 'warn', 'fail']).describe(description);
+const list = <T extends z.ZodType>(item: T, description: string) =>
+  z.array(item).describe(description);
 const SEVERITIES = ['pass', 'info', 'warn', 'fail'] as const;
 const severity = (description: string) => z.enum(SEVERITIES).describe(description);
 /** Outcome of one section; `none`: an optional mechanism that is not published at all. */
@@ -61,54 +69,45 @@ export const sectionStatusSchema = z
 /** One check of a section: how it came out, a stable code and a sentence naming the rule. */
 export const findingSchema = z.strictObject({
   severity: severity('pass, info, warn or fail'),
-  code: z.string().describe('Stable identifier of the check, e.g. spf_lookup_limit'),
-  message: z.string().describe('What was found, naming the term/value and the rule (RFC section)'),
+  code: text('Stable identifier of the check, e.g. spf_lookup_limit'),
+  message: text('What was found, naming the term/value and the rule (RFC section)'),
 });
-const findings = z
-  .array(findingSchema)
-  .describe('What the section found, worst first within each check');
+const findings = list(findingSchema, 'What the section found, worst first within each check');
 
 /** One MX record, its host's addresses and the verdict on it. */
 export const mxHostSchema = z.strictObject({
-  preference: z.int().describe('MX preference (lower is tried first)'),
-  exchange: z.string().describe('Mail host, without the trailing dot; "" for a Null MX'),
-  addresses: z.array(z.string()).describe('A and AAAA addresses of the host'),
-  cname: z
-    .string()
-    .nullable()
-    .describe('Canonical name when the host is an alias (not allowed, RFC 2181 §10.3)'),
+  preference: int('MX preference (lower is tried first)'),
+  exchange: text('Mail host, without the trailing dot; "" for a Null MX'),
+  addresses: texts('A and AAAA addresses of the host'),
+  cname: nullableText('Canonical name when the host is an alias (not allowed, RFC 2181 §10.3)'),
   status: severity('Verdict on this host'),
-  reason: z.string().describe('Why'),
+  reason: text('Why'),
 });
 
 /** The `mx` section of `GET /api/email-auth`. */
 export const mxSchema = z
   .strictObject({
     // Never none: without MX records the domain's own address is the implicit MX.
-    status: z
-      .enum(['pass', 'warn', 'fail'])
-      .describe(
-        'Verdict on the MX records: pass as recommended, warn works but weaker than recommended, fail broken (never none: without MX records the implicit MX is judged)',
-      ),
-    records: z.array(mxHostSchema).describe('MX records by preference'),
-    null_mx: z.boolean().describe('The domain publishes a Null MX (RFC 7505): it accepts no mail'),
-    implicit_mx: z
-      .boolean()
-      .describe("No MX: mail goes to the domain's own A/AAAA (RFC 5321 §5.1)"),
-    implicit_addresses: z.array(z.string()).describe('The addresses used as the implicit MX'),
+    status: verdict(
+      'Verdict on the MX records: pass as recommended, warn works but weaker than recommended, fail broken (never none: without MX records the implicit MX is judged)',
+    ),
+    records: list(mxHostSchema, 'MX records by preference'),
+    null_mx: flag('The domain publishes a Null MX (RFC 7505): it accepts no mail'),
+    implicit_mx: flag("No MX: mail goes to the domain's own A/AAAA (RFC 5321 §5.1)"),
+    implicit_addresses: texts('The addresses used as the implicit MX'),
     findings,
   })
   .describe('MX records and their hosts');
 
 /** One step of an SPF evaluation: a record fetched or a term evaluated. */
 export const spfTraceStepSchema = z.strictObject({
-  depth: z.int().describe('Include/redirect depth, 0 for the checked domain'),
-  domain: z.string().describe('Whose record'),
-  term: z.string().describe('The term, or the record text for a "record" step'),
+  depth: int('Include/redirect depth, 0 for the checked domain'),
+  domain: text('Whose record'),
+  term: text('The term, or the record text for a "record" step'),
   outcome: z
     .enum(['record', 'match', 'no_match', 'none', 'permerror', 'temperror'])
     .describe('What happened at this step'),
-  detail: z.string().describe('Human detail'),
+  detail: text('Human detail'),
 });
 
 /** One RFC 7208 check_host() evaluation (`engine.evaluateSpf`, the `evaluate_spf` MCP tool). */
@@ -117,27 +116,17 @@ export const spfEvaluationSchema = z
     result: z
       .enum(['pass', 'fail', 'softfail', 'neutral', 'none', 'permerror', 'temperror'])
       .describe('The RFC 7208 result'),
-    reason: z.string().describe('Why: the deciding term, the limit exceeded or the failed lookup'),
-    explanation: z
-      .string()
-      .nullable()
-      .describe('The exp= explanation (only for fail, only when published)'),
-    ip: z.string().describe('Client address evaluated (IPv4-mapped IPv6 shown as IPv4)'),
-    domain: z.string().describe('Domain whose policy was evaluated'),
-    sender: z
-      .string()
-      .describe('MAIL FROM identity used (postmaster@<helo> for the null sender "<>")'),
-    helo: z.string().describe('HELO/EHLO name used for %{h}'),
-    matched_term: z
-      .string()
-      .nullable()
-      .describe('The term of the checked domain that decided the result'),
-    matched_domain: z.string().nullable().describe('Whose record holds matched_term'),
-    dns_lookups: z.int().describe('Terms that caused DNS lookups (limit 10)'),
-    void_lookups: z.int().describe('Lookups answered with NXDOMAIN or no records (limit 2)'),
-    trace: z
-      .array(spfTraceStepSchema)
-      .describe('Every record fetched and term evaluated, in order'),
+    reason: text('Why: the deciding term, the limit exceeded or the failed lookup'),
+    explanation: nullableText('The exp= explanation (only for fail, only when published)'),
+    ip: text('Client address evaluated (IPv4-mapped IPv6 shown as IPv4)'),
+    domain: text('Domain whose policy was evaluated'),
+    sender: text('MAIL FROM identity used (postmaster@<helo> for the null sender "<>")'),
+    helo: text('HELO/EHLO name used for %{h}'),
+    matched_term: nullableText('The term of the checked domain that decided the result'),
+    matched_domain: nullableText('Whose record holds matched_term'),
+    dns_lookups: int('Terms that caused DNS lookups (limit 10)'),
+    void_lookups: int('Lookups answered with NXDOMAIN or no records (limit 2)'),
+    trace: list(spfTraceStepSchema, 'Every record fetched and term evaluated, in order'),
   })
   .describe(
     'RFC 7208 check_host() for ip/sender/helo. Limits: 10 lookup terms, 10 MX/PTR names, 2 void lookups, 15 s',
@@ -163,51 +152,47 @@ export type EvaluateSpfParams = z.input<typeof evaluateSpfParamsSchema>;
 
 /** A record visited while following the SPF policy's includes and redirects. */
 export const spfRecordVisitSchema = z.strictObject({
-  domain: z.string().describe('Whose record'),
-  depth: z.int().describe('0 for the checked domain, +1 per include/redirect'),
-  record: z.string().nullable().describe('The record; null when the domain has none'),
-  via: z.string().nullable().describe('include:<domain> or redirect:<domain> that led here'),
+  domain: text('Whose record'),
+  depth: int('0 for the checked domain, +1 per include/redirect'),
+  record: nullableText('The record; null when the domain has none'),
+  via: nullableText('include:<domain> or redirect:<domain> that led here'),
 });
 
 /** One term of an SPF record, analysed: what it costs in lookups and the verdict on it. */
 export const spfTermSchema = z.strictObject({
-  domain: z.string().describe('Whose record holds the term'),
-  depth: z.int().describe('Include/redirect depth'),
-  term: z.string().describe('The term as published (the offending token for a syntax error)'),
+  domain: text('Whose record holds the term'),
+  depth: int('Include/redirect depth'),
+  term: text('The term as published (the offending token for a syntax error)'),
   kind: z.enum(['mechanism', 'modifier', 'invalid']).describe('invalid = a syntax error'),
   qualifier: z
     .enum(['+', '-', '~', '?'])
     .nullable()
     .describe('Mechanism qualifier; null otherwise'),
-  name: z.string().describe('Mechanism or modifier name; "" when invalid'),
-  value: z.string().nullable().describe('Domain-spec, network or modifier value'),
+  name: text('Mechanism or modifier name; "" when invalid'),
+  value: nullableText('Domain-spec, network or modifier value'),
   status: severity('Verdict on this term'),
-  reason: z.string().describe('Why, with the rule'),
-  dns_lookups: z.int().describe('Lookups this term costs, including its include/redirect target'),
-  cumulative_lookups: z.int().describe('Running total after this term'),
-  void_lookup: z.boolean().describe("The term's query found nothing"),
+  reason: text('Why, with the rule'),
+  dns_lookups: int('Lookups this term costs, including its include/redirect target'),
+  cumulative_lookups: int('Running total after this term'),
+  void_lookup: flag("The term's query found nothing"),
 });
 
 /** The `spf` section of `GET /api/email-auth`. */
 export const spfSchema = z
   .strictObject({
-    status: z.enum(['pass', 'warn', 'fail']).describe('Verdict on the published SPF policy'),
-    record: z.string().nullable().describe("The domain's SPF record (the first when several)"),
-    records_found: z.int().describe('TXT records starting with v=spf1 (exactly one is valid)'),
-    all: z
-      .string()
-      .nullable()
-      .describe('The final all term that applies (-all, ~all, ?all, all), after redirects'),
-    dns_lookups: z
-      .int()
-      .describe('DNS lookups the policy costs through include/redirect (limit 10)'),
-    dns_lookup_limit: z.int().describe('10 (RFC 7208 §4.6.4)'),
-    void_lookups: z.int().describe('Lookups that find nothing (limit 2)'),
-    void_lookup_limit: z.int().describe('2 (RFC 7208 §4.6.4)'),
-    records: z.array(spfRecordVisitSchema).describe('Every record visited, in evaluation order'),
-    terms: z
-      .array(spfTermSchema)
-      .describe("Every term in evaluation order (redirect after its record's mechanisms)"),
+    status: verdict('Verdict on the published SPF policy'),
+    record: nullableText("The domain's SPF record (the first when several)"),
+    records_found: int('TXT records starting with v=spf1 (exactly one is valid)'),
+    all: nullableText('The final all term that applies (-all, ~all, ?all, all), after redirects'),
+    dns_lookups: int('DNS lookups the policy costs through include/redirect (limit 10)'),
+    dns_lookup_limit: int('10 (RFC 7208 §4.6.4)'),
+    void_lookups: int('Lookups that find nothing (limit 2)'),
+    void_lookup_limit: int('2 (RFC 7208 §4.6.4)'),
+    records: list(spfRecordVisitSchema, 'Every record visited, in evaluation order'),
+    terms: list(
+      spfTermSchema,
+      "Every term in evaluation order (redirect after its record's mechanisms)",
+    ),
     findings,
     evaluation: evaluationSchema,
   })
@@ -217,11 +202,11 @@ const policy = z.enum(['none', 'quarantine', 'reject']);
 const alignment = z.enum(['r', 's']);
 /** A DMARC report destination, with the RFC 7489 §7.1 authorisation of an external one. */
 export const dmarcReportDestinationSchema = z.strictObject({
-  uri: z.string().describe('Report URI without the size suffix'),
-  size: z.string().nullable().describe('Size limit as published (!10m → "10")'),
-  unit: z.string().nullable().describe('Size unit k, m, g or t'),
-  domain: z.string().nullable().describe('Domain of a mailto: address'),
-  external: z.boolean().describe("Outside the policy's organisational domain"),
+  uri: text('Report URI without the size suffix'),
+  size: nullableText('Size limit as published (!10m → "10")'),
+  unit: nullableText('Size unit k, m, g or t'),
+  domain: nullableText('Domain of a mailto: address'),
+  external: flag("Outside the policy's organisational domain"),
   authorized: z
     .boolean()
     .nullable()
@@ -230,18 +215,18 @@ export const dmarcReportDestinationSchema = z.strictObject({
 /** The valid DMARC tags as published. */
 export const dmarcTagsSchema = z
   .strictObject({
-    v: z.string().describe('DMARC1').optional(),
+    v: text('DMARC1').optional(),
     p: policy.describe('Policy').optional(),
     sp: policy.describe('Subdomain policy').optional(),
     np: policy.describe('Non-existent subdomain policy (DMARCbis)').optional(),
     adkim: alignment.describe('DKIM alignment').optional(),
     aspf: alignment.describe('SPF alignment').optional(),
-    pct: z.int().describe('Percentage (removed in DMARCbis)').optional(),
-    rua: z.array(z.string()).describe('Aggregate report URIs').optional(),
-    ruf: z.array(z.string()).describe('Failure report URIs').optional(),
-    fo: z.array(z.string()).describe('Failure reporting options').optional(),
-    rf: z.string().describe('Report format (removed in DMARCbis)').optional(),
-    ri: z.int().describe('Report interval in seconds (removed in DMARCbis)').optional(),
+    pct: int('Percentage (removed in DMARCbis)').optional(),
+    rua: texts('Aggregate report URIs').optional(),
+    ruf: texts('Failure report URIs').optional(),
+    fo: texts('Failure reporting options').optional(),
+    rf: text('Report format (removed in DMARCbis)').optional(),
+    ri: int('Report interval in seconds (removed in DMARCbis)').optional(),
     psd: z.enum(['y', 'n', 'u']).describe('Public suffix domain flag (DMARCbis)').optional(),
     t: z.enum(['y', 'n']).describe('Testing mode (DMARCbis)').optional(),
   })
@@ -253,75 +238,69 @@ export const dmarcEffectivePolicySchema = z.strictObject({
   np: policy.describe('Non-existent subdomain policy (default sp)'),
   adkim: alignment.describe('Default r'),
   aspf: alignment.describe('Default r'),
-  pct: z.int().describe('Default 100'),
-  fo: z.array(z.string()).describe('Default ["0"]'),
-  rf: z.string().describe('Default afrf'),
-  ri: z.int().describe('Default 86400'),
-  testing: z.boolean().describe('t=y'),
+  pct: int('Default 100'),
+  fo: texts('Default ["0"]'),
+  rf: text('Default afrf'),
+  ri: int('Default 86400'),
+  testing: flag('t=y'),
 });
 
 /** A DMARC tag that breaks the grammar (the tag is ignored). */
 export const dmarcTagErrorSchema = z.strictObject({
-  tag: z.string().describe('Tag name (or the malformed segment)'),
-  value: z.string().describe('Value as published'),
-  message: z.string().describe('What is wrong'),
+  tag: text('Tag name (or the malformed segment)'),
+  value: text('Value as published'),
+  message: text('What is wrong'),
 });
 
 /** The `dmarc` section of `GET /api/email-auth`. */
 export const dmarcSchema = z
   .strictObject({
-    status: z.enum(['pass', 'warn', 'fail']).describe('Verdict on the DMARC policy'),
-    record: z.string().nullable().describe('The DMARC record that applies'),
-    record_name: z.string().nullable().describe('Where it was found (_dmarc.<domain>)'),
+    status: verdict('Verdict on the DMARC policy'),
+    record: nullableText('The DMARC record that applies'),
+    record_name: nullableText('Where it was found (_dmarc.<domain>)'),
     source: z
       .enum(['domain', 'organizational_domain'])
       .nullable()
       .describe('Published for the domain itself, or inherited from its organisational domain'),
-    organizational_domain: z
-      .string()
-      .nullable()
-      .describe('Registrable domain by the Public Suffix List'),
-    records_found: z.int().describe('v=DMARC1 records at record_name (exactly one is valid)'),
+    organizational_domain: nullableText('Registrable domain by the Public Suffix List'),
+    records_found: int('v=DMARC1 records at record_name (exactly one is valid)'),
     tags: dmarcTagsSchema,
     policy: dmarcEffectivePolicySchema
       .nullable()
       .describe('The tags with the RFC 7489 §6.3 defaults applied'),
     applied_policy: policy.nullable().describe('What receivers apply: p, or sp when inherited'),
-    rua: z.array(dmarcReportDestinationSchema).describe('Aggregate report destinations'),
-    ruf: z.array(dmarcReportDestinationSchema).describe('Failure report destinations'),
-    errors: z.array(dmarcTagErrorSchema).describe('Grammar errors; the tag is ignored'),
-    unknown_tags: z
-      .array(z.string())
-      .describe('Tags not defined by RFC 7489 or DMARCbis (ignored)'),
+    rua: list(dmarcReportDestinationSchema, 'Aggregate report destinations'),
+    ruf: list(dmarcReportDestinationSchema, 'Failure report destinations'),
+    errors: list(dmarcTagErrorSchema, 'Grammar errors; the tag is ignored'),
+    unknown_tags: texts('Tags not defined by RFC 7489 or DMARCbis (ignored)'),
     findings,
   })
   .describe('DMARC (RFC 7489, DMARCbis-aware) with organisational-domain fallback');
 
 /** One DKIM selector tried and the key found there, if any. */
 export const dkimSelectorSchema = z.strictObject({
-  selector: z.string().describe('Selector'),
-  name: z.string().describe('<selector>._domainkey.<domain>'),
+  selector: text('Selector'),
+  name: text('<selector>._domainkey.<domain>'),
   source: z.enum(['requested', 'common']).describe('From dkim_selector or the built-in list'),
-  found: z.boolean().describe('A key record was found'),
-  record: z.string().nullable().describe('The key record'),
-  key_type: z.string().nullable().describe('k= (rsa, ed25519)'),
+  found: flag('A key record was found'),
+  record: nullableText('The key record'),
+  key_type: nullableText('k= (rsa, ed25519)'),
   key_bits: z.int().nullable().describe('Key size in bits'),
-  revoked: z.boolean().describe('Empty p=: the key is revoked'),
-  testing: z.boolean().describe('t=y'),
+  revoked: flag('Empty p=: the key is revoked'),
+  testing: flag('t=y'),
   status: severity('Verdict (RSA < 1024 fail, < 2048 warn; RFC 8301)'),
-  reason: z.string().describe('Why'),
+  reason: text('Why'),
 });
 
 /** The `dkim` section of `GET /api/email-auth`. */
 export const dkimSchema = z
   .strictObject({
     status: sectionStatusSchema,
-    selectors_checked: z
-      .array(z.string())
-      .describe('Every selector tried: dkim_selector first, then common ones'),
-    selectors: z
-      .array(dkimSelectorSchema)
-      .describe('Requested selectors (found or not) and common ones that were found'),
+    selectors_checked: texts('Every selector tried: dkim_selector first, then common ones'),
+    selectors: list(
+      dkimSelectorSchema,
+      'Requested selectors (found or not) and common ones that were found',
+    ),
     domainkey_exists: z
       .boolean()
       .nullable()
@@ -334,9 +313,9 @@ export const dkimSchema = z
 
 /** An MTA-STS policy file, parsed (RFC 8461 §3.2). */
 export const mtaStsPolicySchema = z.strictObject({
-  version: z.string().nullable().describe('STSv1'),
+  version: nullableText('STSv1'),
   mode: z.enum(['enforce', 'testing', 'none']).nullable().describe('Policy mode'),
-  mx: z.array(z.string()).describe('Allowed MX patterns (host or *.domain)'),
+  mx: texts('Allowed MX patterns (host or *.domain)'),
   max_age: z.int().nullable().describe('Seconds senders cache the policy'),
 });
 
@@ -344,18 +323,14 @@ export const mtaStsPolicySchema = z.strictObject({
 export const mtaStsSchema = z
   .strictObject({
     status: sectionStatusSchema,
-    record_name: z.string().describe('_mta-sts.<domain>'),
-    record: z.string().nullable().describe('The v=STSv1 record'),
-    id: z.string().nullable().describe('Policy id (1–32 letters and digits)'),
-    policy_url: z.string().describe('Where senders fetch the policy (RFC 8461 §3.3)'),
-    policy_fetched: z
-      .boolean()
-      .describe('The policy file was fetched (SSRF-safe client) and parsed'),
+    record_name: text('_mta-sts.<domain>'),
+    record: nullableText('The v=STSv1 record'),
+    id: nullableText('Policy id (1–32 letters and digits)'),
+    policy_url: text('Where senders fetch the policy (RFC 8461 §3.3)'),
+    policy_fetched: flag('The policy file was fetched (SSRF-safe client) and parsed'),
     policy: mtaStsPolicySchema.nullable().describe('The parsed policy file; null when not fetched'),
-    policy_error: z.string().nullable().describe('Why the policy could not be fetched or used'),
-    mx_not_covered: z
-      .array(z.string())
-      .describe('MX hosts that no mx pattern of the policy covers'),
+    policy_error: nullableText('Why the policy could not be fetched or used'),
+    mx_not_covered: texts('MX hosts that no mx pattern of the policy covers'),
     findings,
   })
   .describe('MTA-STS (RFC 8461): the TXT record and the policy file');
@@ -364,9 +339,9 @@ export const mtaStsSchema = z
 export const tlsRptSchema = z
   .strictObject({
     status: sectionStatusSchema,
-    record_name: z.string().describe('_smtp._tls.<domain>'),
-    record: z.string().nullable().describe('The v=TLSRPTv1 record'),
-    rua: z.array(z.string()).describe('Report destinations (mailto: or https:)'),
+    record_name: text('_smtp._tls.<domain>'),
+    record: nullableText('The v=TLSRPTv1 record'),
+    rua: texts('Report destinations (mailto: or https:)'),
     findings,
   })
   .describe('SMTP TLS Reporting (RFC 8460)');
@@ -375,10 +350,10 @@ export const tlsRptSchema = z
 export const bimiSchema = z
   .strictObject({
     status: sectionStatusSchema,
-    record_name: z.string().describe('default._bimi.<domain>'),
-    record: z.string().nullable().describe('The v=BIMI1 record'),
-    logo_url: z.string().nullable().describe('l=: the SVG logo URL'),
-    authority_url: z.string().nullable().describe('a=: the Verified Mark Certificate URL'),
+    record_name: text('default._bimi.<domain>'),
+    record: nullableText('The v=BIMI1 record'),
+    logo_url: nullableText('l=: the SVG logo URL'),
+    authority_url: nullableText('a=: the Verified Mark Certificate URL'),
     findings,
   })
   .describe('BIMI record (draft-brand-indicators-for-message-identification)');
@@ -387,8 +362,8 @@ export const bimiSchema = z
 export const sectionScoreSchema = z.strictObject({
   section: z.enum(EMAIL_AUTH_SECTIONS).describe('Section'),
   status: sectionStatusSchema,
-  points: z.int().describe('Points earned'),
-  max_points: z.int().describe('Points for a pass'),
+  points: int('Points earned'),
+  max_points: int('Points for a pass'),
 });
 
 /** The `summary` section of `GET /api/email-auth`. */
@@ -396,14 +371,14 @@ export const summarySchema = z
   .strictObject({
     score: z.int().min(0).max(100).describe('0–100, the sum of the section points'),
     grade: z.enum(EMAIL_AUTH_GRADES).describe('Letter grade'),
-    sections: z.array(sectionScoreSchema).describe('Per-section status and points'),
-    rule: z.string().describe('The grading rule in words'),
+    sections: list(sectionScoreSchema, 'Per-section status and points'),
+    rule: text('The grading rule in words'),
   })
   .describe(`Overall grade. ${GRADE_RULE}`);
 
 /** `GET /api/email-auth` data. */
 export const emailAuthDataSchema = z.strictObject({
-  domain: z.string().describe('The checked domain, normalised (lower case, punycode)'),
+  domain: text('The checked domain, normalised (lower case, punycode)'),
   checked_at: z.iso.datetime().describe('Time of the check, ISO 8601 UTC'),
   mx: mxSchema,
   spf: spfSchema,

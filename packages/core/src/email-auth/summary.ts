@@ -1,11 +1,10 @@
 /**
- * The overall grade. Points are data, checks are elsewhere (the mdn-http-observatory split):
- * each section earns points by its status, the total (0–100) maps to a letter, and a missing
- * or broken SPF or DMARC caps the grade, because without both a domain can be spoofed freely.
+ * The overall grade: points per section by status (data, the mdn-http-observatory split), a
+ * letter per total, capped when SPF or DMARC fails, since without both a domain is spoofable.
  * @module
  */
 import type { z } from 'zod';
-import type { sectionScoreSchema, summarySchema } from './schema.js';
+import type { summarySchema } from './schema.js';
 import type { SectionStatus } from './types.js';
 
 /** The graded sections, in the order of the summary and the rule text. */
@@ -25,9 +24,8 @@ export const EMAIL_AUTH_GRADES = ['A', 'B', 'C', 'D', 'F'] as const;
 export type EmailAuthGrade = (typeof EMAIL_AUTH_GRADES)[number];
 
 /**
- * Points per section and status. SPF and DMARC carry most weight (they are what stops direct
- * spoofing), DKIM next, MX is table stakes; MTA-STS, TLS-RPT and BIMI are extras. `none` (not
- * published) earns nothing and costs nothing more than not having it.
+ * Points per section and status: SPF and DMARC most (they stop direct spoofing), DKIM next, MX
+ * table stakes, MTA-STS, TLS-RPT and BIMI extras. `none` (not published) earns nothing.
  */
 export const SECTION_POINTS: Readonly<Record<EmailAuthSection, Record<SectionStatus, number>>> = {
   spf: { pass: 30, warn: 20, fail: 0, none: 0 },
@@ -78,11 +76,8 @@ export function emailAuthGrade(
   const lowest = EMAIL_AUTH_GRADES[EMAIL_AUTH_GRADES.length - 1] as EmailAuthGrade;
   const grade = EMAIL_AUTH_GRADES.find((g) => score >= GRADE_MINIMUM_SCORES[g]) ?? lowest;
   const capped = CAPPING_SECTIONS.some((section) => statuses[section] === 'fail');
-  return capped && rank(grade) < rank(FAILING_CORE_CAP) ? FAILING_CORE_CAP : grade;
-}
-
-function rank(grade: EmailAuthGrade): number {
-  return EMAIL_AUTH_GRADES.indexOf(grade);
+  const better = EMAIL_AUTH_GRADES.indexOf(grade) < EMAIL_AUTH_GRADES.indexOf(FAILING_CORE_CAP);
+  return capped && better ? FAILING_CORE_CAP : grade;
 }
 
 /** The rule in one sentence, returned with every summary; written from the tables above. */
@@ -104,13 +99,10 @@ function ruleText(): string {
   );
 }
 
-/** One section's status and the points it earned. */
-export type SectionScore = z.output<typeof sectionScoreSchema>;
-
 /** The `summary`: score, grade, per-section points and the rule in words. */
-export type EmailAuthSummary = z.output<typeof summarySchema>;
-
-export function summarise(statuses: Record<EmailAuthSection, SectionStatus>): EmailAuthSummary {
+export function summarise(
+  statuses: Record<EmailAuthSection, SectionStatus>,
+): z.output<typeof summarySchema> {
   const sections = EMAIL_AUTH_SECTIONS.map((section) => {
     const table = SECTION_POINTS[section];
     return {

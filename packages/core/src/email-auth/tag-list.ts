@@ -4,15 +4,9 @@
  * @module
  */
 
-export interface TagListEntry {
-  /** Tag name as published (trimmed). */
-  name: string;
-  /** Value with surrounding whitespace removed. */
-  value: string;
-}
-
 export interface TagList {
-  entries: TagListEntry[];
+  /** Names as published and values, both trimmed. */
+  entries: { name: string; value: string }[];
   /** Segments that are not `name=value` (the raw segment, trimmed): the first `keepMalformed`. */
   malformed: string[];
   /** How many segments are not `name=value`, kept in `malformed` or not. */
@@ -24,10 +18,8 @@ export interface TagList {
 const TAG_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /**
- * Splits on `;`, then on the first `=`; whitespace around names, values and separators is
- * allowed (RFC 6376 §3.2 `*WSP`/FWS); empty segments, such as after a trailing `;`, are skipped.
- * Past `keepMalformed` malformed segments the rest are only counted; past `maxSegments`
- * segments the rest is not read (`truncated`).
+ * Splits on `;`, then on the first `=`, around whitespace (RFC 6376 §3.2); empty segments are
+ * skipped. Malformed ones past `keepMalformed` are only counted; past `maxSegments`, not read.
  */
 export function parseTagList(
   text: string,

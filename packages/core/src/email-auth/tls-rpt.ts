@@ -4,36 +4,21 @@
  * @module
  */
 import type { z } from 'zod';
-import { runSection, type SectionRun } from './dns.js';
+import { type SectionRun, sectionAnalyser } from './dns.js';
 import type { tlsRptSchema } from './schema.js';
 import { lookupTxtPolicy } from './txt-policy.js';
-import {
-  type EmailAuthSectionOptions,
-  type Finding,
-  type FindingSeverity,
-  finding,
-  statusOf,
-} from './types.js';
+import { type EmailAuthSectionOptions, finding, findingList, statusOf } from './types.js';
 
 /** The `tls_rpt` section: `_smtp._tls.<domain>` and its report destinations. */
 export type TlsRptAnalysis = z.output<typeof tlsRptSchema>;
 
-/** `resolver`, `signal`, `timeout` (the whole section) and `dnsTimeout` (each query). */
-export type AnalyseTlsRptOptions = EmailAuthSectionOptions;
-
 /** Analyses `domain`'s TLS-RPT record. DNS failures become findings. */
-export async function analyseTlsRpt(
-  domain: string,
-  options: AnalyseTlsRptOptions = {},
-): Promise<TlsRptAnalysis> {
-  return runSection(options, (run) => tlsRptSection(domain, run));
-}
+export const analyseTlsRpt = sectionAnalyser(tlsRptSection);
 
 async function tlsRptSection(
   domain: string,
-  options: SectionRun<AnalyseTlsRptOptions>,
+  options: SectionRun<EmailAuthSectionOptions>,
 ): Promise<TlsRptAnalysis> {
-  const { lookup } = options;
   const name = `_smtp._tls.${domain}`;
   const base: TlsRptAnalysis = {
     status: 'none',
@@ -42,14 +27,7 @@ async function tlsRptSection(
     rua: [],
     findings: [],
   };
-  const found = await lookupTxtPolicy(
-    options.resolver,
-    name,
-    'TLSRPTv1',
-    'tls_rpt',
-    'RFC 8460 §3',
-    lookup,
-  );
+  const found = await lookupTxtPolicy(options, name, 'TLSRPTv1', 'tls_rpt', 'RFC 8460 §3');
   if (found.kind === 'absent') {
     return {
       ...base,
@@ -63,9 +41,7 @@ async function tlsRptSection(
     };
   }
   if (found.kind !== 'found') return { ...base, status: 'fail', findings: [found.finding] };
-  const findings: Finding[] = [];
-  const add = (severity: FindingSeverity, code: string, message: string) =>
-    findings.push(finding(severity, code, message));
+  const [findings, add] = findingList();
   const rua = (found.tags.get('rua') ?? '')
     .split(',')
     .map((s) => s.trim())

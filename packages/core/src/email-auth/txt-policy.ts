@@ -1,8 +1,6 @@
 /**
- * The shared shape of the small "one versioned TXT record at a fixed name" mechanisms: MTA-STS
- * (`_mta-sts`, RFC 8461 §3.1), TLS-RPT (`_smtp._tls`, RFC 8460 §3) and BIMI (`default._bimi`).
- * Each requires exactly one record that starts with its version tag; anything else means
- * "not implemented" to senders.
+ * "One versioned TXT record at a fixed name": MTA-STS (RFC 8461 §3.1), TLS-RPT (RFC 8460 §3) and
+ * BIMI. Anything but exactly one record means "not implemented" to senders.
  * @module
  */
 import type { DnsResolver } from '../net/dns-types.js';
@@ -16,17 +14,13 @@ export type TxtPolicyLookup =
   | { kind: 'multiple'; name: string; finding: Finding }
   | { kind: 'found'; name: string; record: string; tags: Map<string, string>; malformed: string[] };
 
-/**
- * Fetches `name` and keeps the TXT records whose first tag is `v=<version>`. The version tag
- * must come first (RFC 8461 §3.1, RFC 8460 §3, BIMI §4.2).
- */
+/** The record whose first tag is `v=<version>` (RFC 8461 §3.1, RFC 8460 §3, BIMI §4.2). */
 export async function lookupTxtPolicy(
-  resolver: DnsResolver,
+  { resolver, lookup }: { resolver: DnsResolver; lookup: LookupOptions },
   name: string,
   version: string,
   label: string,
   rule: string,
-  lookup: LookupOptions,
 ): Promise<TxtPolicyLookup> {
   const answer = await tryLookup(resolver, name, 'TXT', lookup);
   if (!answer.ok) {

@@ -32,10 +32,7 @@ export interface EmailAuthDnsOptions extends BaseOptions {
   resolver?: DnsResolver;
 }
 
-/**
- * Budget of `checkEmailAuth`, and of each section analyser called on its own (a section never
- * gets less time alone than inside the whole check).
- */
+/** Budget of `checkEmailAuth` and of each section analyser called on its own. */
 export const EMAIL_AUTH_DEFAULT_TIMEOUT_MS = 20_000;
 
 /** Options of a section analyser (`analyseMx`, `analyseSpf`, …). */
@@ -55,4 +52,19 @@ export function statusOf(findings: readonly Finding[]): Exclude<SectionStatus, '
   if (findings.some((f) => f.severity === 'fail')) return 'fail';
   if (findings.some((f) => f.severity === 'warn')) return 'warn';
   return 'pass';
+}
+
+/** Puts a `pass` finding first when none of `findings` is a warn or fail. */
+export function passUnlessFlagged(findings: Finding[], code: string, message: string): void {
+  if (!findings.some((f) => f.severity === 'warn' || f.severity === 'fail')) {
+    findings.unshift(finding('pass', code, message));
+  }
+}
+
+export type AddFinding = (severity: FindingSeverity, code: string, message: string) => void;
+
+/** An empty findings list and the function that adds to it. */
+export function findingList(): [Finding[], AddFinding] {
+  const findings: Finding[] = [];
+  return [findings, (severity, code, message) => findings.push(finding(severity, code, message))];
 }

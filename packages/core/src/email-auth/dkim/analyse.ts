@@ -1,17 +1,21 @@
 /**
- * DKIM key discovery. Selectors cannot be listed through DNS, so the requested ones are tried
- * first, then a short list of selectors that common mail providers use. When no key turns up,
- * `_domainkey.<domain>` tells whether anything exists below it: NXDOMAIN means nothing does
- * (RFC 8020), NOERROR means keys sit at selectors we did not guess.
+ * DKIM key discovery. Selectors cannot be listed through DNS: the requested ones are tried, then
+ * common ones; with no key, `_domainkey.<domain>` NXDOMAIN means nothing is below it (RFC 8020).
  * @module
  */
 import type { z } from 'zod';
 import { InvalidInputError } from '../../errors.js';
 import type { DnsResolver } from '../../net/dns-types.js';
-import { type LookupOptions, runSection, type SectionRun, tryLookup, txtTexts } from '../dns.js';
+import {
+  type LookupOptions,
+  type SectionRun,
+  sectionAnalyser,
+  tryLookup,
+  txtTexts,
+} from '../dns.js';
 import type { dkimSchema, dkimSelectorSchema } from '../schema.js';
-import { type EmailAuthSectionOptions, type Finding, finding, statusOf } from '../types.js';
-import { looksLikeDkimKey, parseDkimKeyRecord } from './key-record.js';
+import { type EmailAuthSectionOptions, finding, findingList, statusOf } from '../types.js';
+import { type DkimKeyRecord, looksLikeDkimKey, parseDkimKeyRecord } from './key-record.js';
 
 /**
  * Selectors of widespread providers: Google Workspace (`google`), Microsoft 365
@@ -85,12 +89,7 @@ export function parseSelectors(input: string | readonly string[] | undefined): s
  * Looks for `domain`'s DKIM keys: the requested `selectors` first, then the common ones. DNS
  * failures become findings; invalid selectors are an `InvalidInputError`.
  */
-export async function analyseDkim(
-  domain: string,
-  options: AnalyseDkimOptions = {},
-): Promise<DkimAnalysis> {
-  return runSection(options, (run) => dkimSection(domain, run));
-}
+export const analyseDkim = sectionAnalyser(dkimSection);
 
 async function dkimSection(
   domain: string,
@@ -107,24 +106,20 @@ async function dkimSection(
     all.map(({ selector, source }) => probe(options.resolver, domain, selector, source, lookup)),
   );
   const shown = results.filter((r) => r.source === 'requested' || r.found);
-  const findings: Finding[] = [];
+  const [findings, add] = findingList();
   for (const r of shown) {
     if (r.status !== 'pass') {
-      findings.push(
-        finding(r.status, r.found ? 'dkim_key' : 'dkim_selector_missing', `${r.name}: ${r.reason}`),
-      );
+      add(r.status, r.found ? 'dkim_key' : 'dkim_selector_missing', `${r.name}: ${r.reason}`);
     }
   }
   const failed = results.filter(
     (r) => r.source === 'common' && r.reason.startsWith('lookup failed'),
   );
   if (failed.length > 0) {
-    findings.push(
-      finding(
-        'info',
-        'dkim_lookup_failed',
-        `the lookup failed for ${failed.length} common selector(s): ${failed.map((r) => r.selector).join(', ')}`,
-      ),
+    add(
+      'info',
+      'dkim_lookup_failed',
+      `the lookup failed for ${failed.length} common selector(s): ${failed.map((r) => r.selector).join(', ')}`,
     );
   }
   const good = shown.filter((r) => r.found && r.status === 'pass');
@@ -147,9 +142,7 @@ async function dkimSection(
           ),
     );
   } else if (good.length > 0) {
-    findings.push(
-      finding('pass', 'dkim_ok', `DKIM key(s) found at ${good.map((r) => r.selector).join(', ')}`),
-    );
+    add('pass', 'dkim_ok', `DKIM key(s) found at ${good.map((r) => r.selector).join(', ')}`);
   }
   return {
     status: statusOf(findings),
@@ -210,49 +203,40 @@ async function probe(
     revoked: key.revoked,
     testing: key.flags.includes('y'),
   };
-  if (texts.length > 1) {
-    return {
-      ...found,
-      status: 'fail',
-      reason: `${texts.length} key records at one name; verifiers may pick either`,
-    };
-  }
-  if (!key.valid) return { ...found, status: 'fail', reason: key.errors.join('; ') };
-  if (key.revoked)
-    return { ...found, status: 'info', reason: 'the key is revoked (empty p=, RFC 6376 §3.6.1)' };
-  if (key.key_bits === null)
-    return { ...found, status: 'fail', reason: key.errors.join('; ') || 'unreadable key' };
-  if (key.key_type === 'rsa' && key.key_bits < DKIM_MIN_RSA_BITS) {
-    return {
-      ...found,
-      status: 'fail',
-      reason: `RSA ${key.key_bits}-bit key: verifiers reject keys under ${DKIM_MIN_RSA_BITS} bits (RFC 8301 §3.2)`,
-    };
+  const [status, reason] = verdict(key, texts.length);
+  return { ...found, status, reason };
+}
+
+/** The verdict on the key found at one selector (RFC 6376 §3.6.1, RFC 8301). */
+function verdict(key: DkimKeyRecord, records: number): [DkimSelectorResult['status'], string] {
+  if (records > 1) return ['fail', `${records} key records at one name; verifiers may pick either`];
+  if (!key.valid) return ['fail', key.errors.join('; ')];
+  if (key.revoked) return ['info', 'the key is revoked (empty p=, RFC 6376 §3.6.1)'];
+  if (key.key_bits === null) return ['fail', key.errors.join('; ') || 'unreadable key'];
+  const rsa = key.key_type === 'rsa';
+  if (rsa && key.key_bits < DKIM_MIN_RSA_BITS) {
+    return [
+      'fail',
+      `RSA ${key.key_bits}-bit key: verifiers reject keys under ${DKIM_MIN_RSA_BITS} bits (RFC 8301 §3.2)`,
+    ];
   }
   if (key.hash_algorithms.length > 0 && !key.hash_algorithms.includes('sha256')) {
-    return {
-      ...found,
-      status: 'warn',
-      reason: `h=${key.hash_algorithms.join(':')}: only SHA-256 is acceptable for signing (RFC 8301 §3.1)`,
-    };
+    return [
+      'warn',
+      `h=${key.hash_algorithms.join(':')}: only SHA-256 is acceptable for signing (RFC 8301 §3.1)`,
+    ];
   }
-  if (found.testing) {
-    return {
-      ...found,
-      status: 'warn',
-      reason: 't=y: the domain is testing DKIM; verifiers may ignore failures (RFC 6376 §3.6.1)',
-    };
+  if (key.flags.includes('y')) {
+    return [
+      'warn',
+      't=y: the domain is testing DKIM; verifiers may ignore failures (RFC 6376 §3.6.1)',
+    ];
   }
-  if (key.key_type === 'rsa' && key.key_bits < DKIM_RECOMMENDED_RSA_BITS) {
-    return {
-      ...found,
-      status: 'warn',
-      reason: `RSA ${key.key_bits}-bit key: signers SHOULD use ${DKIM_RECOMMENDED_RSA_BITS} bits (RFC 8301 §3.2)`,
-    };
+  if (rsa && key.key_bits < DKIM_RECOMMENDED_RSA_BITS) {
+    return [
+      'warn',
+      `RSA ${key.key_bits}-bit key: signers SHOULD use ${DKIM_RECOMMENDED_RSA_BITS} bits (RFC 8301 §3.2)`,
+    ];
   }
-  return {
-    ...found,
-    status: 'pass',
-    reason: `${key.key_type.toUpperCase()} ${key.key_bits}-bit key`,
-  };
+  return ['pass', `${key.key_type.toUpperCase()} ${key.key_bits}-bit key`];
 }

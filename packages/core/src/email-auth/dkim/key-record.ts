@@ -7,24 +7,22 @@
 import { createPublicKey } from 'node:crypto';
 import { parseTagList } from '../tag-list.js';
 
+/**
+ * A key record's tags (§3.6.1): `version` v= (first when present), `key_type` k= (default rsa),
+ * `hash_algorithms` h= (empty: all), `service_types` s= (default *), `flags` t= (y testing,
+ * s strict), `notes` n=; an empty p= is `revoked`.
+ */
 export interface DkimKeyRecord {
   /** False when the text is not a key record (wrong `v`, no `p` tag). */
   valid: boolean;
-  /** `v=` (optional; when present it MUST be first and be "DKIM1", §3.6.1). */
   version: string | null;
-  /** `k=`: key type. @default 'rsa' */
   key_type: string;
   /** Key size in bits (RSA modulus length; 256 for Ed25519); null when unreadable or revoked. */
   key_bits: number | null;
-  /** `h=`: acceptable hash algorithms; empty means all. */
   hash_algorithms: string[];
-  /** `s=`: service types. @default ['*'] */
   service_types: string[];
-  /** `t=` flags: `y` testing, `s` strict identity. */
   flags: string[];
-  /** `n=`: notes for humans. */
   notes: string | null;
-  /** An empty `p=` means the key was revoked (§3.6.1). */
   revoked: boolean;
   errors: string[];
 }
@@ -94,11 +92,9 @@ export function parseDkimKeyRecord(text: string): DkimKeyRecord {
     record.errors.push('"p=" is not base64 (RFC 6376 §3.6.1)');
     return record;
   }
-  const bits = keyBits(record.key_type, Buffer.from(base64, 'base64'));
-  if (bits === undefined) {
+  record.key_bits = keyBits(record.key_type, Buffer.from(base64, 'base64')) ?? null;
+  if (record.key_bits === null) {
     record.errors.push(`"p=" does not hold a readable ${record.key_type} public key`);
-  } else {
-    record.key_bits = bits;
   }
   return record;
 }

@@ -1,7 +1,6 @@
 /**
- * DMARC policy discovery and findings: `_dmarc.<domain>`, falling back to the organisational
- * domain (RFC 7489 §6.6.3, organisational domain by the Public Suffix List via tldts), the
- * record parsed with `parse.ts`, and the external report destination check of RFC 7489 §7.1.
+ * DMARC policy discovery: `_dmarc.<domain>`, else the organisational domain's (RFC 7489 §6.6.3,
+ * by the Public Suffix List via tldts), and the external report destination check of §7.1.
  * @module
  */
 import type { z } from 'zod';
@@ -10,17 +9,17 @@ import { registrableDomain } from '../../net/domain.js';
 import {
   describeFailure,
   type LookupOptions,
-  runSection,
   type SectionRun,
+  sectionAnalyser,
   tryLookup,
   txtTexts,
 } from '../dns.js';
 import type { dmarcReportDestinationSchema, dmarcSchema } from '../schema.js';
 import {
+  type AddFinding,
   type EmailAuthSectionOptions,
-  type Finding,
-  type FindingSeverity,
   finding,
+  findingList,
   statusOf,
 } from '../types.js';
 import {
@@ -37,25 +36,15 @@ import {
 /** External report domains checked at most (each costs one TXT query). */
 export const DMARC_MAX_EXTERNAL_CHECKS = 10;
 
-/** A report destination; `authorized` is the RFC 7489 §7.1 check of an external one. */
-export type DmarcReportDestination = z.output<typeof dmarcReportDestinationSchema>;
-
 /** The `dmarc` section: the record that applies (own or inherited), its tags and policy. */
 export type DmarcAnalysis = z.output<typeof dmarcSchema>;
 
-export type AnalyseDmarcOptions = EmailAuthSectionOptions;
-
 /** Finds and analyses the DMARC policy of `domain`. DNS failures become findings. */
-export function analyseDmarc(
-  domain: string,
-  options: AnalyseDmarcOptions = {},
-): Promise<DmarcAnalysis> {
-  return runSection(options, (run) => dmarcSection(domain, run));
-}
+export const analyseDmarc = sectionAnalyser(dmarcSection);
 
 async function dmarcSection(
   domain: string,
-  options: SectionRun<AnalyseDmarcOptions>,
+  options: SectionRun<EmailAuthSectionOptions>,
 ): Promise<DmarcAnalysis> {
   const { lookup } = options;
   const organizational = registrableDomain(domain) ?? null;
@@ -78,19 +67,17 @@ async function dmarcSection(
 
   let found = await fetchDmarc(options.resolver, `_dmarc.${domain}`, lookup);
   let source: DmarcAnalysis['source'] = 'domain';
-  if (found.kind === 'error') {
-    return { ...empty, findings: [finding('fail', 'dmarc_dns_error', found.message)] };
-  }
-  if (found.records.length === 0 && organizational && organizational !== domain) {
-    // §6.6.3 step 3: no record for the domain itself → the organisational domain's.
-    const fallback = await fetchDmarc(options.resolver, `_dmarc.${organizational}`, lookup);
-    if (fallback.kind === 'error') {
-      return { ...empty, findings: [finding('fail', 'dmarc_dns_error', fallback.message)] };
-    }
-    if (fallback.records.length > 0 || fallback.others.length > 0) {
+  // §6.6.3 step 3: no record for the domain itself → the organisational domain's.
+  const parent = organizational !== domain ? organizational : null;
+  if (found.kind === 'ok' && found.records.length === 0 && parent) {
+    const fallback = await fetchDmarc(options.resolver, `_dmarc.${parent}`, lookup);
+    if (fallback.kind === 'error' || fallback.records.length > 0 || fallback.others.length > 0) {
       found = fallback;
       source = 'organizational_domain';
     }
+  }
+  if (found.kind === 'error') {
+    return { ...empty, findings: [finding('fail', 'dmarc_dns_error', found.message)] };
   }
   // " v=DMARC1; …": discarded (§6.6.3), but plainly meant as the policy, so named as such.
   const spaced = found.others.find(startsWithWhitespace);
@@ -108,16 +95,14 @@ async function dmarcSection(
     const other = found.others[0];
     const message = other
       ? `${found.name} holds TXT "${other.slice(0, 60)}", which is not a DMARC record: ${parseDmarcRecord(other).errors[0]?.message ?? ''}`
-      : `no DMARC record at _dmarc.${domain}${organizational && organizational !== domain ? ` nor at _dmarc.${organizational}` : ''}: receivers apply no policy to forged mail (RFC 7489 §6.6.3)`;
+      : `no DMARC record at _dmarc.${domain}${parent ? ` nor at _dmarc.${parent}` : ''}: receivers apply no policy to forged mail (RFC 7489 §6.6.3)`;
     return {
       ...empty,
       record_name: other ? found.name : null,
       findings: [finding('fail', other ? 'dmarc_invalid' : 'dmarc_missing', message)],
     };
   }
-  const findings: Finding[] = [];
-  const add = (severity: FindingSeverity, code: string, message: string) =>
-    findings.push(finding(severity, code, message));
+  const [findings, add] = findingList();
   if (spaced !== undefined) {
     add('warn', 'dmarc_leading_whitespace', `${spacedMessage}; the other record applies`);
   }
@@ -139,7 +124,7 @@ async function dmarcSection(
     destinations(options.resolver, parsed.tags.ruf, policyDomain, orgOfPolicy, lookup),
   ]);
 
-  findings.push(...policyFindings(domain, source, parsed.tags, policy, applied));
+  policyFindings(add, domain, source, parsed.tags, policy, applied);
   for (const error of parsed.errors) {
     add('warn', 'dmarc_syntax', `${found.name}: ${error.message}; the tag is ignored`);
   }
@@ -181,15 +166,13 @@ async function dmarcSection(
 }
 
 function policyFindings(
+  add: AddFinding,
   domain: string,
   source: DmarcAnalysis['source'],
   tags: DmarcTags,
   policy: DmarcEffectivePolicy,
   applied: DmarcPolicy,
-): Finding[] {
-  const out: Finding[] = [];
-  const add = (severity: FindingSeverity, code: string, message: string) =>
-    out.push(finding(severity, code, message));
+): void {
   if (source === 'organizational_domain') {
     add(
       'info',
@@ -264,7 +247,6 @@ function policyFindings(
       'ruf= is set; few receivers send failure reports, for privacy reasons',
     );
   }
-  return out;
 }
 
 type Fetched =
@@ -298,7 +280,7 @@ async function destinations(
   policyDomain: string,
   orgOfPolicy: string,
   lookup: LookupOptions,
-): Promise<DmarcReportDestination[]> {
+): Promise<z.output<typeof dmarcReportDestinationSchema>[]> {
   const list = (uris ?? []).map((text) => {
     const parsed = parseDmarcUri(text);
     const uri = 'uri' in parsed ? parsed.uri : text;
@@ -321,12 +303,8 @@ async function destinations(
   await Promise.all(
     externalDomains.slice(0, DMARC_MAX_EXTERNAL_CHECKS).map(async (dest) => {
       // RFC 7489 §7.1: <policy-domain>._report._dmarc.<destination-domain> TXT "v=DMARC1".
-      const answer = await tryLookup(
-        resolver,
-        `${policyDomain}._report._dmarc.${dest}`,
-        'TXT',
-        lookup,
-      );
+      const name = `${policyDomain}._report._dmarc.${dest}`;
+      const answer = await tryLookup(resolver, name, 'TXT', lookup);
       verdicts.set(dest, answer.ok ? txtTexts(answer.records).some(isDmarcRecord) : null);
     }),
   );

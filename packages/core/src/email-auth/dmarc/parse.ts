@@ -1,8 +1,6 @@
 /**
- * DMARC record parsing with the RFC 7489 §6.3/§6.4 grammar, aware of DMARCbis (RFC 9989): the
- * `np`, `psd` and `t` tags are understood, and `pct`, `rf` and `ri` are parsed but marked as
- * removed. Lenient like the reference parsers: a malformed or unknown tag is reported and
- * dropped, the rest of the record still counts (trailofbits/dmarc "ignores syntax errors").
+ * DMARC record parsing (RFC 7489 §6.3/§6.4), aware of DMARCbis (RFC 9989: `np`, `psd`, `t`;
+ * `pct`, `rf`, `ri` removed). Lenient like trailofbits/dmarc: a bad tag is reported and dropped.
  * @module
  */
 import type { z } from 'zod';
@@ -16,27 +14,16 @@ import { parseTagList } from '../tag-list.js';
 /** The tags as published (only the valid ones), typed. */
 export type DmarcTags = z.output<typeof dmarcTagsSchema>;
 
-/** A tag that breaks the grammar, with why. */
-export type DmarcTagError = z.output<typeof dmarcTagErrorSchema>;
-
 /** The tags RFC 7489 §6.3 gives defaults for, applied (DMARCbis: missing p means none). */
 export type DmarcEffectivePolicy = z.output<typeof dmarcEffectivePolicySchema>;
 
 export type DmarcPolicy = DmarcEffectivePolicy['p'];
-export type DmarcAlignment = DmarcEffectivePolicy['adkim'];
-
-/** A report destination (RFC 7489 §6.2 dmarc-uri: URI ["!" size [unit]]). */
-export interface DmarcUri {
-  uri: string;
-  size?: string;
-  unit?: string;
-}
 
 export interface DmarcRecordParse {
   /** False when the record does not start with `v=DMARC1` (§6.6.3: such records are discarded). */
   valid: boolean;
   tags: DmarcTags;
-  errors: DmarcTagError[];
+  errors: z.output<typeof dmarcTagErrorSchema>[];
   /** Tags this parser does not know (ignored, §6.3: "MUST be ignored"). */
   unknown_tags: string[];
 }
@@ -58,16 +45,12 @@ const MAX_SEGMENTS = 1024;
 const LISTED_BAD_URIS = 10;
 
 /**
- * RFC 7489 §6.4 `dmarc-version = "v" *WSP "=" *WSP %x44.4d.41.52.43.31`: the tag name is
- * case-insensitive (RFC 5234 §2.3), the value exactly `DMARC1` (%x codes), so `V=DMARC1` is a
- * record and `v=dmarc1` is not. No leading whitespace (§6.6.3).
+ * RFC 7489 §6.4 `dmarc-version = "v" *WSP "=" *WSP %x44.4d.41.52.43.31`: `V=DMARC1` is a record,
+ * `v=dmarc1` is not (RFC 5234 §2.3), nor one with leading whitespace (§6.6.3).
  */
 const DMARC_VERSION = /^[Vv]\s*=\s*DMARC1\s*(?:;|$)/;
 
-/**
- * True when `text` is a DMARC record (starts with the `v=DMARC1` tag, see `DMARC_VERSION`):
- * the one test for both parsing and picking the records at `_dmarc.<domain>` (§6.6.3).
- */
+/** True when `text` is a DMARC record: the one test for parsing and for picking them (§6.6.3). */
 export function isDmarcRecord(text: string): boolean {
   return DMARC_VERSION.test(text);
 }
@@ -81,10 +64,8 @@ export function startsWithWhitespace(text: string): boolean {
 }
 
 /**
- * Parses one DMARC TXT record. Never throws. Tag names are case-insensitive (`P=reject` is
- * `p=reject`, RFC 7489 §6.4); keyword values (policies, alignment modes, fo, rf, psd, t) are
- * ABNF literals too and are compared case-insensitively; report URIs and the `v` value keep
- * their case.
+ * Parses one DMARC TXT record. Never throws. Tag names and keyword values are case-insensitive
+ * ABNF literals (RFC 7489 §6.4); report URIs and the `v` value keep their case.
  */
 export function parseDmarcRecord(record: string): DmarcRecordParse {
   const result: DmarcRecordParse = { valid: false, tags: {}, errors: [], unknown_tags: [] };
@@ -108,51 +89,34 @@ export function parseDmarcRecord(record: string): DmarcRecordParse {
   // record of thousands of bad segments yields a bounded answer.
   let unlisted = list.malformedCount - list.malformed.length;
   const full = () => result.errors.length + result.unknown_tags.length >= MAX_REPORTED;
+  const report = (tag: string, value: string, message: string) => {
+    if (full()) unlisted++;
+    else result.errors.push({ tag, value, message });
+  };
   for (const segment of list.malformed) {
-    if (full()) {
-      unlisted++;
-      continue;
-    }
-    result.errors.push({
-      tag: segment,
-      value: '',
-      message: `"${segment}" is not a tag=value pair (RFC 7489 §6.4)`,
-    });
+    report(segment, '', `"${segment}" is not a tag=value pair (RFC 7489 §6.4)`);
   }
   const seen = new Set<string>(['v']);
   for (const entry of list.entries.slice(1)) {
     const name = entry.name.toLowerCase();
     if (seen.has(name)) {
-      if (full()) unlisted++;
-      else {
-        result.errors.push({
-          tag: name,
-          value: entry.value,
-          message: `tag "${name}" appears more than once; the first one is used`,
-        });
-      }
+      report(name, entry.value, `tag "${name}" appears more than once; the first one is used`);
       continue;
     }
     seen.add(name);
     const error = applyTag(result.tags, name, entry.value);
     if (error === undefined) continue;
-    if (full()) unlisted++;
-    else if (error === 'unknown') result.unknown_tags.push(entry.name);
-    else result.errors.push({ tag: name, value: entry.value, message: error });
+    if (error !== 'unknown') report(name, entry.value, error);
+    else if (full()) unlisted++;
+    else result.unknown_tags.push(entry.name);
   }
   if (unlisted > 0) {
-    result.errors.push({
-      tag: '',
-      value: '',
-      message: `${unlisted} more problems are not listed: the record has more than ${MAX_REPORTED}`,
-    });
+    const message = `${unlisted} more problems are not listed: the record has more than ${MAX_REPORTED}`;
+    result.errors.push({ tag: '', value: '', message });
   }
   if (list.truncated) {
-    result.errors.push({
-      tag: '',
-      value: '',
-      message: `the rest of the record was not read: it has more than ${MAX_SEGMENTS} tags and segments, where RFC 7489 defines a dozen tags`,
-    });
+    const message = `the rest of the record was not read: it has more than ${MAX_SEGMENTS} tags and segments, where RFC 7489 defines a dozen tags`;
+    result.errors.push({ tag: '', value: '', message });
   }
   return result;
 }
@@ -245,7 +209,9 @@ function applyTag(tags: DmarcTags, name: string, raw: string): string | undefine
  * unit k, m, g or t (RFC 7489 §6.2). Commas and exclamation marks inside the URI must be
  * percent-encoded, so the last `!digits[unit]` is the size.
  */
-export function parseDmarcUri(text: string): DmarcUri | { error: string } {
+export function parseDmarcUri(
+  text: string,
+): { uri: string; size?: string; unit?: string } | { error: string } {
   const sized = /^(.*)!(\d+)([kmgtKMGT])?$/.exec(text);
   const uri = sized ? (sized[1] as string) : text;
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s,!]+$/.test(uri)) {

@@ -1,29 +1,30 @@
 /**
- * Static analysis of a domain's published SPF policy, without a client IP: every term of the
- * record and of the records it includes or redirects to, in evaluation order, with the DNS
- * lookups it costs (RFC 7208 §4.6.4: 10), the void lookups (2), loops, deprecated `ptr`,
- * permissive `all`, record size (§3.4) and syntax errors with the offending token.
- * One file: the walk's steps share one `Walk` state and recurse into each other (include, redirect).
+ * Static analysis of a domain's SPF policy, without a client IP: every term of it and of what it
+ * includes or redirects to, with DNS lookups (RFC 7208 §4.6.4: 10), void lookups (2), loops,
+ * `ptr`, permissive `all`, record size (§3.4) and syntax errors.
  * @module
  */
 import type { z } from 'zod';
-import type { DnsResolver, MxValue } from '../../net/dns-types.js';
+import type { DnsResolver, MxValue, RecordType } from '../../net/dns-types.js';
 import { classifyAddress } from '../../net/ranges.js';
 import {
+  addressesOf,
   describeFailure,
   type LookupOptions,
   mustLookup,
-  runSection,
   type SectionRun,
+  sectionAnalyser,
   tryLookup,
   txtTexts,
 } from '../dns.js';
 import type { spfRecordVisitSchema, spfSchema, spfTermSchema } from '../schema.js';
 import {
+  type AddFinding,
   type EmailAuthSectionOptions,
   type Finding,
   type FindingSeverity,
-  finding,
+  findingList,
+  passUnlessFlagged,
   statusOf,
 } from '../types.js';
 import { SPF_LOOKUP_LIMIT, SPF_NAME_LIMIT, SPF_VOID_LOOKUP_LIMIT } from './check-host.js';
@@ -41,9 +42,6 @@ export const SPF_ANALYSIS_MAX_RECORDS = 40;
 /** One term analysed: its lookup cost, the running total and the verdict (RFC 7208 §4.6.4). */
 export type SpfTermAnalysis = z.output<typeof spfTermSchema>;
 
-/** A record visited while following includes and redirects. */
-export type SpfRecordVisit = z.output<typeof spfRecordVisitSchema>;
-
 /** The `spf` section as `analyseSpf` finds it; `checkEmailAuth` adds the `evaluation`. */
 export type SpfAnalysis = Omit<z.output<typeof spfSchema>, 'evaluation'>;
 
@@ -56,30 +54,23 @@ interface Walk {
   lookupLimitHit: boolean;
   voidLimitHit: boolean;
   terms: SpfTermAnalysis[];
-  records: SpfRecordVisit[];
+  records: z.output<typeof spfRecordVisitSchema>[];
   findings: Finding[];
+  flag: AddFinding;
   finalAll: string | null;
 }
 
-/** `resolver`, `signal`, `timeout` (the whole section) and `dnsTimeout` (each query). */
-export type AnalyseSpfOptions = EmailAuthSectionOptions;
-
 /** Analyses `domain`'s SPF policy. Throws only when the domain's own TXT lookup fails. */
-export async function analyseSpf(
-  domain: string,
-  options: AnalyseSpfOptions = {},
-): Promise<SpfAnalysis> {
-  return runSection(options, (run) => spfSection(domain, run));
-}
+export const analyseSpf = sectionAnalyser(spfSection);
 
 async function spfSection(
   domain: string,
-  options: SectionRun<AnalyseSpfOptions>,
+  options: SectionRun<EmailAuthSectionOptions>,
 ): Promise<SpfAnalysis> {
-  const { lookup } = options;
+  const [findings, flag] = findingList();
   const walk: Walk = {
     resolver: options.resolver,
-    lookup,
+    lookup: options.lookup,
     lookups: 0,
     voids: 0,
     fetched: 1,
@@ -87,60 +78,43 @@ async function spfSection(
     voidLimitHit: false,
     terms: [],
     records: [],
-    findings: [],
+    findings,
+    flag,
     finalAll: null,
   };
-  const answer = await mustLookup(options.resolver, domain, 'TXT', lookup);
+  const answer = await mustLookup(options.resolver, domain, 'TXT', options.lookup);
   const spfRecords = selectSpfRecords(txtTexts(answer.records));
-  const base = {
-    record: spfRecords[0] ?? null,
-    records_found: spfRecords.length,
-    dns_lookup_limit: SPF_LOOKUP_LIMIT,
-    void_lookup_limit: SPF_VOID_LOOKUP_LIMIT,
-  };
   if (spfRecords.length === 0) {
     const why =
       answer.rcode === 'NXDOMAIN'
         ? `${domain} does not exist (NXDOMAIN)`
         : `${domain} publishes no TXT record starting with "v=spf1"`;
     walk.records.push({ domain, depth: 0, record: null, via: null });
-    return {
-      ...base,
-      status: 'fail',
-      all: null,
-      dns_lookups: 0,
-      void_lookups: 0,
-      records: walk.records,
-      terms: [],
-      findings: [
-        finding(
-          'fail',
-          'spf_missing',
-          `${why}: receivers get SPF "none" and cannot tell forged mail from real (RFC 7208 §4.5)`,
-        ),
-      ],
-    };
-  }
-  if (spfRecords.length > 1) {
-    flag(
-      walk,
+    walk.flag(
       'fail',
-      'spf_multiple',
-      `${domain} publishes ${spfRecords.length} SPF records; receivers return permerror (RFC 7208 §4.5): merge them into one`,
+      'spf_missing',
+      `${why}: receivers get SPF "none" and cannot tell forged mail from real (RFC 7208 §4.5)`,
     );
+  } else {
+    if (spfRecords.length > 1) {
+      walk.flag(
+        'fail',
+        'spf_multiple',
+        `${domain} publishes ${spfRecords.length} SPF records; receivers return permerror (RFC 7208 §4.5): merge them into one`,
+      );
+    }
+    await walkRecord(walk, domain, spfRecords[0] as string, 0, null, [domain], true);
   }
-  await walkRecord(walk, domain, spfRecords[0] as string, 0, null, [domain], true);
-  if (!walk.findings.some((f) => f.severity === 'warn' || f.severity === 'fail')) {
-    walk.findings.unshift(
-      finding(
-        'pass',
-        'spf_ok',
-        `one valid SPF record, ${walk.lookups} of ${SPF_LOOKUP_LIMIT} DNS lookups`,
-      ),
-    );
-  }
+  passUnlessFlagged(
+    walk.findings,
+    'spf_ok',
+    `one valid SPF record, ${walk.lookups} of ${SPF_LOOKUP_LIMIT} DNS lookups`,
+  );
   return {
-    ...base,
+    record: spfRecords[0] ?? null,
+    records_found: spfRecords.length,
+    dns_lookup_limit: SPF_LOOKUP_LIMIT,
+    void_lookup_limit: SPF_VOID_LOOKUP_LIMIT,
     status: statusOf(walk.findings),
     all: walk.finalAll,
     dns_lookups: walk.lookups,
@@ -170,8 +144,7 @@ async function walkRecord(
   const at: At = { walk, domain, depth };
   walk.records.push({ domain, depth, record, via });
   if (record.length > SPF_RECORD_SIZE_LIMIT) {
-    flag(
-      walk,
+    walk.flag(
       'warn',
       'spf_record_size',
       `the SPF record of ${domain} is ${record.length} characters; keep SPF answers under ${SPF_RECORD_SIZE_LIMIT} octets so they fit one UDP packet (RFC 7208 §3.4)`,
@@ -189,8 +162,7 @@ async function walkRecord(
   for (const { token, term } of parsed) {
     if ('message' in term) {
       note(at, { kind: 'invalid', text: token }, 'fail', term.message);
-      flag(
-        walk,
+      walk.flag(
         'fail',
         'spf_syntax',
         `syntax error in the SPF record of ${domain}: ${term.message}; receivers return permerror (RFC 7208 §4.6)`,
@@ -200,8 +172,7 @@ async function walkRecord(
     if (term.kind === 'modifier') {
       if ((term.name === 'redirect' || term.name === 'exp') && seenModifiers.has(term.name)) {
         note(at, term, 'fail', `"${term.name}" may appear only once (RFC 7208 §6)`);
-        flag(
-          walk,
+        walk.flag(
           'fail',
           'spf_syntax',
           `${domain}: "${term.name}" appears twice; receivers return permerror (RFC 7208 §6)`,
@@ -212,8 +183,7 @@ async function walkRecord(
       if (term.name === 'redirect') {
         if (hasAll) {
           note(at, term, 'warn', 'ignored: the record has an "all" mechanism (RFC 7208 §5.1)');
-          flag(
-            walk,
+          walk.flag(
             'warn',
             'spf_redirect_ignored',
             `${domain}: "${term.text}" is ignored because the record also has "all" (RFC 7208 §5.1)`,
@@ -227,8 +197,7 @@ async function walkRecord(
       } else {
         const reason = `unknown modifier "${term.name}": receivers ignore it (RFC 7208 §6); check for a typo`;
         note(at, term, 'warn', reason);
-        flag(
-          walk,
+        walk.flag(
           'warn',
           'spf_unknown_modifier',
           `${domain}: unknown modifier "${term.text}" is ignored (RFC 7208 §6)`,
@@ -239,8 +208,7 @@ async function walkRecord(
     if (seenAll !== null) {
       // Lookups after "all" are never made, so they do not count.
       note(at, term, 'warn', `never evaluated: it comes after "${seenAll}"`);
-      flag(
-        walk,
+      walk.flag(
         'warn',
         'spf_after_all',
         `${domain}: "${term.text}" comes after "${seenAll}" and is never evaluated`,
@@ -254,8 +222,7 @@ async function walkRecord(
   if (redirect) {
     await walkInclude(at, redirect, path, 'redirect', top);
   } else if (seenAll === null && top) {
-    flag(
-      walk,
+    walk.flag(
       'warn',
       'spf_no_all',
       `the SPF record of ${domain} ends without "all" or "redirect": unmatched senders get "neutral" (RFC 7208 §4.7); end it with "-all" or "~all"`,
@@ -288,8 +255,7 @@ async function walkMechanism(
         '"ptr" is slow and unreliable and SHOULD NOT be used (RFC 7208 §5.5); list the addresses with ip4/ip6 instead',
         1,
       );
-      flag(
-        at.walk,
+      at.walk.flag(
         'warn',
         'spf_ptr',
         `${at.domain}: "${term.text}" uses the deprecated ptr mechanism (RFC 7208 §5.5)`,
@@ -306,8 +272,7 @@ function walkAll(at: At, term: SpfMechanism, top: boolean) {
   const { walk, domain } = at;
   if (term.qualifier === '+') {
     note(at, term, 'fail', '"+all" authorises every host on the internet to send as this domain');
-    flag(
-      walk,
+    walk.flag(
       'fail',
       'spf_all_pass',
       `${domain}: "${term.text}" lets anyone send mail as this domain; use "-all" or "~all"`,
@@ -317,8 +282,7 @@ function walkAll(at: At, term: SpfMechanism, top: boolean) {
     note(at, term, 'info', reason);
   } else if (term.qualifier === '?') {
     note(at, term, 'warn', '"?all" (neutral) tells receivers nothing about other senders');
-    flag(
-      walk,
+    walk.flag(
       'warn',
       'spf_all_neutral',
       `${domain}: "?all" gives unlisted senders "neutral", which protects nothing; use "-all" or "~all"`,
@@ -326,8 +290,7 @@ function walkAll(at: At, term: SpfMechanism, top: boolean) {
   } else if (term.qualifier === '~') {
     const reason = '"~all": unlisted senders soft-fail (accepted but marked); "-all" is stricter';
     note(at, term, 'pass', reason);
-    flag(
-      walk,
+    walk.flag(
       'info',
       'spf_all_softfail',
       `${domain}: "~all" soft-fails unlisted senders; "-all" rejects them outright once every sender is listed`,
@@ -342,13 +305,11 @@ function walkNetwork(at: At, term: SpfMechanism) {
   const prefix = (v4 ? term.cidr4 : term.cidr6) ?? (v4 ? 32 : 128);
   const network = term.network as string;
   const kind = classifyAddress(network);
-  // Very wide networks: an IPv4 /8 is 16.7 million addresses, an IPv6 /16 a fifth of all
-  // global unicast space; neither is ever a real sending fleet.
+  // Wider than an IPv4 /8 or an IPv6 /16: never a real sending fleet.
   const wide = v4 ? prefix < 8 : prefix < 16;
   if (wide && term.qualifier === '+') {
     note(at, term, 'fail', `/${prefix} authorises a huge share of the address space`);
-    flag(
-      at.walk,
+    at.walk.flag(
       'fail',
       'spf_wide_network',
       `${at.domain}: "${term.text}" authorises far more addresses than any sender uses`,
@@ -356,8 +317,7 @@ function walkNetwork(at: At, term: SpfMechanism) {
   } else if (!kind.public) {
     const range = kind.range?.name ?? 'a special-purpose range';
     note(at, term, 'warn', `${network} is not a public address (${range})`);
-    flag(
-      at.walk,
+    at.walk.flag(
       'warn',
       'spf_private_network',
       `${at.domain}: "${term.text}" is not a public address (${range}); it never sends on the internet`,
@@ -389,8 +349,7 @@ async function walkInclude(
   if (path.includes(target)) {
     const chain = [...path, target].join(' → ');
     note(at, term, 'fail', `loop: ${target} is already being evaluated (${chain})`, 1);
-    flag(
-      walk,
+    walk.flag(
       'fail',
       'spf_loop',
       `${domain}: "${term.text}" loops back to ${target}; evaluation ends in permerror at the lookup limit`,
@@ -417,7 +376,7 @@ async function walkInclude(
         ? `${target} ${answer.rcode === 'NXDOMAIN' ? 'does not exist' : 'has no SPF record'}`
         : `${target} has ${records.length} SPF records`;
     note(at, term, 'fail', `${why}: receivers return permerror (${rule})`, 1, isVoid);
-    flag(walk, 'fail', 'spf_include_invalid', `${domain}: "${term.text}": ${why} (${rule})`);
+    walk.flag('fail', 'spf_include_invalid', `${domain}: "${term.text}": ${why} (${rule})`);
     return flagLimits(at, term.text);
   }
   // Reserve the term's place before its target's terms, then fill in the totals.
@@ -450,13 +409,12 @@ async function walkHostLookup(at: At, term: SpfMechanism) {
   } else if (term.name === 'mx') {
     await walkMx(at, term, target);
   } else {
-    const found = term.name === 'a' ? await hasAddress(walk, target) : await hasA(walk, target);
+    const found = await hasAddress(walk, target, term.name === 'a' ? ['A', 'AAAA'] : ['A']);
     const what = term.name === 'a' ? 'A/AAAA' : 'A';
     if (found === undefined) {
       const reason = `the address lookup of ${target} failed: receivers would return temperror`;
       note(at, term, 'fail', reason, 1);
-      flag(
-        walk,
+      walk.flag(
         'fail',
         'spf_dns_error',
         `${domain}: "${term.text}": the lookup of ${target} failed`,
@@ -490,8 +448,7 @@ async function walkMx(at: At, term: SpfMechanism, target: string) {
       `${target} has ${hosts.length} MX hosts; "mx" may look up at most ${SPF_NAME_LIMIT}: receivers return permerror (RFC 7208 §4.6.4)`,
       1,
     );
-    flag(
-      walk,
+    walk.flag(
       'fail',
       'spf_mx_limit',
       `${domain}: "${term.text}": ${hosts.length} MX hosts, over the limit of ${SPF_NAME_LIMIT} (RFC 7208 §4.6.4)`,
@@ -503,8 +460,7 @@ async function walkMx(at: At, term: SpfMechanism, target: string) {
   if (missing.length > 0) {
     const list = missing.join(', ');
     note(at, term, 'warn', `MX host(s) without an address: ${list}`, 1);
-    flag(
-      walk,
+    walk.flag(
       'warn',
       'spf_host_without_address',
       `${domain}: "${term.text}": MX host(s) ${list} have no A/AAAA record`,
@@ -517,7 +473,7 @@ async function walkMx(at: At, term: SpfMechanism, target: string) {
 /** A lookup that failed: receivers would return temperror. */
 function dnsError(at: At, term: SpfTerm, failure: string) {
   note(at, term, 'fail', `${failure}: receivers would return temperror`, 1);
-  flag(at.walk, 'fail', 'spf_dns_error', `${at.domain}: "${term.text}": ${failure}`);
+  at.walk.flag('fail', 'spf_dns_error', `${at.domain}: "${term.text}": ${failure}`);
 }
 
 /** An answer with nothing in it: counted against the void limit (RFC 7208 §4.6.4). */
@@ -525,7 +481,7 @@ function voidLookup(at: At, term: SpfTerm, what: string, finds: string, target: 
   at.walk.voids += 1;
   const reason = `${target} ${what}: a void lookup that never matches (RFC 7208 §4.6.4)`;
   note(at, term, 'warn', reason, 1, true);
-  flag(at.walk, 'warn', 'spf_void_lookup', `${at.domain}: "${term.text}" ${finds} (void lookup)`);
+  at.walk.flag('warn', 'spf_void_lookup', `${at.domain}: "${term.text}" ${finds} (void lookup)`);
 }
 
 function perMessage(spec: string) {
@@ -533,32 +489,19 @@ function perMessage(spec: string) {
 }
 
 /** true / false, or undefined when the lookups failed. */
-async function hasAddress(walk: Walk, host: string): Promise<boolean | undefined> {
+async function hasAddress(walk: Walk, host: string, types?: RecordType[]) {
   if (!isQueryableName(host)) return false;
-  const [a, aaaa] = await Promise.all([
-    tryLookup(walk.resolver, host, 'A', walk.lookup),
-    tryLookup(walk.resolver, host, 'AAAA', walk.lookup),
-  ]);
-  if (!a.ok && !aaaa.ok) return undefined;
-  return (a.ok && a.records.length > 0) || (aaaa.ok && aaaa.records.length > 0);
+  const found = await addressesOf(walk.resolver, host, walk.lookup, types);
+  return found.ok ? found.addresses.length > 0 : undefined;
 }
 
-async function hasA(walk: Walk, host: string): Promise<boolean | undefined> {
-  const a = await tryLookup(walk.resolver, host, 'A', walk.lookup);
-  return a.ok ? a.records.length > 0 : undefined;
-}
-
-/**
- * The target of a domain-spec when it can be known without a message: no macros, or only
- * `%{d}`/`%{o}` (the domain itself). `undefined` for sender- or client-dependent targets.
- */
+/** The target of a domain-spec without macros or with only `%{d}`/`%{o}`; else `undefined`. */
 async function staticTarget(spec: string, domain: string): Promise<string | undefined> {
   const parsed = parseMacroString(spec);
   if (!parsed.ok) return undefined;
-  const dynamic = parsed.tokens.some(
-    (t) => t.kind === 'macro' && t.letter !== 'd' && t.letter !== 'o',
-  );
-  if (dynamic) return undefined;
+  if (parsed.tokens.some((t) => t.kind === 'macro' && t.letter !== 'd' && t.letter !== 'o')) {
+    return undefined;
+  }
   const expanded = await expandTokens(parsed.tokens, {
     sender: `postmaster@${domain}`,
     local: 'postmaster',
@@ -575,10 +518,7 @@ async function staticTarget(spec: string, domain: string): Promise<string | unde
   return toTargetName(expanded).toLowerCase();
 }
 
-/**
- * Marks the term at which a limit is first exceeded: the lookup that makes the count 11, or
- * the third void lookup (§4.6.4). Receivers stop there with permerror.
- */
+/** Marks the term at which a §4.6.4 limit is first exceeded: receivers stop there, permerror. */
 function flagLimits(at: At, text: string, entry = at.walk.terms.at(-1)) {
   const { walk, domain } = at;
   if (!entry) return;
@@ -587,8 +527,7 @@ function flagLimits(at: At, text: string, entry = at.walk.terms.at(-1)) {
     walk.lookupLimitHit = true;
     entry.status = 'fail';
     entry.reason = `DNS lookup number ${walk.lookups}: over the limit of ${SPF_LOOKUP_LIMIT}, receivers stop here with permerror (RFC 7208 §4.6.4)`;
-    flag(
-      walk,
+    walk.flag(
       'fail',
       'spf_lookup_limit',
       `"${text}" in the record of ${domain} makes DNS lookup number ${walk.lookups}; the limit is ${SPF_LOOKUP_LIMIT} (RFC 7208 §4.6.4): receivers return permerror`,
@@ -598,17 +537,12 @@ function flagLimits(at: At, text: string, entry = at.walk.terms.at(-1)) {
     walk.voidLimitHit = true;
     entry.status = 'fail';
     entry.reason = `void lookup number ${walk.voids}: over the limit of ${SPF_VOID_LOOKUP_LIMIT}, receivers return permerror (RFC 7208 §4.6.4)`;
-    flag(
-      walk,
+    walk.flag(
       'fail',
       'spf_void_limit',
       `"${text}" in the record of ${domain} is void lookup number ${walk.voids}; the limit is ${SPF_VOID_LOOKUP_LIMIT} (RFC 7208 §4.6.4)`,
     );
   }
-}
-
-function flag(walk: Walk, severity: FindingSeverity, code: string, message: string) {
-  walk.findings.push(finding(severity, code, message));
 }
 
 /** Records one term's verdict in `walk.terms`. */

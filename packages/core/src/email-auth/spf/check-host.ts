@@ -1,9 +1,7 @@
 /**
- * The RFC 7208 `check_host()` function (§4): record lookup and selection, mechanism evaluation
- * (§5), `redirect` and `exp` (§6), macros (§7) and the processing limits of §4.6.4. Errors that
- * end the whole check (permerror, temperror) unwind as `SpfAbort` so that a nested include's
- * error becomes the result of the topmost check (§5.2, §5).
- * One piece: the evaluation is one recursive walk whose limits (§4.6.4) are counted across it.
+ * RFC 7208 `check_host()` (§4): record selection, mechanisms (§5), `redirect` and `exp` (§6),
+ * macros (§7) and the limits of §4.6.4. Errors that end the whole check unwind as `SpfAbort`,
+ * so a nested include's error becomes the result of the topmost check (§5.2, §5).
  * @module
  */
 
@@ -11,7 +9,7 @@ import type { z } from 'zod';
 import { isNetdiagError } from '../../errors.js';
 import type { DnsRecord, DnsResolver, MxValue, RecordType } from '../../net/dns-types.js';
 import { type ParsedIp, reverseName } from '../../net/ip.js';
-import { describeFailure, tryLookup, txtTexts } from '../dns.js';
+import { addressesOf, describeFailure, type LookupOptions, tryLookup, txtTexts } from '../dns.js';
 import type { spfEvaluationSchema, spfTraceStepSchema } from '../schema.js';
 import { answerMatches, inNetwork } from './cidr.js';
 import {
@@ -55,8 +53,7 @@ export class SpfAbort extends Error {
 
 export interface CheckHostState {
   resolver: DnsResolver;
-  signal: AbortSignal | undefined;
-  dnsTimeout: number | undefined;
+  lookup: LookupOptions;
   ip: ParsedIp;
   sender: string;
   local: string;
@@ -96,14 +93,10 @@ export async function checkHost(
 ): Promise<HostOutcome> {
   // §4.3: a malformed or single-label domain gives "none" at once.
   if (!isQueryableName(domain)) {
-    return none(
-      state,
-      depth,
-      domain,
-      `"${domain}" is not a valid multi-label domain name (RFC 7208 §4.3)`,
-    );
+    const why = `"${domain}" is not a valid multi-label domain name (RFC 7208 §4.3)`;
+    return none(state, depth, domain, why);
   }
-  const answer = await tryLookup(state.resolver, domain, 'TXT', lookupOptions(state));
+  const answer = await tryLookup(state.resolver, domain, 'TXT', state.lookup);
   if (!answer.ok) {
     if (isNetdiagError(answer.error, 'INVALID_INPUT')) {
       return { result: 'none', reason: `"${domain}" cannot be queried (RFC 7208 §4.3)` };
@@ -129,23 +122,16 @@ export async function checkHost(
     // §4.6: any syntax error anywhere in the record is a permerror before evaluation.
     throw abort(state, depth, domain, syntax.term, 'permerror', syntax.message);
   }
-  state.trace.push({ depth, domain, term: text, outcome: 'record', detail: 'SPF record found' });
+  trace(state, depth, domain, text, 'record', 'SPF record found');
 
   for (const term of record.terms) {
     if (term.kind !== 'mechanism') continue;
     if (causesLookup(term)) countLookup(state, depth, domain, term.text);
     const { matched, detail } = await evaluateMechanism(state, term, domain, depth);
-    state.trace.push({
-      depth,
-      domain,
-      term: term.text,
-      outcome: matched ? 'match' : 'no_match',
-      detail,
-    });
+    trace(state, depth, domain, term.text, matched ? 'match' : 'no_match', detail);
     if (matched) {
-      const result = QUALIFIER_RESULT[term.qualifier];
       return {
-        result,
+        result: QUALIFIER_RESULT[term.qualifier],
         reason: `"${term.text}" in the record of ${domain} matched: ${detail}`,
         matchedTerm: term.text,
         matchedDomain: domain,
@@ -164,13 +150,8 @@ export async function checkHost(
       const why = `redirect target "${target}" is not a valid domain name (RFC 7208 §6.1)`;
       throw abort(state, depth, domain, redirect.text, 'permerror', why);
     }
-    state.trace.push({
-      depth,
-      domain,
-      term: redirect.text,
-      outcome: 'match',
-      detail: `no mechanism matched: the result is that of ${target}`,
-    });
+    const detail = `no mechanism matched: the result is that of ${target}`;
+    trace(state, depth, domain, redirect.text, 'match', detail);
     const nested = await checkHost(state, target, depth + 1);
     if (nested.result === 'none') {
       const why = `redirect target ${target} has no SPF record (RFC 7208 §6.1)`;
@@ -191,6 +172,8 @@ async function evaluateMechanism(
   depth: number,
 ): Promise<{ matched: boolean; detail: string }> {
   const ip = state.ip;
+  const spec = term.domainSpec;
+  const target = spec === undefined ? domain : await targetName(state, spec, domain);
   switch (term.name) {
     case 'all':
       return { matched: true, detail: '"all" always matches' };
@@ -207,63 +190,7 @@ async function evaluateMechanism(
         detail: `${ip.address} is ${matched ? '' : 'not '}in ${term.network}/${prefix}`,
       };
     }
-    case 'a':
-    case 'mx': {
-      const target = term.domainSpec ? await targetName(state, term.domainSpec, domain) : domain;
-      if (!isQueryableName(target)) {
-        return { matched: false, detail: `"${target}" is not a valid domain name` };
-      }
-      const prefix = ip.version === 4 ? (term.cidr4 ?? 32) : (term.cidr6 ?? 128);
-      const type: RecordType = ip.version === 4 ? 'A' : 'AAAA';
-      if (term.name === 'a') {
-        const records = await query(state, depth, domain, term.text, target, type, true);
-        const addresses = records.map((r) => String(r.value));
-        const hit = addresses.find((a) => answerMatches(ip, a, prefix));
-        return hit
-          ? { matched: true, detail: `${target} ${type} ${hit} covers ${ip.address}/${prefix}` }
-          : {
-              matched: false,
-              detail: `${target} has ${addresses.length} ${type} record(s), none covering ${ip.address}`,
-            };
-      }
-      const mx = await query(state, depth, domain, term.text, target, 'MX', true);
-      // RFC 7505: a Null MX ("." exchange) names no host.
-      const exchanges = mx
-        .map((r) => (r.value as MxValue).exchange)
-        .filter((e) => e !== '' && e !== '.');
-      if (exchanges.length > SPF_NAME_LIMIT) {
-        const why = `${target} has ${exchanges.length} MX hosts; "mx" may look up at most ${SPF_NAME_LIMIT} (RFC 7208 §4.6.4)`;
-        throw abort(state, depth, domain, term.text, 'permerror', why);
-      }
-      for (const exchange of exchanges) {
-        if (!isQueryableName(exchange)) continue;
-        const records = await query(state, depth, domain, term.text, exchange, type, false);
-        const hit = records.map((r) => String(r.value)).find((a) => answerMatches(ip, a, prefix));
-        if (hit) {
-          return {
-            matched: true,
-            detail: `MX host ${exchange} of ${target} has ${type} ${hit} covering ${ip.address}/${prefix}`,
-          };
-        }
-      }
-      return {
-        matched: false,
-        detail: `none of the ${exchanges.length} MX host(s) of ${target} covers ${ip.address}`,
-      };
-    }
-    case 'exists': {
-      const target = await targetName(state, term.domainSpec as string, domain);
-      if (!isQueryableName(target)) {
-        return { matched: false, detail: `"${target}" is not a valid domain name` };
-      }
-      // §5.7: the lookup type is A even for IPv6 clients.
-      const records = await query(state, depth, domain, term.text, target, 'A', true);
-      return records.length > 0
-        ? { matched: true, detail: `${target} has an A record` }
-        : { matched: false, detail: `${target} has no A record` };
-    }
     case 'ptr': {
-      const target = term.domainSpec ? await targetName(state, term.domainSpec, domain) : domain;
       state.validated ??= validatedNames(state);
       const names = await state.validated;
       const lower = target.toLowerCase();
@@ -273,7 +200,6 @@ async function evaluateMechanism(
         : { matched: false, detail: `no validated name of ${ip.address} is within ${lower}` };
     }
     case 'include': {
-      const target = await targetName(state, term.domainSpec as string, domain);
       if (!isQueryableName(target)) {
         const why = `include target "${target}" is not a valid domain name (RFC 7208 §5.2)`;
         throw abort(state, depth, domain, term.text, 'permerror', why);
@@ -289,6 +215,54 @@ async function evaluateMechanism(
         : { matched: false, detail: `${target} returned ${nested.result}` };
     }
   }
+  // a, mx and exists.
+  if (!isQueryableName(target)) {
+    return { matched: false, detail: `"${target}" is not a valid domain name` };
+  }
+  if (term.name === 'exists') {
+    // §5.7: the lookup type is A even for IPv6 clients.
+    const records = await query(state, depth, domain, term.text, target, 'A', true);
+    return records.length > 0
+      ? { matched: true, detail: `${target} has an A record` }
+      : { matched: false, detail: `${target} has no A record` };
+  }
+  const prefix = ip.version === 4 ? (term.cidr4 ?? 32) : (term.cidr6 ?? 128);
+  const type: RecordType = ip.version === 4 ? 'A' : 'AAAA';
+  if (term.name === 'a') {
+    const records = await query(state, depth, domain, term.text, target, type, true);
+    const addresses = records.map((r) => String(r.value));
+    const hit = addresses.find((a) => answerMatches(ip, a, prefix));
+    return hit
+      ? { matched: true, detail: `${target} ${type} ${hit} covers ${ip.address}/${prefix}` }
+      : {
+          matched: false,
+          detail: `${target} has ${addresses.length} ${type} record(s), none covering ${ip.address}`,
+        };
+  }
+  const mx = await query(state, depth, domain, term.text, target, 'MX', true);
+  // RFC 7505: a Null MX ("." exchange) names no host.
+  const exchanges = mx
+    .map((r) => (r.value as MxValue).exchange)
+    .filter((e) => e !== '' && e !== '.');
+  if (exchanges.length > SPF_NAME_LIMIT) {
+    const why = `${target} has ${exchanges.length} MX hosts; "mx" may look up at most ${SPF_NAME_LIMIT} (RFC 7208 §4.6.4)`;
+    throw abort(state, depth, domain, term.text, 'permerror', why);
+  }
+  for (const exchange of exchanges) {
+    if (!isQueryableName(exchange)) continue;
+    const records = await query(state, depth, domain, term.text, exchange, type, false);
+    const hit = records.map((r) => String(r.value)).find((a) => answerMatches(ip, a, prefix));
+    if (hit) {
+      return {
+        matched: true,
+        detail: `MX host ${exchange} of ${target} has ${type} ${hit} covering ${ip.address}/${prefix}`,
+      };
+    }
+  }
+  return {
+    matched: false,
+    detail: `none of the ${exchanges.length} MX host(s) of ${target} covers ${ip.address}`,
+  };
 }
 
 /** One query for a term; failures are temperror (§5), NXDOMAIN is an empty answer. */
@@ -301,7 +275,7 @@ async function query(
   type: RecordType,
   countVoid: boolean,
 ): Promise<DnsRecord[]> {
-  const answer = await tryLookup(state.resolver, name, type, lookupOptions(state));
+  const answer = await tryLookup(state.resolver, name, type, state.lookup);
   if (!answer.ok) {
     // A name the resolver refuses to send cannot exist (§4.3 by analogy; RFC 7208 §4.8).
     if (isNetdiagError(answer.error, 'INVALID_INPUT')) return [];
@@ -327,7 +301,7 @@ function countLookup(state: CheckHostState, depth: number, domain: string, termT
 
 /** A check that ends with "none": the record is missing or the domain cannot have one. */
 function none(state: CheckHostState, depth: number, domain: string, reason: string): HostOutcome {
-  state.trace.push({ depth, domain, term: '', outcome: 'none', detail: reason });
+  trace(state, depth, domain, '', 'none', reason);
   return { result: 'none', reason };
 }
 
@@ -339,30 +313,30 @@ function abort(
   result: 'permerror' | 'temperror',
   message: string,
 ): SpfAbort {
-  state.trace.push({ depth, domain, term, outcome: result, detail: message });
+  trace(state, depth, domain, term, result, message);
   return new SpfAbort(result, message);
 }
 
-function lookupOptions(state: CheckHostState) {
-  return {
-    ...(state.signal ? { signal: state.signal } : {}),
-    ...(state.dnsTimeout !== undefined ? { timeout: state.dnsTimeout } : {}),
-  };
+function trace(
+  state: CheckHostState,
+  depth: number,
+  domain: string,
+  term: string,
+  outcome: SpfTraceStep['outcome'],
+  detail: string,
+) {
+  state.trace.push({ depth, domain, term, outcome, detail });
 }
 
 /** Expands a domain-spec for `domain` into a query name (§4.8, §7.3). */
-export async function targetName(
-  state: CheckHostState,
-  spec: string,
-  domain: string,
-): Promise<string> {
+async function targetName(state: CheckHostState, spec: string, domain: string): Promise<string> {
   const parsed = parseMacroString(spec);
   // The record parser already checked the syntax; this is unreachable for parsed records.
   if (!parsed.ok) throw new SpfAbort('permerror', parsed.error);
   return toTargetName(await expandTokens(parsed.tokens, macroContext(state, domain)));
 }
 
-export function macroContext(state: CheckHostState, domain: string): MacroContext {
+function macroContext(state: CheckHostState, domain: string): MacroContext {
   const ip = state.ip;
   return {
     sender: state.sender,
@@ -390,28 +364,24 @@ function forwardNibbles(ip: ParsedIp): string {
 
 /**
  * The validated names of the client (§5.5): PTR names (the first 10, §4.6.4) whose A/AAAA
- * records include the client address. DNS errors on the PTR lookup give no names; errors on an
- * address lookup skip that name (§5.5).
+ * records include its address; a failed lookup gives no name.
  */
 async function validatedNames(state: CheckHostState): Promise<string[]> {
-  const ptr = await tryLookup(state.resolver, reverseName(state.ip), 'PTR', lookupOptions(state));
+  const ptr = await tryLookup(state.resolver, reverseName(state.ip), 'PTR', state.lookup);
   if (!ptr.ok) return [];
   const names = ptr.records
     .map((r) => String(r.value).toLowerCase().replace(/\.$/, ''))
     .slice(0, SPF_NAME_LIMIT);
   const type: RecordType = state.ip.version === 4 ? 'A' : 'AAAA';
-  const checks = await Promise.all(
+  const full = state.ip.version === 4 ? 32 : 128;
+  const valid = await Promise.all(
     names.map(async (name) => {
-      if (!isQueryableName(name)) return undefined;
-      const answer = await tryLookup(state.resolver, name, type, lookupOptions(state));
-      if (!answer.ok) return undefined;
-      const full = state.ip.version === 4 ? 32 : 128;
-      return answer.records.some((r) => answerMatches(state.ip, String(r.value), full))
-        ? name
-        : undefined;
+      if (!isQueryableName(name)) return false;
+      const found = await addressesOf(state.resolver, name, state.lookup, [type]);
+      return found.ok && found.addresses.some((a) => answerMatches(state.ip, a, full));
     }),
   );
-  return checks.filter((n): n is string => n !== undefined);
+  return names.filter((_, i) => valid[i]);
 }
 
 /** %{p}: the domain itself, else a subdomain of it, else any validated name (§7.3). */
@@ -429,8 +399,7 @@ async function validatedNameFor(state: CheckHostState, domain: string): Promise<
 
 /**
  * The explanation for a "fail" (§6.2): the `exp=` target's single TXT record, expanded with
- * `c`, `r` and `t` allowed. Any problem (DNS error, no or several records, non-ASCII text,
- * macro syntax) means "no explanation", never a different result.
+ * `c`, `r` and `t` allowed. Any problem means "no explanation", never a different result.
  */
 export async function explain(
   state: CheckHostState,
@@ -439,7 +408,7 @@ export async function explain(
   try {
     const target = await targetName(state, exp.spec, exp.domain);
     if (!isQueryableName(target)) return null;
-    const answer = await tryLookup(state.resolver, target, 'TXT', lookupOptions(state));
+    const answer = await tryLookup(state.resolver, target, 'TXT', state.lookup);
     if (!answer.ok || answer.records.length !== 1) return null;
     const text = txtTexts(answer.records)[0] as string;
     const parsed = parseMacroString(text, { letters: EXPLAIN_MACRO_LETTERS, allowSpace: true });

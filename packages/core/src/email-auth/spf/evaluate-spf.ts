@@ -1,14 +1,13 @@
 /**
- * `evaluateSpf`: the RFC 7208 check for one client IP, sender and HELO name, with the
- * identities of §2.3/§2.4 worked out, the §4.6.4 time limit applied and the explanation of a
- * "fail" fetched (§6.2).
+ * `evaluateSpf`: the RFC 7208 check for one client IP, sender and HELO name, with the identities
+ * of §2.3/§2.4, the §4.6.4 time limit and the explanation of a "fail" (§6.2).
  * @module
  */
 import type { z } from 'zod';
 import { InvalidInputError, isNetdiagError } from '../../errors.js';
 import { requireIp } from '../../net/ip.js';
 import { withTimeout } from '../../net/signal.js';
-import { resolverOf } from '../dns.js';
+import { lookupOptions, resolverOf } from '../dns.js';
 import type { spfEvaluationSchema } from '../schema.js';
 import type { EmailAuthDnsOptions } from '../types.js';
 import {
@@ -66,16 +65,12 @@ export async function evaluateSpf(
   options: EvaluateSpfOptions = {},
 ): Promise<SpfEvaluation> {
   const ip = requireIp(input.ip, 'ip');
-  const identity = identities(input);
+  const { domain, ...identity } = identities(input);
   const state: CheckHostState = {
+    ...identity,
     resolver: resolverOf(options.resolver),
-    signal: undefined,
-    dnsTimeout: options.dnsTimeout,
+    lookup: {},
     ip,
-    sender: identity.sender,
-    local: identity.local,
-    senderDomain: identity.senderDomain,
-    helo: identity.helo,
     receiver: options.receiver ?? 'unknown',
     now: options.now ?? Date.now,
     voidLimit: options.voidLookupLimit ?? SPF_VOID_LOOKUP_LIMIT,
@@ -83,12 +78,7 @@ export async function evaluateSpf(
     voids: 0,
     trace: [],
   };
-  const base = {
-    ip: ip.address,
-    domain: identity.domain,
-    sender: identity.sender,
-    helo: identity.helo,
-  };
+  const base = { ip: ip.address, domain, sender: identity.sender, helo: identity.helo };
   const finish = (
     result: SpfResult,
     reason: string,
@@ -111,9 +101,9 @@ export async function evaluateSpf(
       options,
       'spf',
       async (signal) => {
-        state.signal = signal;
+        state.lookup = lookupOptions(signal, options.dnsTimeout);
         try {
-          const outcome = await checkHost(state, identity.domain, 0);
+          const outcome = await checkHost(state, domain, 0);
           const explanation =
             outcome.result === 'fail' && outcome.exp ? await explain(state, outcome.exp) : null;
           return finish(outcome.result, outcome.reason, {
@@ -141,16 +131,8 @@ export async function evaluateSpf(
   }
 }
 
-interface Identities {
-  sender: string;
-  local: string;
-  senderDomain: string;
-  helo: string;
-  domain: string;
-}
-
 /** §2.3, §2.4, §4.3: who is checked, and what `s`, `l`, `o` and `h` expand to. */
-function identities(input: EvaluateSpfInput): Identities {
+function identities(input: EvaluateSpfInput) {
   const clean = (value: string | undefined, param: string) => {
     const text = (value ?? '').trim();
     if (text.length > 1024) {

@@ -21,7 +21,7 @@ export type MacroToken =
     };
 
 /** Letters allowed in domain-specs (§7.2). */
-export const DOMAIN_MACRO_LETTERS = 'slodiphv';
+const DOMAIN_MACRO_LETTERS = 'slodiphv';
 /** `c`, `r` and `t` are allowed only in explanation strings (§7.2). */
 export const EXPLAIN_MACRO_LETTERS = 'slodiphvcrt';
 
@@ -33,6 +33,8 @@ export interface ParseMacroOptions {
 }
 
 export type MacroParse = { ok: true; tokens: MacroToken[] } | { ok: false; error: string };
+
+const bad = (error: string): MacroParse => ({ ok: false, error });
 
 /** `%{…}` at `lastIndex` (sticky). */
 const MACRO_EXPAND = /%\{([a-zA-Z])(\d*)([rR]?)([.\-+,/_=]*)\}/y;
@@ -62,34 +64,21 @@ export function parseMacroString(text: string, options: ParseMacroOptions = {}):
       MACRO_EXPAND.lastIndex = i;
       const match = MACRO_EXPAND.exec(text);
       if (!match) {
-        const shown = text.slice(i, i + 6);
-        return {
-          ok: false,
-          error: `"${shown}" is not a macro: "%" must start %{x}, %%, %_ or %- (RFC 7208 §7.1)`,
-        };
+        return bad(
+          `"${text.slice(i, i + 6)}" is not a macro: "%" must start %{x}, %%, %_ or %- (RFC 7208 §7.1)`,
+        );
       }
-      const whole = match[0];
-      const letterText = match[1] ?? '';
-      const digits = match[2] ?? '';
-      const reverse = match[3] ?? '';
-      const delimiters = match[4] ?? '';
+      const [whole, letterText = '', digits = '', reverse = '', delimiters = ''] = match;
       const letter = letterText.toLowerCase();
       if (!letters.includes(letter)) {
         const where = letters.includes('c') ? '' : ' outside an explanation';
-        return {
-          ok: false,
-          error: `"${whole}" uses the macro letter "${letterText}", which is not allowed${where} (RFC 7208 §7.2)`,
-        };
+        return bad(
+          `"${whole}" uses the macro letter "${letterText}", which is not allowed${where} (RFC 7208 §7.2)`,
+        );
       }
-      let keep: number | undefined;
-      if (digits !== '') {
-        keep = Number(digits);
-        if (!(keep > 0)) {
-          return {
-            ok: false,
-            error: `"${whole}" keeps zero parts; the part count must be nonzero (RFC 7208 §7.3)`,
-          };
-        }
+      const keep = digits === '' ? undefined : Number(digits);
+      if (keep === 0) {
+        return bad(`"${whole}" keeps zero parts; the part count must be nonzero (RFC 7208 §7.3)`);
       }
       if (literal) tokens.push({ kind: 'literal', text: literal });
       literal = '';
@@ -108,10 +97,9 @@ export function parseMacroString(text: string, options: ParseMacroOptions = {}):
     }
     const visible = code >= 0x21 && code <= 0x7e;
     if (!visible && !(allowSpace && code === 0x20)) {
-      return {
-        ok: false,
-        error: `character ${describeChar(text[i] as string)} is not allowed in a macro-string (RFC 7208 §7.1; records are 7-bit ASCII, §3.1)`,
-      };
+      return bad(
+        `character ${describeChar(text[i] as string)} is not allowed in a macro-string (RFC 7208 §7.1; records are 7-bit ASCII, §3.1)`,
+      );
     }
     i += 1;
   }
@@ -128,15 +116,14 @@ const TOPLABEL = new RegExp(`^(?:${TOPLABEL_PATTERN})$`, 'i');
  * `%{…}` with a domain-spec letter and a nonzero part count (§7.1–7.3), any case. The count
  * matches in one way only, so a failed match cannot backtrack exponentially.
  */
-const DOMAIN_MACRO = macroPattern('slodiphv');
+const DOMAIN_MACRO = macroPattern(DOMAIN_MACRO_LETTERS);
 
 function macroPattern(letters: string): string {
   return `%\\{[${letters}](?:0*[1-9]\\d*)?r?[.\\-+,/_=]*\\}`;
 }
 /**
- * Domain-specs that certainly check out: literals other than `%` and domain-spec macros, ending
- * in a macro or in "." toplabel ["."]. Checked without building tokens, which keeps the parse
- * of a hostile record linear (test/adversarial); anything else is tokenised.
+ * Domain-specs that certainly check out, tested without building tokens so that the parse of a
+ * hostile record stays linear (test/adversarial); anything else is tokenised.
  */
 const VALID_DOMAIN_SPEC = new RegExp(
   `^(?:[!-$&-~]|${DOMAIN_MACRO})*(?:${DOMAIN_MACRO}|\\.(?=[a-z0-9-]+\\.?$)(?:${TOPLABEL_PATTERN})\\.?)$`,
@@ -146,10 +133,7 @@ const VALID_DOMAIN_SPEC = new RegExp(
 /** Everything up to the end of the last macro of a valid domain-spec macro-string. */
 const LAST_MACRO = new RegExp(`^(?:[!-$&-~]|%[%_-]|${DOMAIN_MACRO})*${DOMAIN_MACRO}`, 'i');
 
-/**
- * The longest start of a macro-string that tokenises without error (§7.1). Global, so that
- * `lastIndex` gives its length.
- */
+/** The longest start of a macro-string that tokenises (§7.1); global, for `lastIndex`. */
 function validStart(letters: string, allowSpace: boolean): RegExp {
   const literal = allowSpace ? '[ !-$&-~]' : '[!-$&-~]';
   return new RegExp(`^(?:${literal}|%[%_-]|${macroPattern(letters)})*`, 'gi');
@@ -157,10 +141,7 @@ function validStart(letters: string, allowSpace: boolean): RegExp {
 /** validStart patterns by letters and allowSpace, built on first use. */
 const validStarts = new Map<string, RegExp>();
 
-/**
- * `parseMacroString(text, options).error`, or `undefined` when it parses, without building the
- * tokens. The error is that of the first bad token, so only the text from there is parsed.
- */
+/** `parseMacroString(text, options).error`, tokenising only from the first bad token on. */
 export function macroStringError(
   text: string,
   options: ParseMacroOptions = {},
@@ -168,11 +149,8 @@ export function macroStringError(
   const letters = options.letters ?? DOMAIN_MACRO_LETTERS;
   const space = Boolean(options.allowSpace);
   const key = space ? `${letters} ` : letters;
-  let pattern = validStarts.get(key);
-  if (pattern === undefined) {
-    pattern = validStart(letters, space);
-    validStarts.set(key, pattern);
-  }
+  const pattern = validStarts.get(key) ?? validStart(letters, space);
+  validStarts.set(key, pattern);
   pattern.lastIndex = 0;
   pattern.test(text);
   const valid = pattern.lastIndex;
@@ -182,9 +160,8 @@ export function macroStringError(
 }
 
 /**
- * Checks a domain-spec (§7.1: `macro-string domain-end`, domain-end = "." toplabel ["."] or a
- * macro-expand). Returns an error message, or `undefined` when it is valid. Syntax is checked
- * before expansion, never after (§7.1).
+ * The error of a domain-spec (§7.1: `macro-string domain-end`), or `undefined` when it is valid.
+ * Syntax is checked before expansion, never after (§7.1).
  */
 export function checkDomainSpec(spec: string): string | undefined {
   if (spec === '') return 'the domain is empty';
@@ -210,29 +187,23 @@ export function checkDomainSpec(spec: string): string | undefined {
   return undefined;
 }
 
-/** What the macros of one check expand to (§7.2). */
+/**
+ * What the macros of one check expand to (§7.2, §7.3), by letter: s `sender` (`local@domain`),
+ * l `local`, o `senderDomain`, d `domain` (the current one), i `ipDotted` (dotted quad or 32
+ * nibbles), c `ipText`, v `ipVersionLabel`, h `helo`, r `receiver`, t `timestamp` (seconds),
+ * p `validatedName` ("unknown" when none).
+ */
 export interface MacroContext {
-  /** `s`: the sender, `local@domain`. */
   sender: string;
-  /** `l`: local-part of the sender. */
   local: string;
-  /** `o`: domain of the sender. */
   senderDomain: string;
-  /** `d`: the current domain. */
   domain: string;
-  /** `i`: the client address in dot format (dotted quad, or 32 nibbles for IPv6, §7.3). */
   ipDotted: string;
-  /** `c`: the client address in its readable form (§7.3). */
   ipText: string;
-  /** `v`: `in-addr` or `ip6`. */
   ipVersionLabel: 'in-addr' | 'ip6';
-  /** `h`: the HELO/EHLO domain. */
   helo: string;
-  /** `r`: the receiving host's name. */
   receiver: string;
-  /** `t`: seconds since the epoch. */
   timestamp: number;
-  /** `p`: the validated domain name of the client (§7.3; "unknown" when none). */
   validatedName: () => Promise<string>;
 }
 
@@ -256,9 +227,8 @@ export async function expandTokens(tokens: readonly MacroToken[], ctx: MacroCont
 }
 
 /**
- * Makes an expanded domain-spec a query name: the trailing dot goes (§7.1 test suite, "trailing
- * dot is ignored"), and a name over 253 characters loses labels on the left until it fits
- * (§7.3).
+ * An expanded domain-spec as a query name: without the trailing dot (§7.1 test suite), and over
+ * 253 characters, without labels on the left until it fits (§7.3).
  */
 export function toTargetName(expanded: string): string {
   let name = expanded.replace(/\.$/, '');
@@ -266,10 +236,7 @@ export function toTargetName(expanded: string): string {
   return name;
 }
 
-/**
- * True when a name can be sent as a DNS question (labels 1–63 octets, ≤ 253 characters,
- * RFC 1035 §2.3.4) and has at least two labels (RFC 7208 §4.3 "multi-label domain name").
- */
+/** A DNS question name (RFC 1035 §2.3.4) of at least two labels (RFC 7208 §4.3). */
 export function isQueryableName(name: string): boolean {
   if (name === '' || name.length > 253) return false;
   const labels = name.split('.');

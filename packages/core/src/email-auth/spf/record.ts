@@ -1,11 +1,10 @@
 /**
- * SPF record selection and parsing (RFC 7208 §4.5, §4.6.1, §5, §6 and the ABNF of §12).
- * Parsing is total: every syntax error is collected with its offending term, so that the
- * analyser can report them all while the evaluator treats any of them as "permerror" (§4.6).
+ * SPF record selection and parsing (RFC 7208 §4.5, §4.6.1, §5, §6, §12). Every syntax error is
+ * collected with its term: the analyser reports them all, the evaluator returns permerror (§4.6).
  * @module
  */
 import { isIPv6 } from 'node:net';
-import { checkDomainSpec, macroStringError } from './macro.js';
+import { checkDomainSpec, EXPLAIN_MACRO_LETTERS, macroStringError } from './macro.js';
 
 export type SpfQualifier = '+' | '-' | '~' | '?';
 export type SpfMechanismName = 'all' | 'include' | 'a' | 'mx' | 'ptr' | 'ip4' | 'ip6' | 'exists';
@@ -143,7 +142,7 @@ function parseModifier(token: string, rawName: string, value: string): SpfTerm |
     return { kind: 'modifier', text: token, name, value };
   }
   // §6: unknown modifiers are ignored, but their value must still be a valid macro-string.
-  const error = macroStringError(value, { letters: 'slodiphvcrt' });
+  const error = macroStringError(value, { letters: EXPLAIN_MACRO_LETTERS });
   if (error !== undefined) return { term: token, message: `modifier "${rawName}": ${error}` };
   return { kind: 'modifier', text: token, name, value };
 }
@@ -206,9 +205,7 @@ function parseDirective(token: string): SpfTerm | SpfSyntaxError {
           `expected ${name}[:domain][/ip4-prefix][//ip6-prefix] without leading zeros (RFC 7208 §5.3, §5.4)`,
         );
       }
-      const spec = dual[1];
-      const c4 = dual[2];
-      const c6 = dual[3];
+      const [, spec, c4, c6] = dual;
       const cidr4 = c4 === undefined ? undefined : Number(c4);
       const cidr6 = c6 === undefined ? undefined : Number(c6);
       if (cidr4 !== undefined && cidr4 > 32) {
@@ -274,11 +271,5 @@ function unknownMechanism(token: string, rawName: string): SpfSyntaxError {
 /** True for the terms that cost one of the ten DNS lookups (§4.6.4). */
 export function causesLookup(term: SpfTerm): boolean {
   if (term.kind === 'modifier') return term.name === 'redirect';
-  return (
-    term.name === 'include' ||
-    term.name === 'a' ||
-    term.name === 'mx' ||
-    term.name === 'ptr' ||
-    term.name === 'exists'
-  );
+  return ['include', 'a', 'mx', 'ptr', 'exists'].includes(term.name);
 }

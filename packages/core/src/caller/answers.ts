@@ -37,20 +37,15 @@ function coordinateText(value: number | null): string {
 
 /** `GET /api/ip` data (SPEC 2.2). */
 export function callerAnswer(report: AddressReport, connection: ConnectionInfo): CallerAnswer {
-  const { info, score } = report;
-  const l = info.location;
+  const { info } = report;
+  const { is_eu, ...location } = lookupLocation(info);
+  const { label, ...privacy } = privacyOf(report);
   return {
     ip: info.ip,
     location: {
-      city: l.city,
-      region: l.region,
-      country: l.country,
-      country_name: l.country_name,
-      continent: l.continent,
-      latitude: coordinateText(l.latitude),
-      longitude: coordinateText(l.longitude),
-      timezone: l.timezone,
-      postal_code: l.postal_code,
+      ...location,
+      latitude: coordinateText(location.latitude),
+      longitude: coordinateText(location.longitude),
     },
     network: {
       asn: info.network.asn,
@@ -58,17 +53,8 @@ export function callerAnswer(report: AddressReport, connection: ConnectionInfo):
       connection_type: connection.connection_type,
       tls_version: connection.tls_version,
     },
-    privacy: {
-      type: score.type,
-      score: score.score,
-      grade: score.grade,
-      is_vpn: score.is_vpn,
-      is_datacenter: score.is_datacenter,
-      is_residential: score.is_residential,
-      hosting: info.privacy.is_hosting,
-      proxy: info.privacy.is_proxy,
-    },
-    is_eu: l.is_eu,
+    privacy,
+    is_eu,
     ipv6: info.version === 6,
     bogon: info.bogon,
   };
@@ -80,7 +66,7 @@ export function callerAnswerV1(
   connection: ConnectionInfo,
   authority: V1Record[],
 ): CallerAnswerV1 {
-  const { info, score } = report;
+  const { info } = report;
   return {
     ip: info.ip,
     location: lookupLocation(info),
@@ -92,20 +78,25 @@ export function callerAnswerV1(
       connection_type: connection.connection_type,
       tls_version: connection.tls_version,
     },
-    privacy: {
-      type: score.type,
-      score: score.score,
-      grade: score.grade,
-      label: score.label,
-      is_vpn: score.is_vpn,
-      is_datacenter: score.is_datacenter,
-      is_residential: score.is_residential,
-      hosting: info.privacy.is_hosting,
-      proxy: info.privacy.is_proxy,
-    },
+    privacy: privacyOf(report),
     ipv6: info.version === 6,
     authority,
     bogon: info.bogon,
+  };
+}
+
+/** The `privacy` of `/api/v1/ip`; `/api/ip` has the same without `label`. */
+function privacyOf({ info, score }: AddressReport) {
+  return {
+    type: score.type,
+    score: score.score,
+    grade: score.grade,
+    label: score.label,
+    is_vpn: score.is_vpn,
+    is_datacenter: score.is_datacenter,
+    is_residential: score.is_residential,
+    hosting: info.privacy.is_hosting,
+    proxy: info.privacy.is_proxy,
   };
 }
 

@@ -15,13 +15,8 @@ import { callerIpDataSchema, callerIpV1DataSchema, scoreDataSchema } from './sch
 const noParameters = parameters({});
 
 function callerOf(context: { caller?: CallerConnection }): CallerConnection {
-  if (!context.caller) {
-    throw new InvalidInputError(
-      'There is no caller address here: give an address to look up',
-      'ip',
-    );
-  }
-  return context.caller;
+  if (context.caller) return context.caller;
+  throw new InvalidInputError('There is no caller address here: give an address to look up', 'ip');
 }
 
 // --- Shared pieces ---

@@ -25,8 +25,8 @@ export type ConnectionInfo = Pick<
 /** `1.1` / `HTTP/2.0` / `h2` → `HTTP/1.1` / `HTTP/2` (RFC 9110 §2.5 major-only names for 2, 3). */
 export function formatHttpVersion(version: string): string {
   const text = version.trim().replace(/^HTTP\//i, '');
-  if (/^h2$/i.test(text)) return 'HTTP/2';
-  if (/^h3$/i.test(text)) return 'HTTP/3';
+  const alpn = /^h([23])$/i.exec(text);
+  if (alpn) return `HTTP/${alpn[1]}`;
   const match = /^(\d)(?:\.(\d))?$/.exec(text);
   if (!match) return '';
   const [, major, minor] = match;

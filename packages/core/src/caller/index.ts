@@ -16,7 +16,6 @@ export {
 export {
   type CallerConnection,
   type ConnectionInfo,
-  connectionInfo,
   formatHttpVersion,
   isTlsVersionName,
 } from './connection.js';

@@ -67,24 +67,12 @@ export { NETDIAG_CONFIG_ENV } from './env-names.js';
 /** Reads the engine's keys from `env`; throws `ConfigError` naming the first bad variable. */
 export function loadNetdiagConfig(env: Env = process.env): NetdiagConfig {
   const read = envReader(env);
-  const v = NETDIAG_CONFIG_ENV;
-  const d = DEFAULT_NETDIAG_CONFIG;
-  return checkNetdiagConfig({
-    dnsServers: read.list(v.dnsServers),
-    dohUrl: read.str(v.dohUrl),
-    rdapBootstrapUrl: read.str(v.rdapBootstrapUrl) ?? d.rdapBootstrapUrl,
-    whoisServer: read.str(v.whoisServer) ?? d.whoisServer,
-    breachApiUrl: read.str(v.breachApiUrl) ?? d.breachApiUrl,
-    torExitListUrl: read.str(v.torExitListUrl) ?? d.torExitListUrl,
-    relayRangesUrl: read.str(v.relayRangesUrl) ?? d.relayRangesUrl,
-    vpnExitsUrl: read.str(v.vpnExitsUrl) ?? d.vpnExitsUrl,
-    cloudRangesUrl: read.str(v.cloudRangesUrl) ?? d.cloudRangesUrl,
-    geoipDb: read.str(v.geoipDb),
-    asnDb: read.str(v.asnDb),
-    allowedTargets: read.list(v.allowedTargets),
-    cacheDir: read.str(v.cacheDir),
-    myIpServers: read.str(v.myIpServers),
-  });
+  const config: Record<string, unknown> = {};
+  for (const [key, fallback] of Object.entries(DEFAULT_NETDIAG_CONFIG)) {
+    const name = NETDIAG_CONFIG_ENV[key as keyof NetdiagConfig];
+    config[key] = Array.isArray(fallback) ? read.list(name) : (read.str(name) ?? fallback);
+  }
+  return checkNetdiagConfig(config as unknown as NetdiagConfig);
 }
 
 /** Defaults filled in for the keys `options` leaves out (or sets to `undefined`), then checked. */

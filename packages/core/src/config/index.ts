@@ -6,4 +6,4 @@ export {
   type NetdiagConfig,
   resolveNetdiagConfig,
 } from './config.js';
-export { type Env, type EnvReader, envReader, isHttpUrl } from './env.js';
+export { type Env, type EnvReader, envReader } from './env.js';

@@ -33,15 +33,9 @@ export interface DnsQueryInput {
   domain: string;
   /** Record type, case-insensitive. @default 'A' */
   type?: string | undefined;
-  /**
-   * `lookupDns` only: accept every type of `lookupDnsV1` (SRV, PTR too), not only the eight of
-   * `GET /api/dns`. The CLI sets it: a terminal user asks for any type in one shape.
-   */
+  /** `lookupDns` only: accept every type of `lookupDnsV1`, not only `GET /api/dns`'s (the CLI). */
   allTypes?: boolean | undefined;
-  /**
-   * Set the DO bit (RFC 3225): the answer then includes the RRSIG records. The AD flag is
-   * reported either way. @default false
-   */
+  /** Set the DO bit (RFC 3225): RRSIGs come along; AD is reported either way. @default false */
   dnssec?: boolean | undefined;
 }
 
@@ -69,11 +63,8 @@ export async function lookupDns(
   input: DnsQueryInput,
   options: LookupDnsOptions = {},
 ): Promise<DnsLookupResult> {
-  const { domain, type, response } = await ask(
-    input,
-    options,
-    input.allTypes ? DNS_TYPES_V1 : DNS_TYPES,
-  );
+  const allowed = input.allTypes ? DNS_TYPES_V1 : DNS_TYPES;
+  const { domain, type, response } = await ask(input, options, allowed);
   return {
     domain,
     type,
@@ -136,6 +127,13 @@ function errorNote(response: DnsResponse): string {
   return ` (Extended DNS Error ${errors.map((e) => `${e.code} ${e.name}`).join(', ')})`;
 }
 
+/** SERVFAIL, REFUSED, … for `question`: an `UpstreamError` (502); NXDOMAIN is an answer. */
+export function throwUnlessAnswered(response: DnsResponse, question: string, note = ''): void {
+  if (response.rcode === 'NOERROR' || response.rcode === 'NXDOMAIN') return;
+  const message = `the DNS server answered ${response.rcode} for ${question}${note}`;
+  throw new UpstreamError('dns', message, undefined, response.server);
+}
+
 async function ask(
   input: DnsQueryInput,
   options: LookupDnsOptions,
@@ -151,13 +149,6 @@ async function ask(
       ...(input.dnssec ? { dnssecOk: true } : {}),
     }),
   );
-  if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN') {
-    throw new UpstreamError(
-      'dns',
-      `the DNS server answered ${response.rcode} for ${domain} ${type}${errorNote(response)}`,
-      undefined,
-      response.server,
-    );
-  }
+  throwUnlessAnswered(response, `${domain} ${type}`, errorNote(response));
   return { domain, type, response };
 }

@@ -18,9 +18,8 @@ export const DNS_TYPES: readonly RecordType[] = [
   'SOA',
 ];
 /**
- * Types of `GET /api/v1/dns/:domain`: SPEC §4's ten, then (issue 19) service binding
- * (RFC 9460), DNSSEC (RFC 4034, RFC 5155, RFC 7344), DANE (RFC 6698), SSHFP (RFC 4255) and
- * NAPTR (RFC 3403). The CLI accepts the same list.
+ * Types of `GET /api/v1/dns/:domain` and the CLI: SPEC §4's ten, then (issue 19) RFC 9460, DNSSEC
+ * (RFC 4034, 5155, 7344), DANE (RFC 6698), SSHFP (RFC 4255) and NAPTR (RFC 3403).
  */
 export const DNS_TYPES_V1: readonly RecordType[] = [
   'A',

@@ -5,12 +5,12 @@
  * @module
  */
 import type { z } from 'zod';
-import { UpstreamError } from '../errors.js';
 import type { DnsResolver } from '../net/dns-types.js';
 import { parseIp, requireIp, reverseName } from '../net/ip.js';
 import { getDefaultResolver } from '../net/resolver.js';
 import { withTimeout } from '../net/signal.js';
 import type { BaseOptions } from '../types.js';
+import { throwUnlessAnswered } from './lookup-dns.js';
 import type { reverseDnsDataSchema } from './schema.js';
 
 export interface ReverseDnsOptions extends BaseOptions {
@@ -39,14 +39,7 @@ export async function reverseDns(
   const ptrName = reverseName(ip);
   return withTimeout(options, 'dns', async (signal) => {
     const response = await resolver.query(ptrName, 'PTR', { signal, timeout: false });
-    if (response.rcode !== 'NOERROR' && response.rcode !== 'NXDOMAIN') {
-      throw new UpstreamError(
-        'dns',
-        `the DNS server answered ${response.rcode} for ${ptrName} PTR`,
-        undefined,
-        response.server,
-      );
-    }
+    throwUnlessAnswered(response, `${ptrName} PTR`);
     const hostnames = response.answers
       .filter((r) => r.type === 'PTR')
       .map((r) => r.value as string)

@@ -55,10 +55,8 @@ function readCopy(dir: string, file: string): { bytes: Buffer; when: string } | 
 }
 
 /**
- * Writes the table of an IP-intel feed's copy (`copy`, its text as on disk) for the one-shot
- * lookups that follow, unless it is there already; true when it is in place. A server applies
- * the copy in memory and calls this too (the table is built a second time, once per feed
- * update, off the lookups).
+ * Writes the table of an IP-intel feed's copy (its text as on disk) for the one-shot lookups
+ * that follow, unless it is there already; true when it is in place.
  */
 export async function saveFeedTable(
   dir: string,
@@ -77,10 +75,8 @@ export async function saveFeedTable(
 }
 
 /**
- * Applies every feed copy found in `dir`; an unusable copy is skipped, as a feed skips it. An
- * IP-intel copy is read from its table (`privacy/feed-table.ts`) when one was written for it;
- * otherwise it is parsed, its table written and then read (built once); where the table cannot
- * be written (a read-only disk), the parsed ranges are applied in memory.
+ * Applies every usable feed copy in `dir`. An IP-intel copy is read from its table, written
+ * first when missing; where it cannot be written (a read-only disk), the ranges go in memory.
  */
 export async function applyFeedCopies(
   datasets: IpDatasets,

@@ -15,16 +15,14 @@ import type { feedStatusSchema } from '../schemas/operations.js';
 import { type NetdiagLogger, SILENT_LOGGER } from './logger.js';
 
 /**
- * - `schedule`: fetch soon after start and every `refreshMs` (a long-running server);
- * - `manual`: never fetch on its own; `refresh()` fetches (one-shot commands, libraries).
- * Both read the last good copy from disk at start.
+ * `schedule`: fetch soon after start and every `refreshMs` (a server); `manual`: only on
+ * `refresh()` (one-shot commands, libraries). Both read the last good copy from disk at start.
  */
 export type FeedPolicy = 'schedule' | 'manual';
 
 /**
- * A scheduled feed's first fetch waits this long: a server starts answering from the copy on
- * disk (or the bundled data) instead of first loading the HTTP client and fetching four feeds,
- * which was ~10 % of its start (a CPU profile of bench/production/start.bench.ts).
+ * A scheduled feed's first fetch waits this long, so a server starts answering from the copy on
+ * disk (or the bundled data) before loading the HTTP client and fetching four feeds.
  */
 export const FIRST_FETCH_DELAY_MS = 2_000;
 
@@ -43,8 +41,8 @@ export interface FeedDefinition<T> {
 }
 
 /**
- * What `/healthz` and the metrics say about a feed, an entry of `GET /healthz` `feeds`: entries in use (0 when none), when and
- * from where (`fetch`, `disk` for the last good copy, `none`) and the last fetch's error.
+ * A feed in `GET /healthz` `feeds` and the metrics: entries in use (0 when none), when and from
+ * where (`fetch`, `disk` for the last good copy, `none`) and the last fetch's error.
  */
 export type FeedStatus = z.output<typeof feedStatusSchema>;
 
@@ -56,8 +54,7 @@ export interface FeedOptions<T> {
   /** Host names of the feed URL are resolved through it (NETDIAG_DNS_SERVERS). */
   resolver?: DnsResolver;
   logger?: NetdiagLogger;
-  /** Called with every list installed (from disk or a fetch). */
-  /** `text`: what the value was parsed from (the copy on disk, or the answer being saved). */
+  /** Called with every list installed, and the text it was parsed from (copy on disk or answer). */
   onUpdate(value: T, text: string): void;
 }
 
@@ -79,7 +76,6 @@ export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions
   const controller = new AbortController();
   let value: T | undefined;
   let closed = false;
-  let timer: NodeJS.Timeout | undefined;
   let fetchedAt = '';
   let from: FeedStatus['from'] = 'none';
   let lastError = '';
@@ -140,10 +136,10 @@ export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions
       await refresh();
     }
   })();
-  if (options.policy === 'schedule') {
-    timer = setInterval(() => void refresh(), definition.refreshMs);
-    timer.unref();
-  }
+  const timer =
+    options.policy === 'schedule'
+      ? setInterval(() => void refresh(), definition.refreshMs).unref()
+      : undefined;
 
   return {
     current: () => value,
@@ -163,8 +159,7 @@ export function startFeed<T>(definition: FeedDefinition<T>, options: FeedOptions
     close() {
       closed = true;
       controller.abort();
-      if (timer) clearInterval(timer);
-      timer = undefined;
+      clearInterval(timer);
     },
   };
 }

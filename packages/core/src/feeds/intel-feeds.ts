@@ -1,13 +1,8 @@
 /**
- * Run-time feeds of the fast-changing IP-intelligence sources: each replaces one bundled
- * source (`data/ip-intel.json.gz`) with a fresh copy of the same upstream list. Same
- * mechanism as the Tor list (feed.ts): URL setting, last good copy on disk, fetched at start
- * and on a timer by a long-running server, never by a one-shot command unless asked.
- *
- * A fetched list is accepted only when it looks like the list: at most `maxBytes`, at least
- * `minEntries` addresses or CIDR blocks (a wrong URL, an error page or a truncated body gives
- * far fewer), and, for line-based lists, most non-comment lines holding one. Anything else is
- * refused and the previous copy stays in use.
+ * Run-time feeds of the fast-changing IP-intelligence sources, each replacing one bundled source
+ * (`data/ip-intel.json.gz`) with a fresh copy of its upstream list, as the Tor list does. A list
+ * is accepted only when it looks like one: at most `maxBytes`, at least `minEntries` addresses
+ * or blocks (an error page gives far fewer), most lines holding one; else the old copy stays.
  * @module
  */
 import { UpstreamError } from '../errors.js';
@@ -29,6 +24,7 @@ export interface IntelFeedDefinition extends FeedDefinition<IntelFeedValue> {
 
 const V4 = /^\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?$/;
 const V6 = /^[0-9a-f]{0,4}:[0-9a-f:.]*(?:\/\d{1,3})?$/i;
+const isAddress = (token: string) => V4.test(token) || (token.includes(':') && V6.test(token));
 
 /**
  * Addresses and CIDR blocks anywhere in the text: one a line (`# comments`), the first column
@@ -56,14 +52,9 @@ export function parseIntelFeed(
     const line = raw.replace(/#.*/, '').trim();
     if (line === '') continue;
     lines++;
-    let found = false;
-    for (const token of line.split(/[\s,;"'[\]{}]+/)) {
-      if (token !== '' && (V4.test(token) || (token.includes(':') && V6.test(token)))) {
-        tokens.push(token);
-        found = true;
-      }
-    }
-    if (found) matched++;
+    const found = line.split(/[\s,;"'[\]{}]+/).filter(isAddress);
+    tokens.push(...found);
+    if (found.length > 0) matched++;
   }
   const { v4, v6, invalid } = rangesFromTokens(tokens);
   const ranges = { v4, v6 };
@@ -83,24 +74,18 @@ export function parseIntelFeed(
   return { ranges, entries, fetched_at: fetchedAt };
 }
 
-function intelFeed(options: {
-  name: string;
-  source: string;
-  defaultUrl: string;
-  refreshMs: number;
-  maxBytes: number;
+function intelFeed({
+  minEntries,
+  ...feed
+}: Pick<IntelFeedDefinition, 'name' | 'source' | 'defaultUrl' | 'refreshMs' | 'maxBytes'> & {
   minEntries: number;
 }): IntelFeedDefinition {
   return {
-    name: options.name,
-    source: options.source,
-    defaultUrl: options.defaultUrl,
-    file: `netdiag-${options.name}.txt`,
-    refreshMs: options.refreshMs,
-    maxBytes: options.maxBytes,
+    ...feed,
+    file: `netdiag-${feed.name}.txt`,
     timeoutMs: 20_000,
     size: (value) => value.entries,
-    parse: (text, fetchedAt) => parseIntelFeed(text, options, fetchedAt),
+    parse: (text, fetchedAt) => parseIntelFeed(text, { name: feed.name, minEntries }, fetchedAt),
   };
 }
 

@@ -39,11 +39,8 @@ export function createMemoryCache(
     async get<T>(key: string): Promise<T | undefined> {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      if (entry.expires <= now()) {
-        entries.delete(key);
-        return undefined;
-      }
       entries.delete(key);
+      if (entry.expires <= now()) return undefined;
       entries.set(key, entry);
       return entry.value as T;
     },
@@ -51,10 +48,7 @@ export function createMemoryCache(
       if (!(ttlMs > 0)) return;
       entries.delete(key);
       entries.set(key, { value, expires: now() + ttlMs });
-      while (entries.size > max) {
-        const oldest = entries.keys().next().value as string;
-        entries.delete(oldest);
-      }
+      while (entries.size > max) entries.delete(entries.keys().next().value as string);
     },
     async delete(key: string): Promise<void> {
       entries.delete(key);
@@ -62,10 +56,7 @@ export function createMemoryCache(
   };
 }
 
-/**
- * Collapses identical concurrent calls into one: while a call for `key` is in flight, later
- * callers get the same promise.
- */
+/** Collapses identical concurrent calls: while one for `key` is in flight, later ones share it. */
 export function createSingleFlight() {
   const inFlight = new Map<string, Promise<unknown>>();
   return function singleFlight<T>(key: string, task: () => Promise<T>): Promise<T> {

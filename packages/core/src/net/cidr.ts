@@ -1,9 +1,7 @@
 /**
- * The one CIDR grammar of netdiag: `a.b.c.d/n` and `x::/n` blocks, parsed once into masked
- * 32-bit words so that containment is a few integer comparisons (no strings, no BigInt: the
- * SSRF guard, the bogon test and SPF ip4/ip6 matching run it per request). Also the inverse:
- * inclusive address ranges → the fewest CIDR blocks covering them (the ASN data stores ranges;
- * people and routers think in prefixes).
+ * The one CIDR grammar of netdiag, parsed once into masked 32-bit words so that containment is
+ * a few integer comparisons (the SSRF guard, bogon test and SPF run it per request); and the
+ * inverse: address ranges → the fewest CIDR blocks covering them.
  * @module
  */
 import { InvalidInputError } from '../errors.js';
@@ -15,7 +13,7 @@ import {
   formatV6,
   parseAddressInto,
 } from '../ip/address.js';
-import { parseIpLiteral } from './ip.js';
+import { parseLiteralInto } from './ip.js';
 
 /**
  * A parsed block. IPv4 keeps its network in `w0` (mask `m0`; the other words are 0); IPv6 in
@@ -51,12 +49,11 @@ export function cidrFromWords(
   w2 = 0,
   w3 = 0,
 ): Cidr {
+  const v6 = version === 6;
   const m0 = prefixMask(bits);
-  if (version === 4)
-    return { version, bits, w0: (w0 & m0) >>> 0, w1: 0, w2: 0, w3: 0, m0, m1: 0, m2: 0, m3: 0 };
-  const m1 = prefixMask(bits - 32);
-  const m2 = prefixMask(bits - 64);
-  const m3 = prefixMask(bits - 96);
+  const m1 = v6 ? prefixMask(bits - 32) : 0;
+  const m2 = v6 ? prefixMask(bits - 64) : 0;
+  const m3 = v6 ? prefixMask(bits - 96) : 0;
   return {
     version,
     bits,
@@ -74,10 +71,9 @@ export function cidrFromWords(
 const scratch = createAddressParts();
 
 /**
- * The block of `address` (a strict IP address, as `parseIp` reads it) and prefix length `bits`,
- * or `undefined` when the address is not one or `bits` is out of range. An IPv4-mapped address
- * (`::ffff:a.b.c.d`) with a prefix of 96 or more is the IPv4 block it maps; with a shorter
- * prefix it is refused, since IPv4 addresses are always compared as IPv4.
+ * The block of a strict IP `address` and prefix length `bits`, or `undefined`. An IPv4-mapped
+ * address with a prefix of 96 or more is the IPv4 block it maps; with a shorter one it is
+ * refused, since IPv4 addresses are always compared as IPv4.
  */
 export function cidrOf(address: string, bits: number): Cidr | undefined {
   if (!parseAddressInto(address, scratch)) return undefined;
@@ -95,22 +91,17 @@ function cidrOfParts(parts: AddressParts, writtenAsV6: boolean, bits: number): C
 }
 
 /**
- * Parses `address/bits` or a bare address (a single host). The address may be any literal that
- * `parseIpLiteral` reads, legacy IPv4 forms (`127.1`) included; blanks around it are ignored.
- * `undefined` for anything else.
+ * Parses `address/bits` or a bare address (a single host), the address any literal that
+ * `parseIpLiteral` reads, blanks around it ignored; `undefined` for anything else.
  */
 export function parseCidr(text: string): Cidr | undefined {
   const slash = text.indexOf('/');
   const address = (slash < 0 ? text : text.slice(0, slash)).trim();
   const bitsText = slash < 0 ? undefined : text.slice(slash + 1).trim();
   if (bitsText !== undefined && !/^\d{1,3}$/.test(bitsText)) return undefined;
-  let v6 = address.includes(':');
-  if (!parseAddressInto(address, scratch)) {
-    const legacy = parseIpLiteral(address);
-    if (legacy?.version !== 4) return undefined;
-    parseAddressInto(legacy.address, scratch);
-    v6 = false;
-  }
+  // A legacy IPv4 form (`127.1`) never holds a colon.
+  const v6 = address.includes(':');
+  if (!parseLiteralInto(address, scratch)) return undefined;
   const bits = bitsText === undefined ? (v6 ? 128 : 32) : Number(bitsText);
   return cidrOfParts(scratch, v6, bits);
 }
@@ -137,10 +128,7 @@ export function cidrHasV6(c: Cidr, w0: number, w1: number, w2: number, w3: numbe
   );
 }
 
-/**
- * True when a parsed address lies in `c`. IPv4-mapped addresses were turned into IPv4 by the
- * parser, so they match IPv4 blocks only.
- */
+/** True when a parsed address lies in `c` (IPv4-mapped addresses parse as IPv4). */
 export function cidrHas(c: Cidr, address: AddressParts): boolean {
   return address.version === 4
     ? cidrHasV4(c, address.v4)
@@ -178,13 +166,7 @@ export function parseCidrList(list: readonly string[]): CidrSet {
     cidrs,
     has(input: string): boolean {
       if (blocks.length === 0) return false;
-      if (!parseAddressInto(input, lookup)) {
-        const legacy = parseIpLiteral(input);
-        if (!legacy) return false;
-        parseAddressInto(legacy.address, lookup);
-      }
-      for (let i = 0; i < blocks.length; i++) if (cidrHas(blocks[i] as Cidr, lookup)) return true;
-      return false;
+      return parseLiteralInto(input, lookup) && blocks.some((block) => cidrHas(block, lookup));
     },
   };
 }
@@ -202,11 +184,9 @@ function blockBitsV4(first: number, last: number): number {
 /** The fewest CIDR blocks covering the inclusive IPv4 range `first..last`. */
 export function v4RangeToCidrs(first: number, last: number): string[] {
   const out: string[] = [];
-  let at = first;
-  while (at <= last) {
-    const bits = blockBitsV4(at, last);
+  for (let at = first, bits = 0; at <= last; at += 2 ** bits) {
+    bits = blockBitsV4(at, last);
     out.push(`${formatV4(at)}/${32 - bits}`);
-    at += 2 ** bits;
   }
   return out;
 }
@@ -214,11 +194,7 @@ export function v4RangeToCidrs(first: number, last: number): string[] {
 /** How many blocks {@link v4RangeToCidrs} gives, without building them. */
 export function v4RangeCidrCount(first: number, last: number): number {
   let count = 0;
-  let at = first;
-  while (at <= last) {
-    at += 2 ** blockBitsV4(at, last);
-    count++;
-  }
+  for (let at = first; at <= last; count++) at += 2 ** blockBitsV4(at, last);
   return count;
 }
 
@@ -232,11 +208,9 @@ function blockBitsV6(first: bigint, last: bigint): number {
 /** The fewest CIDR blocks covering the inclusive IPv6 range `first..last`. */
 export function v6RangeToCidrs(first: bigint, last: bigint): string[] {
   const out: string[] = [];
-  let at = first;
-  while (at <= last) {
-    const bits = blockBitsV6(at, last);
+  for (let at = first, bits = 0; at <= last; at += 1n << BigInt(bits)) {
+    bits = blockBitsV6(at, last);
     out.push(`${bigIntToV6(at)}/${128 - bits}`);
-    at += 1n << BigInt(bits);
   }
   return out;
 }
@@ -244,10 +218,6 @@ export function v6RangeToCidrs(first: bigint, last: bigint): string[] {
 /** How many blocks {@link v6RangeToCidrs} gives, without building them. */
 export function v6RangeCidrCount(first: bigint, last: bigint): number {
   let count = 0;
-  let at = first;
-  while (at <= last) {
-    at += 1n << BigInt(blockBitsV6(at, last));
-    count++;
-  }
+  for (let at = first; at <= last; count++) at += 1n << BigInt(blockBitsV6(at, last));
   return count;
 }

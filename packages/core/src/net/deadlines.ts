@@ -1,7 +1,7 @@
 /**
- * Many deadlines behind one timer: a timer and a signal per DNS query were about a tenth of the
- * resolver's CPU under load (BENCHMARKS.md). Deadlines of one length expire in the order they
- * were set, so each length keeps a FIFO and one timer is armed for the earliest head of all.
+ * Many deadlines behind one timer (a timer per DNS query cost CPU under load). Deadlines of one
+ * length expire in the order they were set: each length keeps a FIFO, one timer is armed for
+ * the earliest head of all.
  * @module
  */
 

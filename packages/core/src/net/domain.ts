@@ -26,47 +26,35 @@ export interface NormaliseDomainOptions {
  */
 export function normaliseDomain(input: unknown, options: NormaliseDomainOptions = {}): string {
   const param = options.param ?? 'domain';
+  const fail = (message: string) => new InvalidInputError(message, param);
   if (typeof input !== 'string' || input.trim() === '') {
-    throw new InvalidInputError(
-      `Missing required parameter "${param}": a domain name such as example.com`,
-      param,
-    );
+    throw fail(`Missing required parameter "${param}": a domain name such as example.com`);
   }
   let text = input.trim();
   if (text.endsWith('.')) text = text.slice(0, -1);
   if (parseIpLiteral(text) && /^[0-9a-fx.:[\]]+$/i.test(text)) {
-    throw new InvalidInputError(
+    throw fail(
       `"${param}" must be a domain name, not an IP address (use the IP endpoints for addresses)`,
-      param,
     );
   }
-  if (text.length > 253 * 4) {
-    throw new InvalidInputError(
-      `"${param}" is too long: a domain name has at most 253 characters`,
-      param,
-    );
-  }
+  if (text.length > 253 * 4) throw fail(`"${param}" is too long: ${TOO_LONG}`);
   const ascii = toAsciiName(text);
   if (ascii === undefined) {
-    throw new InvalidInputError(
-      `"${param}" is not a valid domain name: ${JSON.stringify(input)}`,
-      param,
-    );
+    throw fail(`"${param}" is not a valid domain name: ${JSON.stringify(input)}`);
   }
-  validateName(ascii, param, options.allowUnderscore ?? true);
+  validateName(ascii, param, fail, options.allowUnderscore ?? true);
   return ascii;
 }
 
 /**
- * IDN → punycode per label (UTS #46 through node:url's domainToASCII), so that labels with
- * `_` (which UTS #46 rejects) survive when they are plain ASCII. Ideographic full stops
- * separate labels too (UTS #46 §4).
+ * IDN → punycode per label (UTS #46, node:url), so that ASCII labels with `_` (which UTS #46
+ * rejects) survive; ideographic full stops separate labels too (UTS #46 §4).
  */
 function toAsciiName(text: string): string | undefined {
   const labels = text.replace(/[\u3002\uff0e\uff61]/g, '.').split('.');
   const out: string[] = [];
   for (const label of labels) {
-    if (isAscii(label)) {
+    if (!/[\u0080-\uffff]/.test(label)) {
       out.push(label.toLowerCase());
       continue;
     }
@@ -77,18 +65,19 @@ function toAsciiName(text: string): string | undefined {
   return out.join('.');
 }
 
-function validateName(name: string, param: string, allowUnderscore: boolean): void {
-  if (name.length > 253) {
-    throw new InvalidInputError(
-      `"${param}" is too long: a domain name has at most 253 characters`,
-      param,
-    );
-  }
+const TOO_LONG = 'a domain name has at most 253 characters';
+
+function validateName(
+  name: string,
+  param: string,
+  fail: (message: string) => InvalidInputError,
+  allowUnderscore: boolean,
+): void {
+  if (name.length > 253) throw fail(`"${param}" is too long: ${TOO_LONG}`);
   const labels = name.split('.');
   if (labels.length < 2) {
-    throw new InvalidInputError(
+    throw fail(
       `"${param}" must be a fully qualified domain name such as example.com, got "${name}"`,
-      param,
     );
   }
   const labelPattern = allowUnderscore
@@ -96,21 +85,14 @@ function validateName(name: string, param: string, allowUnderscore: boolean): vo
     : /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
   for (const label of labels) {
     if (label.length === 0) {
-      throw new InvalidInputError(
-        `"${param}" has an empty label (two dots in a row) in "${name}"`,
-        param,
-      );
+      throw fail(`"${param}" has an empty label (two dots in a row) in "${name}"`);
     }
     if (label.length > 63) {
-      throw new InvalidInputError(
-        `"${param}" has a label longer than 63 characters: "${label.slice(0, 20)}…"`,
-        param,
-      );
+      throw fail(`"${param}" has a label longer than 63 characters: "${label.slice(0, 20)}…"`);
     }
     if (!labelPattern.test(label)) {
-      throw new InvalidInputError(
+      throw fail(
         `"${param}" has an invalid label "${label}": use letters, digits and inner hyphens`,
-        param,
       );
     }
   }
@@ -123,9 +105,4 @@ function validateName(name: string, param: string, allowUnderscore: boolean): vo
 export function registrableDomain(name: string): string | undefined {
   const result = tldts().parse(name, { allowPrivateDomains: false });
   return result.domain ?? undefined;
-}
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
 }

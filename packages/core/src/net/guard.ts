@@ -2,7 +2,6 @@
  * The SSRF guard (CONTRACT §4): the one place that decides whether netdiag may connect to a
  * user-supplied target. Every probe (site check, security headers, port scan, MTA-STS) and
  * every redirect hop goes through it:
- *
  * 1. the target is parsed (URL: http/https only, userinfo dropped; host: every IP literal form
  *    that inet_aton(3) or the WHATWG URL parser accepts counts as that address);
  * 2. a host name is resolved ONCE with the netdiag resolver (A + AAAA) — never getaddrinfo;
@@ -55,14 +54,8 @@ export interface CheckedHost {
 const INTERNAL_SUFFIXES = ['localhost', 'local', 'home.arpa', 'internal', 'localdomain'];
 
 /** The allowed set from options (parsed once per call; cheap for the short lists expected). */
-export function allowedSet(list: GuardOptions['allowedTargets']): CidrSet {
-  if (list === undefined) return parseCidrList([]);
-  if (isCidrSet(list)) return list;
-  return parseCidrList(list);
-}
-
-function isCidrSet(value: readonly string[] | CidrSet): value is CidrSet {
-  return typeof (value as CidrSet).has === 'function';
+export function allowedSet(list: GuardOptions['allowedTargets'] = []): CidrSet {
+  return 'has' in list ? list : parseCidrList(list);
 }
 
 /**
@@ -88,33 +81,27 @@ function article(text: string): string {
 }
 
 /**
- * Normalises a host given on its own (the `host` of `/api/ports`): IP literals in every form
- * become canonical; names are lower-cased, IDNs converted to punycode by the WHATWG parser.
- * Throws `InvalidInputError` for something that is neither.
+ * Normalises a host given on its own (`/api/ports`): IP literals in every form become canonical,
+ * names lower case and punycode (WHATWG parser); `InvalidInputError` for anything else.
  */
 export function normaliseHost(input: string, param = 'host'): { host: string; literal: boolean } {
   const text = input.trim();
-  if (text === '') {
-    throw new InvalidInputError(`"${param}" is empty: give a host name or an IP address`, param);
-  }
+  const fail = (message: string) => new InvalidInputError(message, param);
+  if (text === '') throw fail(`"${param}" is empty: give a host name or an IP address`);
   const literal = parseIpLiteral(text);
   if (literal) return { host: literal.address, literal: true };
   if (/[/?#@\s]/.test(text) || text.includes('://')) {
-    throw new InvalidInputError(
+    throw fail(
       `"${param}" must be a host name or an IP address, not a URL: ${JSON.stringify(input)}`,
-      param,
     );
   }
-  let url: URL;
   try {
-    url = new URL(`http://${text.includes(':') && !text.startsWith('[') ? `[${text}]` : text}/`);
-  } catch {
-    throw new InvalidInputError(
-      `"${param}" is not a valid host name or IP address: ${JSON.stringify(input)}`,
-      param,
+    return hostOfUrl(
+      new URL(`http://${text.includes(':') && !text.startsWith('[') ? `[${text}]` : text}/`),
     );
+  } catch {
+    throw fail(`"${param}" is not a valid host name or IP address: ${JSON.stringify(input)}`);
   }
-  return hostOfUrl(url);
 }
 
 /** The host of a parsed URL, with IP literals (the WHATWG parser canonicalises them) tagged. */
@@ -139,46 +126,37 @@ export interface ParseProbeUrlOptions {
  */
 export function parseProbeUrl(input: unknown, options: ParseProbeUrlOptions = {}): URL {
   const param = options.param ?? 'url';
+  const fail = (message: string) => new InvalidInputError(message, param);
   if (typeof input !== 'string' || input.trim() === '') {
-    throw new InvalidInputError(
+    throw fail(
       `Missing required parameter "${param}": a URL or host name such as https://example.com`,
-      param,
     );
   }
   const text = input.trim();
-  if (text.length > 2048) {
-    throw new InvalidInputError(`"${param}" is too long (at most 2048 characters)`, param);
-  }
+  if (text.length > 2048) throw fail(`"${param}" is too long (at most 2048 characters)`);
   const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[^:/]+:\d+(?:[/?#]|$)/.test(text);
   let url: URL;
   try {
     url = new URL(hasScheme ? text : `${options.defaultScheme ?? 'https'}://${text}`);
   } catch {
-    throw new InvalidInputError(`"${param}" is not a valid URL: ${JSON.stringify(input)}`, param);
+    throw fail(`"${param}" is not a valid URL: ${JSON.stringify(input)}`);
   }
   return checkProbeUrl(url, param, input);
 }
 
 /**
- * The checks of `parseProbeUrl` on a URL already parsed (scheme, host, port; userinfo and
- * fragment dropped), without the length limit: that applies to what the user typed, not to
- * the normalised href (`https://` added, characters percent-encoded).
+ * The checks of `parseProbeUrl` on a URL already parsed, without the length limit: that applies
+ * to what the user typed, not to the normalised href.
  */
 export function checkProbeUrl(url: URL, param = 'url', input: unknown = url.href): URL {
+  const fail = (message: string) => new InvalidInputError(message, param);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidInputError(
-      `"${param}" must use http or https, not ${url.protocol.replace(/:$/, '')}`,
-      param,
-    );
+    throw fail(`"${param}" must use http or https, not ${url.protocol.replace(/:$/, '')}`);
   }
-  if (url.hostname === '') {
-    throw new InvalidInputError(`"${param}" has no host: ${JSON.stringify(input)}`, param);
-  }
+  if (url.hostname === '') throw fail(`"${param}" has no host: ${JSON.stringify(input)}`);
   // Port 0 cannot be connected to (it asks the OS for any port when binding); the WHATWG parser
   // keeps it, and an HTTP client would silently use the scheme's default instead.
-  if (url.port === '0') {
-    throw new InvalidInputError(`"${param}" has port 0: a port must be 1 to 65535`, param);
-  }
+  if (url.port === '0') throw fail(`"${param}" has port 0: a port must be 1 to 65535`);
   url.username = '';
   url.password = '';
   url.hash = '';
@@ -187,27 +165,21 @@ export function checkProbeUrl(url: URL, param = 'url', input: unknown = url.href
 
 /**
  * The guard proper: checks a host (name or literal) and returns the addresses that may be
- * connected to. A name is resolved exactly once (one A and one AAAA query, concurrently).
- *
- * Errors: `TargetNotAllowedError` (403) when the name is internal or any address is not
- * public; `NotFoundError` (upstream `dns`) when the name does not exist or has no address;
+ * connected to; a name is resolved exactly once (A and AAAA, concurrently). Errors:
+ * `TargetNotAllowedError` (403) when the name is internal or any address is not public;
+ * `NotFoundError` (upstream `dns`) when the name does not exist or has no address;
  * `UpstreamError` / `TimeoutError` (upstream `dns`) when the resolver fails.
  */
 export async function resolveAndCheck(host: string, options: GuardOptions): Promise<CheckedHost> {
   const allowed = allowedSet(options.allowedTargets);
   const literal = parseIpLiteral(host);
   if (literal) {
-    return {
-      host: literal.address,
-      literal: true,
-      addresses: [assertAddressAllowed(literal.address, allowed)],
-    };
+    const address = assertAddressAllowed(literal.address, allowed);
+    return { host: literal.address, literal: true, addresses: [address] };
   }
   const name = host.toLowerCase().replace(/\.$/, '');
   if (name === '') throw new InvalidInputError('The target host is empty', 'host');
-  const internal = INTERNAL_SUFFIXES.find(
-    (suffix) => name === suffix || name.endsWith(`.${suffix}`),
-  );
+  const internal = INTERNAL_SUFFIXES.find((s) => name === s || name.endsWith(`.${s}`));
   if (internal) {
     throw new TargetNotAllowedError(
       `"${name}" is an internal name (.${internal} never reaches the public internet)`,
@@ -218,18 +190,17 @@ export async function resolveAndCheck(host: string, options: GuardOptions): Prom
       `"${name}" is a single-label name, which only a local search domain could resolve`,
     );
   }
-  // The library's shared resolver (system servers, cached) when the caller gives none.
   const resolver = options.resolver ?? getDefaultResolver();
   // The resolver keeps its own per-query timeouts; the caller's budget arrives as the signal.
   const queryOptions = options.signal ? { signal: options.signal } : {};
-  const [a, aaaa] = await Promise.allSettled([
+  const answers = await Promise.allSettled([
     resolver.query(name, 'A', queryOptions),
     resolver.query(name, 'AAAA', queryOptions),
   ]);
   const addresses: string[] = [];
   const failures: unknown[] = [];
   let nxdomain = false;
-  for (const settled of [a, aaaa]) {
+  for (const settled of answers) {
     if (settled.status === 'rejected') {
       failures.push(settled.reason);
       continue;

@@ -24,9 +24,8 @@ const HOST_NAME =
   /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
 
 /**
- * `host[:port]` → host and port, or `undefined` when the text is not of that form. Blanks
- * around the text are ignored, a host name is lower-cased (IP literals are kept as written,
- * zone ids included); the port is 1–65535.
+ * `host[:port]` → host and port (1–65535), or `undefined`. Blanks around are ignored; a host
+ * name is lower-cased, IP literals kept as written (zone ids included).
  */
 export function parseHostPort(value: string, options: ParseHostPortOptions): HostPort | undefined {
   const text = value.trim();

@@ -1,10 +1,7 @@
 /**
- * The HTTP client for trusted upstreams (RDAP, breach database, Tor exit list, DoH): undici,
- * a time budget, a byte cap, host names resolved through a given `DnsResolver`, and failures
- * mapped to netdiag errors that name the upstream.
- * User-supplied targets never come here: they go through the SSRF-safe client instead. Hosts
- * named by remote answers (redirects to another origin, registry and registrar links) do, but
- * through the SSRF guard (`guard` option, `upstream-guard.ts`).
+ * The HTTP client for trusted upstreams (RDAP, breach database, Tor list, DoH): a time budget, a
+ * byte cap, names resolved through a `DnsResolver`, failures named by upstream. User-supplied
+ * targets go through `safe-fetch.ts`; hosts named by remote answers through the SSRF guard.
  * @module
  */
 import { isIP } from 'node:net';
@@ -42,11 +39,9 @@ export interface UpstreamRequestOptions extends BaseOptions {
    */
   resolver?: DnsResolver;
   /**
-   * Which hops go through the SSRF guard (`net/upstream-guard.ts`). `'redirects'`: the URL is
-   * configuration and trusted, and so is a redirect that stays on its origin; a redirect to any
-   * other origin came from a remote answer and is checked. `'all'`: the URL itself came from a
-   * remote answer (an RDAP registry from the bootstrap file, a registrar link) and every hop is
-   * checked. A refused hop throws an `UpstreamError` saying which URL and why.
+   * Which hops go through the SSRF guard: `'redirects'` to another origin (the URL itself is
+   * trusted configuration), or `'all'` when the URL came from a remote answer (an RDAP registry,
+   * a registrar link). A refused hop throws an `UpstreamError` saying which URL and why.
    * @default { scope: 'redirects' }
    */
   guard?: { scope: 'redirects' | 'all'; allowedTargets?: readonly string[] | CidrSet };
@@ -71,7 +66,6 @@ export async function upstreamRequest(
 ): Promise<UpstreamResponse> {
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
   const undici = await loadUndici();
-  const { request } = undici;
   return withTimeout(options, options.upstream, async (signal) => {
     let current = url;
     const trustedOrigin = new URL(url).origin;
@@ -86,7 +80,7 @@ export async function upstreamRequest(
       let response: Dispatcher.ResponseData;
       try {
         if (guarded) await checkLiteralTarget(target, what, options, signal);
-        response = await request(current, {
+        response = await undici.request(current, {
           method: options.method ?? 'GET',
           headers: { 'user-agent': USER_AGENT, ...options.headers },
           body: options.body,
@@ -99,21 +93,18 @@ export async function upstreamRequest(
         if (refused) throw refused;
         // The host and the low-level text stay in `server` and `cause` (CLI, logs): an API
         // client learns which upstream failed and how, not where netdiag's upstreams are.
+        const server = SERVER_NAMES[options.upstream] ?? `the ${options.upstream} server`;
         throw new UpstreamError(
           options.upstream,
-          `cannot reach ${serverOf(options.upstream)}: ${failureInWords(error)}`,
+          `cannot reach ${server}: ${failureInWords(error)}`,
           error,
           new URL(current).host,
         );
       }
       const headers = flattenHeaders(response.headers);
       const location = headers['location'];
-      if (
-        response.statusCode >= 300 &&
-        response.statusCode < 400 &&
-        location &&
-        hop < (options.maxRedirects ?? 3)
-      ) {
+      const redirect = response.statusCode >= 300 && response.statusCode < 400;
+      if (redirect && location && hop < (options.maxRedirects ?? 3)) {
         await response.body.dump();
         current = new URL(location, current).toString();
         continue;
@@ -138,12 +129,16 @@ const agents = new WeakMap<DnsResolver, Agent>();
 
 /** The undici agent whose connections resolve host names through `resolver`. */
 export function resolverAgent(resolver: DnsResolver, { Agent }: Undici): Agent {
-  let agent = agents.get(resolver);
-  if (!agent) {
-    agent = new Agent({ connect: { lookup: resolverLookup(resolver) } });
-    agents.set(resolver, agent);
+  return memo(agents, resolver, () => new Agent({ connect: { lookup: resolverLookup(resolver) } }));
+}
+
+function memo<K extends object, V>(map: WeakMap<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
   }
-  return agent;
+  return value;
 }
 
 /**
@@ -174,10 +169,6 @@ const SERVER_NAMES: Record<string, string> = {
   breach: 'the breach database',
 };
 
-function serverOf(upstream: string): string {
-  return SERVER_NAMES[upstream] ?? `the ${upstream} server`;
-}
-
 /**
  * The guard's refusal anywhere in an error's cause chain (undici may wrap what the lookup
  * threw), as the upstream's error; `undefined` when the guard did not refuse.
@@ -201,25 +192,12 @@ function guardedDispatcherOf(
   { Agent }: Undici,
 ): { dispatcher?: Dispatcher } {
   if (options.dispatcher) return { dispatcher: options.dispatcher };
-  const resolverKey = options.resolver ?? NO_RESOLVER;
-  const allowedKey = (options.guard?.allowedTargets as object | undefined) ?? NOTHING_ALLOWED;
-  let byAllowed = guardedAgents.get(resolverKey);
-  if (!byAllowed) {
-    byAllowed = new WeakMap();
-    guardedAgents.set(resolverKey, byAllowed);
-  }
-  let agent = byAllowed.get(allowedKey);
-  if (!agent) {
-    agent = new Agent({
-      connect: {
-        lookup: guardedLookup({
-          resolver: options.resolver,
-          allowedTargets: options.guard?.allowedTargets,
-        }),
-      },
-    });
-    byAllowed.set(allowedKey, agent);
-  }
+  const { resolver } = options;
+  const allowedTargets = options.guard?.allowedTargets;
+  const byAllowed = memo(guardedAgents, resolver ?? NO_RESOLVER, () => new WeakMap());
+  const agent = memo(byAllowed, (allowedTargets as object | undefined) ?? NOTHING_ALLOWED, () => {
+    return new Agent({ connect: { lookup: guardedLookup({ resolver, allowedTargets }) } });
+  });
   return { dispatcher: agent };
 }
 
@@ -266,9 +244,7 @@ export function headerLists(
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const key = name.toLowerCase();
-    const list = out[key] ?? [];
-    list.push(...(Array.isArray(value) ? value : [value]));
-    out[key] = list;
+    out[key] = [...(out[key] ?? []), ...[value].flat()];
   }
   return out;
 }

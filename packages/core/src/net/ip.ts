@@ -1,13 +1,17 @@
 /**
- * IP address parsing and normalisation.
- * Strict parsing (`parseIp`) is for user input that must be an IP address; loose parsing
- * (`parseIpLiteral`) also accepts every legacy IPv4 literal that `inet_aton()` and the WHATWG
- * URL parser accept (`127.1`, `0x7f000001`, `2130706433`, `0177.0.0.1`), because a probe
- * target written that way still reaches the address it denotes.
+ * IP address parsing and normalisation: strict (`parseIp`) for input that must be an address;
+ * loose (`parseIpLiteral`) also takes the legacy IPv4 literals of `inet_aton()` and the WHATWG
+ * URL parser (`127.1`, `0x7f000001`), since a probe target written so reaches that address.
  * @module
  */
 import { InvalidIpError } from '../errors.js';
-import { createAddressParts, parseAddressInto, wordsToBigInt } from '../ip/address.js';
+import {
+  type AddressParts,
+  createAddressParts,
+  formatV4,
+  parseAddressInto,
+  wordsToBigInt,
+} from '../ip/address.js';
 
 export type IpVersion = 4 | 6;
 
@@ -68,52 +72,44 @@ export function normaliseForwardedAddress(node: string | undefined): string | un
 
 /**
  * Parses any literal that denotes an IP address, including the legacy IPv4 forms of
- * inet_aton(3) / the WHATWG URL IPv4 parser: 1 to 4 parts, each decimal, octal (leading 0)
- * or hex (0x), the last part filling the remaining bytes. Returns `undefined` for a hostname.
+ * inet_aton(3) / the WHATWG URL parser: 1 to 4 parts, the last filling the remaining bytes.
  */
 export function parseIpLiteral(input: string): ParsedIp | undefined {
   const strict = parseIp(input);
   if (strict) return strict;
   const value = parseLegacyIPv4(input.trim());
-  return value === undefined ? undefined : { version: 4, address: uint32ToIPv4(value) };
+  return value === undefined ? undefined : { version: 4, address: formatV4(value) };
 }
 
 function parseLegacyIPv4(text: string): number | undefined {
-  const trimmed = text.endsWith('.') ? text.slice(0, -1) : text;
-  const parts = trimmed.split('.');
-  if (parts.length === 0 || parts.length > 4) return undefined;
-  const numbers: number[] = [];
-  for (const part of parts) {
-    const n = parseIPv4Number(part);
-    if (n === undefined) return undefined;
-    numbers.push(n);
-  }
-  const last = numbers.pop() as number;
-  if (numbers.some((n) => n > 255)) return undefined;
+  const parts = (text.endsWith('.') ? text.slice(0, -1) : text).split('.');
+  if (parts.length > 4) return undefined;
+  const numbers = parts.map(parseIPv4Number);
+  const last = numbers.pop();
+  if (last === undefined || numbers.some((n) => n === undefined || n > 255)) return undefined;
   if (last >= 256 ** (4 - numbers.length)) return undefined;
-  let value = last;
-  numbers.forEach((n, index) => {
-    value += n * 256 ** (3 - index);
-  });
-  return value;
+  return numbers.reduce<number>((sum, n, index) => sum + (n as number) * 256 ** (3 - index), last);
 }
 
+/** One part: hex (`0x`, digits optional), octal (leading 0) or decimal. */
 function parseIPv4Number(part: string): number | undefined {
-  if (part === '') return undefined;
-  let digits = part;
-  let radix = 10;
-  if (/^0[xX]/.test(part)) {
-    digits = part.slice(2);
-    radix = 16;
-    if (digits === '') return 0;
-  } else if (part.length > 1 && part.startsWith('0')) {
-    digits = part.slice(1);
-    radix = 8;
-  }
-  const pattern = radix === 16 ? /^[0-9a-fA-F]+$/ : radix === 8 ? /^[0-7]+$/ : /^[0-9]+$/;
-  if (!pattern.test(digits)) return undefined;
-  const value = Number.parseInt(digits, radix);
+  const match = /^(?:0x([0-9a-f]*)|0([0-7]+)|([1-9][0-9]*|0))$/i.exec(part);
+  if (!match) return undefined;
+  const [, hex, octal, decimal] = match;
+  const value =
+    hex !== undefined
+      ? Number.parseInt(hex || '0', 16)
+      : octal !== undefined
+        ? Number.parseInt(octal, 8)
+        : Number(decimal);
   return value <= 0xffffffff ? value : undefined;
+}
+
+/** `parseAddressInto` for every literal {@link parseIpLiteral} reads, legacy IPv4 forms too. */
+export function parseLiteralInto(input: string, parts: AddressParts): boolean {
+  if (parseAddressInto(input, parts)) return true;
+  const legacy = parseIpLiteral(input);
+  return legacy !== undefined && parseAddressInto(legacy.address, parts);
 }
 
 /** Dotted quad → unsigned 32-bit integer. Assumes a valid dotted quad. */
@@ -121,10 +117,6 @@ export function ipv4ToUint32(address: string): number {
   let value = 0;
   for (const part of address.split('.')) value = value * 256 + Number(part);
   return value;
-}
-
-export function uint32ToIPv4(value: number): string {
-  return [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255].join('.');
 }
 
 /** Any valid IPv6 text → 128-bit integer. */
@@ -139,10 +131,7 @@ export function ipv6ToBigInt(address: string): bigint {
     : (0xffffn << 32n) | BigInt(parts.v4);
 }
 
-/**
- * The reverse-lookup name: `4.3.2.1.in-addr.arpa` (RFC 1035 §3.5) or the 32 nibbles under
- * `ip6.arpa` (RFC 3596 §2.5), without a trailing dot.
- */
+/** The reverse-lookup name, no trailing dot: in-addr.arpa (RFC 1035 §3.5), ip6.arpa (RFC 3596). */
 export function reverseName(ip: ParsedIp): string {
   if (ip.version === 4) return `${ip.address.split('.').reverse().join('.')}.in-addr.arpa`;
   return `${reverseNibbles(ip.address)}.ip6.arpa`;

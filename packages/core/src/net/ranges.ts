@@ -6,14 +6,9 @@
  * https://www.iana.org/assignments/iana-ipv6-special-registry/
  * @module
  */
-import {
-  type AddressParts,
-  createAddressParts,
-  formatV4,
-  parseAddressInto,
-} from '../ip/address.js';
+import { type AddressParts, createAddressParts, formatV4 } from '../ip/address.js';
 import { type Cidr, cidrHasV4, cidrHasV6, parseCidr } from './cidr.js';
-import { parseIpLiteral } from './ip.js';
+import { parseLiteralInto } from './ip.js';
 
 export { type CidrSet, parseCidrList } from './cidr.js';
 
@@ -94,16 +89,12 @@ const OUTSIDE_GLOBAL_UNICAST: SpecialRange = {
 
 /** The special range holding an IPv4 address (unsigned 32-bit), or undefined when public. */
 export function specialRangeV4(value: number): SpecialRange | undefined {
-  for (let i = 0; i < V4_BLOCKS.length; i++) {
-    if (cidrHasV4(V4_BLOCKS[i] as Cidr, value)) return IPV4_SPECIAL_RANGES[i];
-  }
-  return undefined;
+  return IPV4_SPECIAL_RANGES[V4_BLOCKS.findIndex((block) => cidrHasV4(block, value))];
 }
 
 /**
- * The IPv4 address embedded in an IPv6 address that stands for an IPv4 host: NAT64
- * 64:ff9b::/96 (RFC 6052) and 6to4 2002::/16 (RFC 3056 §2), or -1. (IPv4-mapped addresses are
- * already turned into IPv4 by the parser.)
+ * The IPv4 address embedded in a NAT64 64:ff9b::/96 (RFC 6052) or 6to4 2002::/16 (RFC 3056 §2)
+ * address, or -1 (IPv4-mapped addresses already parse as IPv4).
  */
 export function embeddedV4(w0: number, w1: number, w2: number, w3: number): number {
   if (w0 === 0x0064ff9b && w1 === 0 && w2 === 0) return w3;
@@ -120,9 +111,8 @@ export function specialRangeV6(
 ): SpecialRange | undefined {
   const v4 = embeddedV4(w0, w1, w2, w3);
   if (v4 >= 0) return specialRangeV4(v4);
-  for (let i = 0; i < V6_BLOCKS.length; i++) {
-    if (cidrHasV6(V6_BLOCKS[i] as Cidr, w0, w1, w2, w3)) return IPV6_SPECIAL_RANGES[i];
-  }
+  const special = V6_BLOCKS.findIndex((block) => cidrHasV6(block, w0, w1, w2, w3));
+  if (special >= 0) return IPV6_SPECIAL_RANGES[special];
   // Global unicast is 2000::/3 (RFC 4291 §2.4): the top three bits are 001.
   return w0 >>> 29 === 1 ? undefined : OUTSIDE_GLOBAL_UNICAST;
 }
@@ -150,12 +140,8 @@ const parts = createAddressParts();
  * is reported as not public with a reason, so a guard that forgets to resolve fails closed.
  */
 export function classifyAddress(input: string): AddressClass {
-  if (!parseAddressInto(input, parts)) {
-    const legacy = parseIpLiteral(input);
-    if (!legacy) {
-      return { public: false, address: input, range: { cidr: '', name: 'not an IP address' } };
-    }
-    parseAddressInto(legacy.address, parts);
+  if (!parseLiteralInto(input, parts)) {
+    return { public: false, address: input, range: { cidr: '', name: 'not an IP address' } };
   }
   let address = parts.text;
   if (parts.version === 6) {

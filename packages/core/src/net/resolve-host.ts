@@ -1,9 +1,6 @@
 /**
- * Host names of trusted upstreams (RDAP, WHOIS, breach API, Tor list, DoH) resolved through a
- * `DnsResolver` instead of the system's getaddrinfo, so that the configured DNS servers are
- * used for all DNS work (CONTRACT §5). `resolverLookup` plugs into `net.connect({ lookup })`,
- * `tls.connect` and undici's `connect` options: the socket goes to the address while TLS SNI
- * and the Host header keep the name.
+ * Host names of trusted upstreams resolved through a `DnsResolver` instead of getaddrinfo, so
+ * the configured DNS servers do all DNS work (CONTRACT §5); SNI and Host keep the name.
  * @module
  */
 import dns, { type LookupAddress } from 'node:dns';
@@ -22,11 +19,9 @@ export interface HostLookupError extends Error {
 }
 
 /**
- * The addresses of `host`: A and AAAA asked in parallel, IP literals returned as they are.
- * Order follows `dns.getDefaultResultOrder()`: `ipv4first` / `ipv6first`, or for `verbatim`
- * (Node's default) the families alternate, IPv6 first (RFC 8305 §4, RFC 6724 §10.3).
- * Throws a `HostLookupError`: `ENOTFOUND` when the name has no address, `EAI_AGAIN` when DNS
- * failed and no family answered.
+ * The addresses of `host` (A and AAAA in parallel; IP literals as they are), in the order of
+ * `dns.getDefaultResultOrder()`; `verbatim` alternates, IPv6 first (RFC 8305 §4, RFC 6724
+ * §10.3). Throws a `HostLookupError`: `ENOTFOUND` (no address) or `EAI_AGAIN` (DNS failed).
  */
 export async function resolveHost(
   resolver: DnsResolver,
@@ -66,37 +61,36 @@ export async function resolveHost(
 
 /** A `lookup` for `net.connect` / `tls.connect` / undici's `connect` that asks `resolver`. */
 export function resolverLookup(resolver: DnsResolver): LookupFunction {
+  return lookupFrom((hostname) => resolveHost(resolver, hostname));
+}
+
+/**
+ * A `lookup` that answers with the addresses `find` gives, honouring `family` and `all` (Node
+ * sets `all` for Happy Eyeballs, `autoSelectFamily`).
+ */
+export function lookupFrom(
+  find: (hostname: string) => Promise<readonly LookupAddress[]>,
+): LookupFunction {
   return (hostname, options, callback) => {
-    resolveHost(resolver, hostname).then(
-      (addresses) => answerLookup(hostname, options, callback, addresses),
+    find(hostname).then(
+      (addresses) => {
+        const { family: asked } = options;
+        const family = asked === 'IPv4' ? 4 : asked === 'IPv6' ? 6 : asked;
+        const wanted =
+          family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
+        const first = wanted[0];
+        if (!first) {
+          const message = `${hostname} has no IPv${family} address`;
+          callback(lookupError('ENOTFOUND', hostname, message), '');
+        } else if (options.all) {
+          callback(null, wanted as LookupAddress[]);
+        } else {
+          callback(null, first.address, first.family);
+        }
+      },
       (error: Error) => callback(error as NodeJS.ErrnoException, ''),
     );
   };
-}
-
-type LookupArgs = Parameters<LookupFunction>;
-
-/**
- * Answers a `lookup` callback with `addresses`, honouring `family` and `all` (Node sets `all`
- * for Happy Eyeballs, `autoSelectFamily`).
- */
-export function answerLookup(
-  hostname: string,
-  options: LookupArgs[1],
-  callback: LookupArgs[2],
-  addresses: readonly LookupAddress[],
-): void {
-  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
-  const wanted =
-    family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
-  const first = wanted[0];
-  if (!first) {
-    callback(lookupError('ENOTFOUND', hostname, `${hostname} has no IPv${family} address`), '');
-  } else if (options.all) {
-    callback(null, wanted as LookupAddress[]);
-  } else {
-    callback(null, first.address, first.family);
-  }
 }
 
 function addressesOf(result: PromiseSettledResult<DnsResponse>, type: 'A' | 'AAAA'): string[] {

@@ -6,33 +6,15 @@
  * @module
  */
 import type { z } from 'zod';
+import { DNS_TYPES_V1 } from '../dns/record-types.js';
 import type { svcbValueSchema } from '../dns/schema.js';
-import { quoteString, readWireName } from './resolver-present.js';
-import {
-  alpnIds,
-  decodeSvcParams,
-  ipv6Text,
-  pairs,
-  readSvcParams,
-  svcParamKeyName,
-} from './svcb.js';
+import { quoteString, readWireName, rrTypeName } from './resolver-present.js';
+import { readSvcParams } from './svcb.js';
 
-/** The types this file presents. */
-export const MODERN_TYPES: ReadonlySet<string> = new Set([
-  'DS',
-  'CDS',
-  'DNSKEY',
-  'CDNSKEY',
-  'RRSIG',
-  'NSEC',
-  'NSEC3',
-  'NSEC3PARAM',
-  'TLSA',
-  'SSHFP',
-  'NAPTR',
-  'SVCB',
-  'HTTPS',
-]);
+/** The types this file presents: those `DNS_TYPES_V1` adds after SPEC §4's ten (issue 19). */
+export const MODERN_TYPES: ReadonlySet<string> = new Set(
+  DNS_TYPES_V1.slice(DNS_TYPES_V1.indexOf('HTTPS')),
+);
 
 export interface DsValue {
   keyTag: number;
@@ -108,98 +90,6 @@ export interface NaptrValue {
 export type SvcbValue = z.output<typeof svcbValueSchema>;
 
 /**
- * IANA "Resource Record (RR) TYPEs" names that dig prints in NSEC/NSEC3 type bitmaps; others
- * print as `TYPE<N>` (RFC 3597 §5).
- */
-const RR_NAMES: Readonly<Record<number, string>> = {
-  1: 'A',
-  2: 'NS',
-  3: 'MD',
-  4: 'MF',
-  5: 'CNAME',
-  6: 'SOA',
-  7: 'MB',
-  8: 'MG',
-  9: 'MR',
-  10: 'NULL',
-  11: 'WKS',
-  12: 'PTR',
-  13: 'HINFO',
-  14: 'MINFO',
-  15: 'MX',
-  16: 'TXT',
-  17: 'RP',
-  18: 'AFSDB',
-  19: 'X25',
-  20: 'ISDN',
-  21: 'RT',
-  22: 'NSAP',
-  23: 'NSAP-PTR',
-  24: 'SIG',
-  25: 'KEY',
-  26: 'PX',
-  27: 'GPOS',
-  28: 'AAAA',
-  29: 'LOC',
-  30: 'NXT',
-  31: 'EID',
-  32: 'NIMLOC',
-  33: 'SRV',
-  34: 'ATMA',
-  35: 'NAPTR',
-  36: 'KX',
-  37: 'CERT',
-  38: 'A6',
-  39: 'DNAME',
-  40: 'SINK',
-  42: 'APL',
-  43: 'DS',
-  44: 'SSHFP',
-  45: 'IPSECKEY',
-  46: 'RRSIG',
-  47: 'NSEC',
-  48: 'DNSKEY',
-  49: 'DHCID',
-  50: 'NSEC3',
-  51: 'NSEC3PARAM',
-  52: 'TLSA',
-  53: 'SMIMEA',
-  55: 'HIP',
-  56: 'NINFO',
-  57: 'RKEY',
-  58: 'TALINK',
-  59: 'CDS',
-  60: 'CDNSKEY',
-  61: 'OPENPGPKEY',
-  62: 'CSYNC',
-  63: 'ZONEMD',
-  64: 'SVCB',
-  65: 'HTTPS',
-  99: 'SPF',
-  104: 'NID',
-  105: 'L32',
-  106: 'L64',
-  107: 'LP',
-  108: 'EUI48',
-  109: 'EUI64',
-  249: 'TKEY',
-  250: 'TSIG',
-  256: 'URI',
-  257: 'CAA',
-  258: 'AVC',
-  259: 'DOA',
-  260: 'AMTRELAY',
-  261: 'RESINFO',
-  32768: 'TA',
-  32769: 'DLV',
-};
-
-/** A type code by name, as dig prints it. */
-export function rrTypeName(code: number): string {
-  return RR_NAMES[code] ?? `TYPE${code}`;
-}
-
-/**
  * BIND splits long base64 and hex fields with a space every 56 characters
  * (`dns_rdata_totext`: width 60 minus 2, rounded down to whole base64 quanta / hex octets).
  */
@@ -231,12 +121,8 @@ export function readTypeBitmap(bytes: Uint8Array, offset: number): number[] {
 
 /** RFC 4034 Appendix B: the key tag of a DNSKEY rdata (algorithm 1 has its own rule, unused). */
 export function keyTag(rdata: Uint8Array): number {
-  let sum = 0;
-  for (let i = 0; i < rdata.length; i++) {
-    sum += i & 1 ? (rdata[i] as number) : (rdata[i] as number) << 8;
-  }
-  sum += (sum >> 16) & 0xffff;
-  return sum & 0xffff;
+  const sum = rdata.reduce((total, byte, i) => total + (i & 1 ? byte : byte << 8), 0);
+  return (sum + ((sum >> 16) & 0xffff)) & 0xffff;
 }
 
 /** RFC 4648 §7 base32 with the extended hex alphabet, no padding (NSEC3 hashed names). */
@@ -272,6 +158,11 @@ function readString(bytes: Buffer, at: number): { value: Buffer; end: number } {
 /** `data` (dig +short) and `value` of one record of a type in `MODERN_TYPES`. */
 export function presentModern(type: string, rdata: Uint8Array): { data: string; value: unknown } {
   const b = Buffer.from(rdata.buffer, rdata.byteOffset, rdata.byteLength);
+  const shown = (value: unknown, fields: unknown[]) => ({
+    data: fields.map(String).join(' '),
+    value,
+  });
+  const hexTail = (from: number) => split(hexUpper(b.subarray(from)));
   switch (type) {
     case 'DS':
     case 'CDS': {
@@ -281,8 +172,7 @@ export function presentModern(type: string, rdata: Uint8Array): { data: string; 
         digestType: b[3] as number,
         digest: b.subarray(4).toString('hex'),
       };
-      const text = `${value.keyTag} ${value.algorithm} ${value.digestType} ${split(hexUpper(b.subarray(4)))}`;
-      return { data: text, value };
+      return shown(value, [value.keyTag, value.algorithm, value.digestType, hexTail(4)]);
     }
     case 'DNSKEY':
     case 'CDNSKEY': {
@@ -293,8 +183,7 @@ export function presentModern(type: string, rdata: Uint8Array): { data: string; 
         publicKey: b.subarray(4).toString('base64'),
         keyTag: keyTag(b),
       };
-      const text = `${value.flags} ${value.protocol} ${value.algorithm} ${split(value.publicKey)}`;
-      return { data: text, value };
+      return shown(value, [value.flags, value.protocol, value.algorithm, split(value.publicKey)]);
     }
     case 'RRSIG': {
       const signer = readWireName(b, 18);
@@ -309,7 +198,7 @@ export function presentModern(type: string, rdata: Uint8Array): { data: string; 
         signerName: bare(signer.text),
         signature: b.subarray(signer.end).toString('base64'),
       };
-      const text = [
+      return shown(value, [
         value.typeCovered,
         value.algorithm,
         value.labels,
@@ -319,48 +208,33 @@ export function presentModern(type: string, rdata: Uint8Array): { data: string; 
         value.keyTag,
         signer.text,
         split(value.signature),
-      ].join(' ');
-      return { data: text, value };
+      ]);
     }
     case 'NSEC': {
       const next = readWireName(b, 0);
       const types = readTypeBitmap(b, next.end).map(rrTypeName);
       const value: NsecValue = { next: bare(next.text), types };
-      return { data: [next.text, ...types].join(' '), value };
+      return shown(value, [next.text, ...types]);
     }
-    case 'NSEC3': {
-      const saltLength = b[4] as number;
-      const salt = b.subarray(5, 5 + saltLength);
-      const hashLength = b[5 + saltLength] as number;
-      const hashStart = 6 + saltLength;
-      const next = base32hex(b.subarray(hashStart, hashStart + hashLength));
-      const types = readTypeBitmap(b, hashStart + hashLength).map(rrTypeName);
-      const value: Nsec3Value = {
-        hashAlgorithm: b[0] as number,
-        flags: b[1] as number,
-        iterations: b.readUInt16BE(2),
-        salt: salt.toString('hex'),
-        next,
-        types,
-      };
-      const saltText = saltLength === 0 ? '-' : hexUpper(salt);
-      const head = `${value.hashAlgorithm} ${value.flags} ${value.iterations} ${saltText} ${next}`;
-      return { data: [head, ...types].join(' '), value };
-    }
+    case 'NSEC3':
     case 'NSEC3PARAM': {
       const saltLength = b[4] as number;
       const salt = b.subarray(5, 5 + saltLength);
-      const value: Nsec3ParamValue = {
+      const head: Nsec3ParamValue = {
         hashAlgorithm: b[0] as number,
         flags: b[1] as number,
         iterations: b.readUInt16BE(2),
         salt: salt.toString('hex'),
       };
       const saltText = saltLength === 0 ? '-' : hexUpper(salt);
-      return {
-        data: `${value.hashAlgorithm} ${value.flags} ${value.iterations} ${saltText}`,
-        value,
-      };
+      const fields = [head.hashAlgorithm, head.flags, head.iterations, saltText];
+      if (type === 'NSEC3PARAM') return shown(head, fields);
+      const hashStart = 6 + saltLength;
+      const hashEnd = hashStart + (b[5 + saltLength] as number);
+      const next = base32hex(b.subarray(hashStart, hashEnd));
+      const types = readTypeBitmap(b, hashEnd).map(rrTypeName);
+      const value: Nsec3Value = { ...head, next, types };
+      return shown(value, [...fields, next, ...types]);
     }
     case 'TLSA': {
       const value: TlsaValue = {
@@ -369,8 +243,7 @@ export function presentModern(type: string, rdata: Uint8Array): { data: string; 
         matchingType: b[2] as number,
         data: b.subarray(3).toString('hex'),
       };
-      const text = `${value.usage} ${value.selector} ${value.matchingType} ${split(hexUpper(b.subarray(3)))}`;
-      return { data: text, value };
+      return shown(value, [value.usage, value.selector, value.matchingType, hexTail(3)]);
     }
     case 'SSHFP': {
       const value: SshfpValue = {
@@ -378,8 +251,7 @@ export function presentModern(type: string, rdata: Uint8Array): { data: string; 
         fingerprintType: b[1] as number,
         fingerprint: b.subarray(2).toString('hex'),
       };
-      const text = `${value.algorithm} ${value.fingerprintType} ${split(hexUpper(b.subarray(2)))}`;
-      return { data: text, value };
+      return shown(value, [value.algorithm, value.fingerprintType, hexTail(2)]);
     }
     case 'NAPTR': {
       const flags = readString(b, 4);
@@ -395,54 +267,16 @@ export function presentModern(type: string, rdata: Uint8Array): { data: string; 
         replacement: bare(replacement.text),
       };
       const strings = [flags, services, regexp].map((s) => quoteString(s.value));
-      const text = [value.order, value.preference, ...strings, replacement.text].join(' ');
-      return { data: text, value };
+      return shown(value, [value.order, value.preference, ...strings, replacement.text]);
     }
     case 'SVCB':
     case 'HTTPS': {
       const target = readWireName(b, 2);
-      const raw = readSvcParams(b, target.end);
-      const value: SvcbValue = {
-        priority: b.readUInt16BE(0),
-        target: bare(target.text),
-        params: decodeSvcParams(raw),
-      };
-      const params = raw.map(({ key, value: v }) => presentSvcParam(key, Buffer.from(v)));
-      return { data: [value.priority, target.text, ...params].join(' '), value };
+      const { params, texts } = readSvcParams(b, target.end);
+      const value: SvcbValue = { priority: b.readUInt16BE(0), target: bare(target.text), params };
+      return shown(value, [value.priority, target.text, ...texts]);
     }
     default:
       throw new RangeError(`no presentation for ${type}`);
-  }
-}
-
-/**
- * One SvcParam as BIND 9.18 prints it (lib/dns/rdata/in_1/svcb_64.c): `key=value`, the ALPN list
- * and unknown values quoted, a comma inside an ALPN id escaped (RFC 9460 Appendix A.1).
- */
-function presentSvcParam(key: number, value: Buffer): string {
-  const name = svcParamKeyName(key);
-  switch (key) {
-    case 0:
-      return `${name}=${pairs(value, 2)
-        .map((k) => svcParamKeyName(k.readUInt16BE(0)))
-        .join(',')}`;
-    case 1: {
-      const ids = alpnIds(value).map((id) => quoteString(id).slice(1, -1).replace(/,/g, '\\\\,'));
-      return `${name}="${ids.join(',')}"`;
-    }
-    case 2:
-      return name;
-    case 3:
-      return `${name}=${value.readUInt16BE(0)}`;
-    case 4:
-      return `${name}=${pairs(value, 4)
-        .map((a) => [...a].join('.'))
-        .join(',')}`;
-    case 5:
-      return `${name}=${value.toString('base64')}`;
-    case 6:
-      return `${name}=${pairs(value, 16).map(ipv6Text).join(',')}`;
-    default:
-      return value.length === 0 ? name : `${name}=${quoteString(value)}`;
   }
 }

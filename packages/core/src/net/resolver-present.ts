@@ -31,9 +31,8 @@ const NAME_SPECIALS = new Set([0x22, 0x28, 0x29, 0x2e, 0x3b, 0x5c, 0x40, 0x24]);
 const QUOTED_SPECIALS = new Set([0x22, 0x5c]);
 
 /**
- * A name in uncompressed wire form (RFC 1035 §3.1) at `offset` of `bytes`, in presentation form
- * with its trailing dot, and the offset after it. For rdata fields that RFC 3597 §4 forbids to
- * compress (RRSIG signer, NSEC next name, NAPTR replacement, SVCB target).
+ * A name in uncompressed wire form (RFC 1035 §3.1) at `offset`, in presentation form, and the
+ * offset after it: the rdata names RFC 3597 §4 forbids to compress (RRSIG signer, SVCB target…).
  */
 export function readWireName(bytes: Uint8Array, offset: number): { text: string; end: number } {
   const labels: string[] = [];
@@ -72,9 +71,8 @@ export function quoteString(bytes: Uint8Array): string {
 }
 
 /**
- * An IPv6 address the way `inet_ntop(3)` prints it (glibc, BIND and libuv agree): lower-case
- * hex, the longest run of zero groups as `::`, and a dotted quad for IPv4-compatible and
- * IPv4-mapped addresses.
+ * An IPv6 address the way `inet_ntop(3)` prints it (glibc, BIND and libuv agree): with a dotted
+ * quad for IPv4-compatible and IPv4-mapped addresses.
  */
 export function presentIPv6(address: string): string {
   return new SocketAddress({ address, family: 'ipv6' }).address;
@@ -84,4 +82,108 @@ export function presentIPv6(address: string): string {
 export function presentUnknown(rdata: Uint8Array): string {
   if (rdata.length === 0) return '\\# 0';
   return `\\# ${rdata.length} ${Buffer.from(rdata).toString('hex').toUpperCase()}`;
+}
+
+/** Type codes from the IANA "Resource Record (RR) TYPEs" registry (RFC 6895 §3.1). */
+export const TYPE_CODES: Readonly<Record<string, number>> = {
+  A: 1,
+  NS: 2,
+  CNAME: 5,
+  SOA: 6,
+  PTR: 12,
+  HINFO: 13,
+  MX: 15,
+  TXT: 16,
+  RP: 17,
+  AAAA: 28,
+  SRV: 33,
+  NAPTR: 35,
+  DNAME: 39,
+  OPT: 41,
+  KX: 36,
+  DS: 43,
+  SSHFP: 44,
+  RRSIG: 46,
+  NSEC: 47,
+  DNSKEY: 48,
+  NSEC3: 50,
+  NSEC3PARAM: 51,
+  TLSA: 52,
+  CDS: 59,
+  CDNSKEY: 60,
+  SVCB: 64,
+  HTTPS: 65,
+  SPF: 99,
+  ANY: 255,
+  CAA: 257,
+};
+
+/** The names of the codes above. */
+export const TYPE_NAMES: ReadonlyMap<number, string> = new Map(
+  Object.entries(TYPE_CODES).map(([name, code]) => [code, name]),
+);
+
+/**
+ * IANA "Resource Record (RR) TYPEs" names that dig prints in NSEC/NSEC3 type bitmaps: those of
+ * `TYPE_CODES` but the meta-types OPT and ANY, and these; others print as `TYPE<N>` (RFC 3597 §5).
+ */
+const RR_NAMES: Readonly<Record<number, string>> = {
+  ...Object.fromEntries([...TYPE_NAMES].filter(([, name]) => name !== 'OPT' && name !== 'ANY')),
+  3: 'MD',
+  4: 'MF',
+  7: 'MB',
+  8: 'MG',
+  9: 'MR',
+  10: 'NULL',
+  11: 'WKS',
+  14: 'MINFO',
+  18: 'AFSDB',
+  19: 'X25',
+  20: 'ISDN',
+  21: 'RT',
+  22: 'NSAP',
+  23: 'NSAP-PTR',
+  24: 'SIG',
+  25: 'KEY',
+  26: 'PX',
+  27: 'GPOS',
+  29: 'LOC',
+  30: 'NXT',
+  31: 'EID',
+  32: 'NIMLOC',
+  34: 'ATMA',
+  37: 'CERT',
+  38: 'A6',
+  40: 'SINK',
+  42: 'APL',
+  45: 'IPSECKEY',
+  49: 'DHCID',
+  53: 'SMIMEA',
+  55: 'HIP',
+  56: 'NINFO',
+  57: 'RKEY',
+  58: 'TALINK',
+  61: 'OPENPGPKEY',
+  62: 'CSYNC',
+  63: 'ZONEMD',
+  104: 'NID',
+  105: 'L32',
+  106: 'L64',
+  107: 'LP',
+  108: 'EUI48',
+  109: 'EUI64',
+  249: 'TKEY',
+  250: 'TSIG',
+  256: 'URI',
+  258: 'AVC',
+  259: 'DOA',
+  260: 'AMTRELAY',
+  261: 'RESINFO',
+  32768: 'TA',
+  32769: 'DLV',
+};
+
+/** A type code by name, as dig prints it. */
+export function rrTypeName(code: number): string {
+  return RR_NAMES[code] ?? `TYPE${code}`;
 }

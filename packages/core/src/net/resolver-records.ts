@@ -13,50 +13,21 @@ import type {
   SoaValue,
   SrvValue,
 } from './dns-types.js';
-import { presentIPv6, presentName, presentUnknown, quoteString } from './resolver-present.js';
+import {
+  presentIPv6,
+  presentName,
+  presentUnknown,
+  quoteString,
+  TYPE_CODES,
+  TYPE_NAMES,
+} from './resolver-present.js';
 import { MODERN_TYPES, presentModern } from './resolver-present-modern.js';
+
+export { TYPE_CODES } from './resolver-present.js';
 
 /** dns-packet's per-type codecs (`record`, which its types leave out). */
 const recordCodecs = lazyRequire<{ record(t: string): { encode(d: unknown): Buffer } }>(
   'dns-packet',
-);
-
-/** Type codes from the IANA "Resource Record (RR) TYPEs" registry (RFC 6895 §3.1). */
-export const TYPE_CODES: Readonly<Record<string, number>> = {
-  A: 1,
-  NS: 2,
-  CNAME: 5,
-  SOA: 6,
-  PTR: 12,
-  HINFO: 13,
-  MX: 15,
-  TXT: 16,
-  RP: 17,
-  AAAA: 28,
-  SRV: 33,
-  NAPTR: 35,
-  DNAME: 39,
-  OPT: 41,
-  KX: 36,
-  DS: 43,
-  SSHFP: 44,
-  RRSIG: 46,
-  NSEC: 47,
-  DNSKEY: 48,
-  NSEC3: 50,
-  NSEC3PARAM: 51,
-  TLSA: 52,
-  CDS: 59,
-  CDNSKEY: 60,
-  SVCB: 64,
-  HTTPS: 65,
-  SPF: 99,
-  ANY: 255,
-  CAA: 257,
-};
-
-const TYPE_NAMES: ReadonlyMap<number, string> = new Map(
-  Object.entries(TYPE_CODES).map(([name, code]) => [code, name]),
 );
 
 /**
@@ -80,13 +51,6 @@ export function packetTypeName(type: string): string {
   return PACKET_UNNAMED.has(type) ? `UNKNOWN_${TYPE_CODES[type]}` : type;
 }
 
-/** An owner name lower-case without its trailing dot (the root is ``). */
-export function ownerName(name: string): string {
-  const lower = name.toLowerCase();
-  if (lower === '.') return '';
-  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
-}
-
 const bare = (name: string) => (name === '.' ? '' : name.replace(/\.$/, ''));
 
 type Decoded = { type: string; name: string; ttl?: number; data?: unknown };
@@ -105,7 +69,7 @@ export function toDnsRecord(
     ? presentModernOrGeneric(answer.type, type, answer.data)
     : present(answer.type, answer.data);
   const record: DnsRecord = {
-    name: ownerName(answer.name),
+    name: bare(answer.name).toLowerCase(),
     type,
     typeCode,
     ttl: answer.ttl ?? 0,
@@ -117,9 +81,8 @@ export function toDnsRecord(
 }
 
 /**
- * A modern type from its rdata; rdata too short or malformed for its type (a broken or hostile
- * server) falls back to the RFC 3597 generic form, with the hex as value, rather than failing
- * the whole answer.
+ * A modern type from its rdata; malformed rdata (a broken or hostile server) falls back to the
+ * RFC 3597 generic form rather than failing the whole answer.
  */
 function presentModernOrGeneric(
   packetType: string,
@@ -134,9 +97,8 @@ function presentModernOrGeneric(
 }
 
 /**
- * The rdata bytes of a decoded record: as received for types dns-packet leaves undecoded (a
- * Buffer), else re-encoded by dns-packet's codec for the type. dns-packet never compresses names
- * when it encodes, and keeps their case, so this is the record's uncompressed wire form.
+ * The rdata of a decoded record: as received when dns-packet left it a Buffer, else re-encoded by
+ * its codec, which never compresses names and keeps their case: the uncompressed wire form.
  */
 export function rdataOf(packetType: string, raw: unknown): Uint8Array {
   if (Buffer.isBuffer(raw)) return raw;
@@ -243,10 +205,8 @@ function present(type: string, raw: unknown): { data: string; value: DnsRecord['
         minimum: soa.minimum ?? 0,
       };
       const numbers = [value.serial, value.refresh, value.retry, value.expire, value.minimum];
-      return {
-        data: `${presentName(soa.mname)} ${presentName(soa.rname)} ${numbers.join(' ')}`,
-        value,
-      };
+      const data = `${presentName(soa.mname)} ${presentName(soa.rname)} ${numbers.join(' ')}`;
+      return { data, value };
     }
     case 'SRV': {
       const srv = raw as packet.SrvData;
@@ -256,18 +216,14 @@ function present(type: string, raw: unknown): { data: string; value: DnsRecord['
         port: srv.port,
         target: bare(srv.target),
       };
-      return {
-        data: `${value.priority} ${value.weight} ${value.port} ${presentName(srv.target)}`,
-        value,
-      };
+      const data = `${value.priority} ${value.weight} ${value.port} ${presentName(srv.target)}`;
+      return { data, value };
     }
     case 'CAA': {
       const caa = raw as packet.CaaData;
       const value: CaaValue = { flags: caa.flags ?? 0, tag: caa.tag, value: caa.value };
-      return {
-        data: `${value.flags} ${value.tag} ${quoteString(Buffer.from(caa.value, 'utf8'))}`,
-        value,
-      };
+      const data = `${value.flags} ${value.tag} ${quoteString(Buffer.from(caa.value, 'utf8'))}`;
+      return { data, value };
     }
     default:
       return presentOther(type, raw);

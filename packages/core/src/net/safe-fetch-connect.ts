@@ -8,6 +8,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { buildConnector } from 'undici';
+import { formatHostPort } from './host-port.js';
 import { parseIp } from './ip.js';
 import { ProbeError, ProbeTimeoutError, socketFailure } from './safe-fetch-errors.js';
 
@@ -68,34 +69,22 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
       settled = true;
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
-      if (error) {
-        current?.destroy();
-        callback(error, null);
-      } else {
-        callback(null, socket as net.Socket);
-      }
+      if (!error) return callback(null, socket as net.Socket);
+      current?.destroy();
+      callback(error, null);
     };
     const onAbort = () =>
       finish(options.signal.reason instanceof Error ? options.signal.reason : new Error('aborted'));
-    const timer = setTimeout(
-      () =>
-        finish(
-          new ProbeTimeoutError(
-            'connect',
-            options.connectTimeout,
-            `${where(options.addresses[0] ?? '', port)}`,
-          ),
-        ),
-      options.connectTimeout,
-    );
+    const { connectTimeout } = options;
+    const first = where(options.addresses[0] ?? '', port);
+    const onTimeout = () => finish(new ProbeTimeoutError('connect', connectTimeout, first));
+    const timer = setTimeout(onTimeout, connectTimeout);
     options.signal.addEventListener('abort', onAbort, { once: true });
 
     const attempt = (index: number) => {
       const address = options.addresses[index];
-      if (address === undefined) {
-        finish(new ProbeError('unreachable', 'no address to connect to'));
-        return;
-      }
+      if (address === undefined)
+        return finish(new ProbeError('unreachable', 'no address to connect to'));
       const target = where(address, port);
       const socket = https
         ? tls.connect({
@@ -105,23 +94,17 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
             // We decide about trust ourselves (below) so that the facts can be reported.
             rejectUnauthorized: false,
             ALPNProtocols: ['http/1.1'],
-            ...(options.ca ? { ca: [...tls.rootCertificates, ...toArray(options.ca)] } : {}),
+            ...(options.ca ? { ca: [...tls.rootCertificates, ...[options.ca].flat()] } : {}),
           })
         : net.connect({ host: address, port });
       current = socket;
       socket.once(https ? 'secureConnect' : 'connect', () => {
         if (settled) return socket.destroy();
         // Paranoia: the kernel connected where we asked, or nothing is sent.
-        if (
-          socket.remoteAddress &&
-          net.isIP(socket.remoteAddress) &&
-          !sameAddress(socket.remoteAddress, address)
-        ) {
+        const remote = socket.remoteAddress;
+        if (remote && net.isIP(remote) && !sameAddress(remote, address)) {
           return finish(
-            new ProbeError(
-              'unreachable',
-              `connected to ${socket.remoteAddress}, expected ${address}`,
-            ),
+            new ProbeError('unreachable', `connected to ${remote}, expected ${address}`),
           );
         }
         const facts = https ? tlsFacts(socket as tls.TLSSocket, options.now()) : null;
@@ -141,8 +124,7 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
         if (settled) return;
         socket.destroy();
         if (RETRY_NEXT.has(error.code ?? '') && index + 1 < options.addresses.length) {
-          attempt(index + 1);
-          return;
+          return attempt(index + 1);
         }
         finish(socketFailure(error, target));
       });
@@ -152,24 +134,18 @@ export function pinnedConnector(options: PinnedConnectOptions): buildConnector.c
   };
 }
 
-function where(address: string, port: number): string {
-  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
-}
+const where = (host: string, port: number) => formatHostPort({ host, port });
 
 function sameAddress(a: string, b: string): boolean {
   // Canonical forms (IPv4-mapped IPv6 shown as IPv4, RFC 5952 IPv6) compare by value.
   return (parseIp(a)?.address ?? a) === (parseIp(b)?.address ?? b);
 }
 
-function toArray(ca: string | Buffer | readonly (string | Buffer)[]): (string | Buffer)[] {
-  return Array.isArray(ca) ? [...ca] : [ca as string | Buffer];
-}
-
 /** Reads the facts of the peer certificate; never throws. */
 export function tlsFacts(socket: tls.TLSSocket, now: number): TlsFacts {
   const cert = socket.getPeerCertificate(false) as Partial<tls.PeerCertificate> | undefined;
-  const validTo = cert?.valid_to ? new Date(cert.valid_to) : undefined;
-  const validFrom = cert?.valid_from ? new Date(cert.valid_from) : undefined;
+  const validTo = certDate(cert?.valid_to);
+  const validFrom = certDate(cert?.valid_from);
   const error = socket.authorizationError as unknown;
   return {
     authorized: socket.authorized,
@@ -183,14 +159,17 @@ export function tlsFacts(socket: tls.TLSSocket, now: number): TlsFacts {
     issuer: first(cert?.issuer?.O) || first(cert?.issuer?.CN) || '',
     subject: first(cert?.subject?.CN) || first(cert?.subject?.O) || '',
     subjectAltName: cert?.subjectaltname ?? '',
-    validFrom: validFrom && !Number.isNaN(validFrom.getTime()) ? validFrom.toISOString() : null,
-    validTo: validTo && !Number.isNaN(validTo.getTime()) ? validTo.toISOString() : null,
-    daysLeft:
-      validTo && !Number.isNaN(validTo.getTime())
-        ? Math.floor((validTo.getTime() - now) / 86_400_000)
-        : null,
+    validFrom: validFrom?.toISOString() ?? null,
+    validTo: validTo?.toISOString() ?? null,
+    daysLeft: validTo ? Math.floor((validTo.getTime() - now) / 86_400_000) : null,
     fingerprint256: cert?.fingerprint256 ?? '',
   };
+}
+
+/** A certificate date; `undefined` when absent or not a date. */
+function certDate(text: string | undefined): Date | undefined {
+  const date = text ? new Date(text) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
 }
 
 function first(value: string | string[] | undefined): string {

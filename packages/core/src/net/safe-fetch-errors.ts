@@ -26,34 +26,30 @@ export const TARGET_UPSTREAM = 'target';
 
 export class ProbeError extends UpstreamError {
   override name = 'ProbeError';
-  readonly kind: ProbeFailureKind;
-  /** The last HTTP status seen before the failure (redirect loops), if any. */
-  readonly lastStatus: number | undefined;
-  /** Where the chain stood when it failed (redirect loops): redirects followed, last hop. */
-  readonly chain: { redirects: number; url: string; address: string } | undefined;
 
   constructor(
-    kind: ProbeFailureKind,
+    readonly kind: ProbeFailureKind,
     message: string,
     cause?: unknown,
-    lastStatus?: number,
-    chain?: { redirects: number; url: string; address: string },
+    /** The last HTTP status seen before the failure (redirect loops), if any. */
+    readonly lastStatus?: number,
+    /** Where the chain stood when it failed (redirect loops): redirects followed, last hop. */
+    readonly chain?: { redirects: number; url: string; address: string },
   ) {
     super(TARGET_UPSTREAM, message, cause);
-    this.kind = kind;
-    this.lastStatus = lastStatus;
-    this.chain = chain;
   }
 }
 
 /** A probe timeout that says which phase ran out of time. */
 export class ProbeTimeoutError extends TimeoutError {
   override name = 'ProbeTimeoutError';
-  readonly phase: 'connect' | 'response';
 
-  constructor(phase: 'connect' | 'response', timeoutMs: number, detail?: string) {
+  constructor(
+    readonly phase: 'connect' | 'response',
+    timeoutMs: number,
+    detail?: string,
+  ) {
     super(TARGET_UPSTREAM, timeoutMs);
-    this.phase = phase;
     this.message =
       phase === 'connect'
         ? `[netdiag] [${TARGET_UPSTREAM}] no TCP connection${detail ? ` to ${detail}` : ''} within ${timeoutMs} ms`
@@ -70,12 +66,7 @@ export function socketFailure(error: unknown, where: string): ProbeError {
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') {
     return new ProbeError('unreachable', `${where} is unreachable (${code})`, error);
   }
-  if (
-    code === 'ECONNRESET' ||
-    code === 'EPIPE' ||
-    code === 'UND_ERR_SOCKET' ||
-    code === 'UND_ERR_CLOSED'
-  ) {
+  if (['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(code)) {
     return new ProbeError('reset', `${where} closed the connection (${code})`, error);
   }
   if (

@@ -20,6 +20,7 @@ import {
 import { headerLists, USER_AGENT } from './http-client.js';
 import { pinnedConnector, type TlsFacts } from './safe-fetch-connect.js';
 import { ProbeError, ProbeTimeoutError, socketFailure } from './safe-fetch-errors.js';
+import { toAbortError } from './signal.js';
 import { loadUndici } from './undici.js';
 
 /** Redirects followed at most (CONTRACT §4). */
@@ -43,9 +44,8 @@ export interface SafeFetchOptions extends GuardOptions {
   /** @default 5000 */
   connectTimeout?: number;
   /**
-   * What to do with an untrusted certificate: `verify` fails the hop with a `tls` ProbeError
-   * before anything is sent; `report` goes on and reports `tls.authorized: false`.
-   * @default 'verify'
+   * An untrusted certificate: `verify` fails the hop (`tls` ProbeError) before anything is sent;
+   * `report` goes on and reports `tls.authorized: false`. @default 'verify'
    */
   tlsPolicy?: 'verify' | 'report';
   /** Extra trusted CA certificates (PEM) on top of Node's bundled roots (internal CAs, tests). */
@@ -183,10 +183,7 @@ export async function safeFetch(
       }
     }
   } catch (error) {
-    if (options.signal?.aborted)
-      throw isNetdiagError(options.signal.reason)
-        ? options.signal.reason
-        : new AbortedError(options.signal.reason);
+    if (options.signal?.aborted) throw toAbortError(options.signal.reason);
     if (budget.signal.aborted && !isNetdiagError(error, 'TARGET_NOT_ALLOWED')) {
       throw budget.signal.reason;
     }
@@ -249,10 +246,7 @@ async function requestOnce(
   options: SafeFetchOptions,
   signal: AbortSignal,
 ): Promise<Exchange> {
-  const connected: { address: string; tls: TlsFacts | null } = {
-    address: addresses[0] ?? '',
-    tls: null,
-  };
+  const connected = { address: addresses[0] ?? '', tls: null as TlsFacts | null };
   const { Client } = await loadUndici();
   const client = new Client(url.origin, {
     connect: pinnedConnector({
@@ -320,15 +314,10 @@ function readBody(
     };
     const onBudget = () => finish('timeout');
     const onData = (chunk: Buffer) => {
-      if (size + chunk.length > maxBytes) {
-        const room = maxBytes - size;
-        if (room > 0) chunks.push(chunk.subarray(0, room));
-        size += Math.max(0, room);
-        finish('max-bytes');
-        return;
-      }
-      chunks.push(chunk);
-      size += chunk.length;
+      const kept = chunk.subarray(0, Math.max(0, maxBytes - size));
+      chunks.push(kept);
+      size += kept.length;
+      if (kept.length < chunk.length) finish('max-bytes');
     };
     if (budget.aborted) return finish('timeout');
     budget.addEventListener('abort', onBudget, { once: true });

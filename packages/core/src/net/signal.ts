@@ -10,9 +10,8 @@ import type { BaseOptions } from '../types.js';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
- * Runs `task` with a signal that aborts when the caller's signal aborts or when the budget
- * runs out. A timeout surfaces as `TimeoutError(upstream, ms)`, a caller abort as
- * `AbortedError`; the timer is always cleared.
+ * Runs `task` with a signal that aborts with the caller's or when the budget runs out: a
+ * timeout surfaces as `TimeoutError(upstream, ms)`, a caller abort as `AbortedError`.
  */
 export async function withTimeout<T>(
   options: BaseOptions,
@@ -48,16 +47,7 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
   }
   return new Promise<T>((resolve, reject) => {
     const stop = whenAborted(signal, () => reject(toAbortError(signal.reason)));
-    promise.then(
-      (value) => {
-        stop();
-        resolve(value);
-      },
-      (error: unknown) => {
-        stop();
-        reject(error);
-      },
-    );
+    promise.then(resolve, reject).finally(stop);
   });
 }
 
@@ -69,11 +59,9 @@ interface Waiting {
 const waiting = new WeakMap<AbortSignal, Waiting>();
 
 /**
- * Calls `callback` when `signal` (not aborted yet) aborts; returns what stops waiting. Every
- * callback waiting on one signal shares a single 'abort' listener, added for the first and
- * removed after the last: a request's signal is waited on by each DNS query it has in flight
- * (a DKIM check asks for dozens of selectors at once), and a listener apiece passed Node's limit
- * of 10 per signal, which it reports as a possible memory leak (MaxListenersExceededWarning).
+ * Calls `callback` when `signal` (not aborted yet) aborts; returns what stops waiting. The
+ * callbacks of one signal share one 'abort' listener: each DNS query in flight waits on its
+ * request's signal (dozens for a DKIM check), past Node's MaxListenersExceededWarning limit.
  */
 export function whenAborted(signal: AbortSignal, callback: () => void): () => void {
   let entry = waiting.get(signal);
@@ -99,10 +87,9 @@ export function whenAborted(signal: AbortSignal, callback: () => void): () => vo
 }
 
 /**
- * Lets the event loop run (timers, I/O, other requests), then throws if `signal` aborted
- * meanwhile. Long synchronous work on what a server sent is cut into steps with this between
- * them, so that no step holds the process for long (issue 20 item 1: at most 50 ms per MiB of
- * remote input) and a caller that gives up stops the work at the next step.
+ * Lets the event loop run, then throws if `signal` aborted meanwhile: long work on remote input
+ * is cut into steps with this between them (at most 50 ms per MiB), and stops when the caller
+ * gives up.
  */
 export async function nextTurn(signal?: AbortSignal): Promise<void> {
   await new Promise<void>((resolve) => setImmediate(resolve));

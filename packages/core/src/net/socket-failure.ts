@@ -35,10 +35,9 @@ const SOCKET_FAILURES: Record<string, string> = {
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_)/;
 
 /**
- * The failure behind `error` in words: the first code of its cause chain that has words, a TLS
- * failure as one, a DNS failure of the upstream's own name (a guarded lookup throws netdiag
- * errors) as one; another code is "network error". An error without any code is one of ours
- * (`connection closed before an answer`): its text, without any address in it.
+ * The failure behind `error` in words: the first code of its cause chain that has words (a
+ * guarded lookup throws netdiag errors), else "network error"; an error without any code is
+ * one of ours: its text, without any address in it.
  */
 export function failureInWords(error: unknown): string {
   let coded = false;

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { svcParamsSchema } from '../dns/schema.js';
-import { presentIPv6 } from './resolver-present.js';
+import { presentIPv6, quoteString } from './resolver-present.js';
 
 /**
  * The decoded SvcParams; keys without a name of their own appear as `key<N>` (hex value). The
@@ -15,7 +15,7 @@ import { presentIPv6 } from './resolver-present.js';
 export type SvcParams = z.output<typeof svcParamsSchema>;
 
 /** SvcParamKey names of the IANA "Service Parameter Keys (SvcParamKeys)" registry. */
-export const SVC_PARAM_KEYS: readonly string[] = [
+const SVC_PARAM_KEYS: readonly string[] = [
   'mandatory',
   'alpn',
   'no-default-alpn',
@@ -27,20 +27,20 @@ export const SVC_PARAM_KEYS: readonly string[] = [
 ];
 
 /** A SvcParamKey by name, or `key<N>` (RFC 9460 §2.1). */
-export function svcParamKeyName(key: number): string {
+function svcParamKeyName(key: number): string {
   return SVC_PARAM_KEYS[key] ?? `key${key}`;
 }
 
-/** One SvcParam as it sits in the rdata: key and raw value. */
-export interface RawSvcParam {
-  key: number;
-  value: Uint8Array;
-}
-
-/** Splits the SvcParams part of the rdata (after priority and target) into key/value pairs. */
-export function readSvcParams(bytes: Uint8Array, offset: number): RawSvcParam[] {
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const params: RawSvcParam[] = [];
+/**
+ * The SvcParams part of the rdata (after priority and target): the values of RFC 9460 §7's keys
+ * as JSON-friendly fields, and each param as BIND 9.18 prints it (lib/dns/rdata/in_1/svcb_64.c).
+ */
+export function readSvcParams(
+  view: Buffer,
+  offset: number,
+): { params: SvcParams; texts: string[] } {
+  const params: Record<string, unknown> = {};
+  const texts: string[] = [];
   let at = offset;
   while (at < view.length) {
     if (at + 4 > view.length) throw new RangeError('truncated SvcParam');
@@ -48,51 +48,55 @@ export function readSvcParams(bytes: Uint8Array, offset: number): RawSvcParam[] 
     const length = view.readUInt16BE(at + 2);
     at += 4;
     if (at + length > view.length) throw new RangeError('SvcParam value runs past the rdata');
-    params.push({ key, value: view.subarray(at, at + length) });
+    const name = svcParamKeyName(key);
+    const [value, text] = svcParam(key, view.subarray(at, at + length));
+    if (value !== undefined) params[name] = value;
+    texts.push(text === undefined ? name : `${name}=${text}`);
     at += length;
   }
-  return params;
+  return { params: params as SvcParams, texts };
 }
 
-/** The values of RFC 9460 §7's keys as JSON-friendly fields. */
-export function decodeSvcParams(params: readonly RawSvcParam[]): SvcParams {
-  const out: Record<string, unknown> = {};
-  for (const { key, value } of params) {
-    const view = Buffer.from(value);
-    switch (key) {
-      case 0:
-        out['mandatory'] = pairs(view, 2).map((b) => svcParamKeyName(b.readUInt16BE(0)));
-        break;
-      case 1:
-        out['alpn'] = alpnIds(view).map((id) => id.toString('utf8'));
-        break;
-      case 2:
-        out['no-default-alpn'] = true;
-        break;
-      case 3:
-        if (view.length === 2) out['port'] = view.readUInt16BE(0);
-        break;
-      case 4:
-        out['ipv4hint'] = pairs(view, 4).map((b) => [...b].join('.'));
-        break;
-      case 5:
-        out['ech'] = view.toString('base64');
-        break;
-      case 6:
-        out['ipv6hint'] = pairs(view, 16).map(ipv6Text);
-        break;
-      case 7:
-        out['dohpath'] = view.toString('utf8');
-        break;
-      default:
-        out[`key${key}`] = view.toString('hex');
+/**
+ * One SvcParam's value (`undefined`: left out) and its text after `key=` (`undefined`: the bare
+ * key): the ALPN list and unknown values quoted, a comma inside an ALPN id escaped (RFC 9460
+ * Appendix A.1).
+ */
+function svcParam(key: number, value: Buffer): [unknown, string | undefined] {
+  switch (key) {
+    case 0: {
+      const keys = pairs(value, 2).map((k) => svcParamKeyName(k.readUInt16BE(0)));
+      return [keys, keys.join(',')];
     }
+    case 1: {
+      const ids = alpnIds(value);
+      const texts = ids.map((id) => quoteString(id).slice(1, -1).replace(/,/g, '\\\\,'));
+      return [ids.map((id) => id.toString('utf8')), `"${texts.join(',')}"`];
+    }
+    case 2:
+      return [true, undefined];
+    case 3:
+      return [value.length === 2 ? value.readUInt16BE(0) : undefined, `${value.readUInt16BE(0)}`];
+    case 4: {
+      const hints = pairs(value, 4).map((a) => [...a].join('.'));
+      return [hints, hints.join(',')];
+    }
+    case 5:
+      return [value.toString('base64'), value.toString('base64')];
+    case 6: {
+      const hints = pairs(value, 16).map(ipv6Text);
+      return [hints, hints.join(',')];
+    }
+    default:
+      return [
+        value.toString(key === 7 ? 'utf8' : 'hex'),
+        value.length === 0 ? undefined : quoteString(value),
+      ];
   }
-  return out as SvcParams;
 }
 
 /** The alpn-ids: a sequence of length-prefixed strings (RFC 9460 §7.1.1). */
-export function alpnIds(value: Buffer): Buffer[] {
+function alpnIds(value: Buffer): Buffer[] {
   const ids: Buffer[] = [];
   let at = 0;
   while (at < value.length) {
@@ -104,14 +108,14 @@ export function alpnIds(value: Buffer): Buffer[] {
 }
 
 /** Fixed-size items of a list value (mandatory keys, address hints). */
-export function pairs(value: Buffer, size: number): Buffer[] {
+function pairs(value: Buffer, size: number): Buffer[] {
   const items: Buffer[] = [];
   for (let at = 0; at + size <= value.length; at += size) items.push(value.subarray(at, at + size));
   return items;
 }
 
 /** An IPv6 address as `inet_ntop` prints it (what dig shows in `ipv6hint`). */
-export function ipv6Text(bytes: Buffer): string {
+function ipv6Text(bytes: Buffer): string {
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(bytes.readUInt16BE(i).toString(16));
   return presentIPv6(groups.join(':'));

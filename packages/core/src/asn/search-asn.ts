@@ -43,8 +43,7 @@ export interface SearchAsnOptions extends BaseOptions {
   datasets?: IpDatasets;
 }
 
-// `privacy` is the shared, frozen classification of the datasets (`IpPrivacy`, whose
-// `signals` are readonly), not a copy: the schema's type with that one field as it is.
+// `privacy` is the datasets' shared, frozen classification (readonly `signals`), not a copy.
 
 /** `q` is an IP address: its origin AS and the announced range holding it. */
 export type AsnIpResult = Omit<z.output<typeof asnIpSchema>, 'privacy'> & {
@@ -64,10 +63,7 @@ export type AsnSearchResult = AsnIpResult | AsnNumberResult | AsnNameResult;
 const QUERY_FORM =
   'an IP address, an AS number such as AS15169, or an organisation name (2 to 200 characters)';
 
-/**
- * Searches the ASN data. `q` is an IP address, an AS number (`AS15169`, also bare `15169`) or
- * an organisation name.
- */
+/** Searches the ASN data for an IP address, an AS number (`AS15169`, `15169`) or a name. */
 export async function searchAsn(
   q: string,
   options: SearchAsnOptions = {},
@@ -76,8 +72,7 @@ export async function searchAsn(
   if (query === '') throw new InvalidInputError(`Missing "q": ${QUERY_FORM}`, 'q');
   throwIfAborted(options.signal);
   const datasets = options.datasets ?? (await getDefaultIpDatasets());
-  const parts = createAddressParts();
-  if (parseAddressInto(query, parts)) return byIp(query, datasets);
+  if (parseAddressInto(query, createAddressParts())) return byIp(query, datasets);
   // Something shaped like an address but not one ("1.2.3.999", "2001:db8::g") is a typo of an
   // IP, not an organisation name: answer with the SPEC §7 message.
   if (/^\d+(?:\.\d+)+$/.test(query) || /^\[?[0-9a-z.%]*:[0-9a-z.%]*:[0-9a-z:.%\]]*$/i.test(query)) {
@@ -275,9 +270,8 @@ function normaliseName(name: string): string {
 const RANK = { exact: 0, prefix: 1, word: 2 } as const;
 
 /**
- * Case-insensitive: `exact` (the whole name), then `prefix` (the name starts with the query),
- * then `word` (the query starts at a word boundary inside the name). Within a class, larger
- * networks (more IPv4 addresses) first, then lower AS numbers.
+ * Case-insensitive: `exact`, then `prefix`, then `word` (the query starts a word inside the
+ * name); within a class, more IPv4 addresses first, then lower AS numbers.
  */
 function byName(query: string, limit: number, index: AsnIndex): AsnNameResult {
   const q = normaliseName(query);

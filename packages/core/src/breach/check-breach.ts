@@ -1,10 +1,7 @@
 /**
- * `checkBreach`: is an email address in known data breaches? (SPEC 2.6)
- *
- * The address is validated and lower-cased, then looked up in the cache under a SHA-256 of the
- * address (never the address itself), then — collapsed with identical checks in flight and
- * paced by the rate gate — asked of XposedOrNot. Nothing here logs; the address only leaves
- * this function masked.
+ * `checkBreach` (SPEC 2.6): the address, validated and lower-cased, is looked up in the cache
+ * under its SHA-256, then asked of XposedOrNot (identical checks in flight collapsed, paced by
+ * the rate gate). Nothing here logs; the address only leaves this function masked.
  * @module
  */
 
@@ -63,9 +60,8 @@ export function breachCacheKey(normalisedEmail: string): string {
 }
 
 /**
- * Checks one address. Errors: `InvalidInputError` (`email` is not an address), `ThrottledError` (the upstream
- * or our gate says wait; `retryAfterS` set), `UpstreamError` (down, HTTP error, malformed
- * answer), `TimeoutError` (no answer within `timeout`, default 10 s), `AbortedError`.
+ * Checks one address. Throws `InvalidInputError`, `ThrottledError` (the upstream or our gate
+ * says wait), `UpstreamError`, `TimeoutError` (after `timeout`, default 10 s), `AbortedError`.
  */
 export async function checkBreach(
   email: string,

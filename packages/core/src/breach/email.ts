@@ -1,10 +1,7 @@
 /**
- * Email address validation, normalisation and masking for the breach check.
- *
- * Only the everyday form is accepted: an RFC 5322 §3.2.3 dot-atom local part (no quoted
- * strings, no comments) and a fully qualified domain name with a TLD, because that is what a
- * breach database indexes (XposedOrNot rejects addresses without a TLD and lower-cases them).
- * Error messages never echo the input: a mistyped address is still personal data.
+ * Email address validation, normalisation and masking for the breach check. Only the everyday
+ * form, what a breach database indexes: an RFC 5322 §3.2.3 dot-atom local part and a domain
+ * with a TLD. Error messages never echo the input: a mistyped address is still personal data.
  * @module
  */
 import { InvalidInputError } from '../errors.js';

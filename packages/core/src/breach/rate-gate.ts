@@ -40,20 +40,16 @@ export interface RateGate {
   block(retryAfterS: number): void;
 }
 
-/**
- * XposedOrNot-API `api/v1/breaches.py`: `@custom_rate_limiter("2 per second;25 per hour;100 per
- * day")` on `/breach-analytics`, counted per client IP.
- */
-export const XON_LIMITS: readonly RateLimitWindow[] = [
+/** XposedOrNot-API `api/v1/breaches.py`: "2 per second;25 per hour;100 per day" per client IP. */
+const XON_LIMITS: readonly RateLimitWindow[] = [
   { limit: 2, windowMs: 1_000 },
   { limit: 25, windowMs: 3_600_000 },
   { limit: 100, windowMs: 86_400_000 },
 ];
 
 /**
- * The gate refusing on its own pacing (the upstream never saw the request): still a
- * `ThrottledError` (503 with Retry-After), but the message says netdiag's limit refused, not the
- * upstream. Without the `[netdiag] [x]` prefix, which faces read as "Upstream x failed".
+ * The gate refusing on its own pacing: still a `ThrottledError` (503 with Retry-After), but the
+ * message says netdiag's limit refused, not the upstream (no `[netdiag] [x]` prefix).
  */
 class OwnLimitError extends ThrottledError {
   constructor(upstream: string, retryAfterS: number, limits: readonly RateLimitWindow[]) {

@@ -64,18 +64,11 @@ export function retryAfterFrom(response: UpstreamResponse, now = Date.now()): nu
 }
 
 /**
- * Maps a breach-analytics answer to SPEC 2.6:
- * - `breaches` / `services`: the entries of `ExposedBreaches.breaches_details` (their `breach`
- *   names, upstream order, duplicates dropped); when details are absent, the `;`-separated
- *   `BreachesSummary.site`.
- * - `passwords`: `BreachMetrics.passwords_strength[0]` — PlainText → plain_text, EasyToCrack →
- *   weak_hash, StrongHash → strong_hash, Unknown → unknown, total = their sum (one category per
- *   breach upstream, so total = breaches); when absent, counted from each detail's
- *   `password_risk` the way upstream does.
- * - `risk`: `BreachMetrics.risk[0]` — risk_score → score, risk_label lower-cased → level
- *   (`low`, `moderate`, `high`, `critical`); a missing label is derived from the score with
- *   upstream's zones (≤25 low, ≤50 moderate, ≤75 high, else critical).
- * Throws `UpstreamError` when the answer does not have this shape.
+ * Maps a breach-analytics answer to SPEC 2.6: `services` are the `breach` names of
+ * `ExposedBreaches.breaches_details` (in order, once each; else the `;`-separated
+ * `BreachesSummary.site`), `passwords` come from `BreachMetrics.passwords_strength[0]` (else
+ * from each detail's `password_risk`, as upstream counts them), `risk` from
+ * `BreachMetrics.risk[0]`. Throws `UpstreamError` when the answer does not have this shape.
  */
 export function mapBreachAnalytics(body: unknown): BreachSummary {
   if (!isObject(body)) malformed('the answer is not a JSON object');
@@ -170,9 +163,8 @@ function count(value: unknown, field: string): number {
   return n as number;
 }
 
-function isObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function malformed(what: string): never {
   throw new UpstreamError(BREACH_UPSTREAM, `answered with an unexpected shape: ${what}`);

@@ -9,8 +9,7 @@
 import type { Dispatcher } from 'undici';
 import { InvalidInputError, UpstreamError } from '../errors.js';
 import { createAddressParts, parseAddressInto } from '../ip/address.js';
-import type { Cache } from '../net/cache.js';
-import { createSingleFlight } from '../net/cache.js';
+import { type Cache, createSingleFlight } from '../net/cache.js';
 import { cidrHas, parseCidr } from '../net/cidr.js';
 import type { DnsResolver } from '../net/dns-types.js';
 import { parseJsonBody, throwForStatus, upstreamRequest } from '../net/http-client.js';
@@ -25,10 +24,7 @@ export type BootstrapRegistry = 'dns' | 'ipv4' | 'ipv6' | 'asn';
 /** Default location of the DNS registry; the others sit beside it. */
 export const DEFAULT_RDAP_BOOTSTRAP_URL = 'https://data.iana.org/rdap/dns.json';
 
-/**
- * Freshness of a bootstrap file: IANA updates them at most a few times a week, and RFC 9224
- * §8 asks clients to cache them and honour HTTP caching. 24 h is the issue's figure.
- */
+/** Freshness of a bootstrap file: IANA updates them a few times a week at most (RFC 9224 §8). */
 export const BOOTSTRAP_FRESH_MS = 24 * 60 * 60 * 1000;
 /** How long a stale copy is kept for revalidation and as a fallback when IANA is down. */
 export const BOOTSTRAP_KEEP_MS = 7 * BOOTSTRAP_FRESH_MS;
@@ -73,7 +69,9 @@ export function parseBootstrapFile(json: unknown): BootstrapFile {
     if (!isStringList(entries) || !isStringList(urls)) {
       throw new InvalidInputError(`services[${index}] must hold two lists of strings`);
     }
-    const usable = urls.filter(isHttpUrl).map((u) => (u.endsWith('/') ? u : `${u}/`));
+    const usable = urls
+      .filter((u) => /^https?:\/\//i.test(u))
+      .map((u) => (u.endsWith('/') ? u : `${u}/`));
     // RFC 9224 §3: when both are offered, prefer https.
     usable.sort((a, b) => Number(b.startsWith('https:')) - Number(a.startsWith('https:')));
     services.push({ entries: entries.map((e) => e.toLowerCase()), urls: usable });
@@ -86,10 +84,6 @@ export function parseBootstrapFile(json: unknown): BootstrapFile {
 
 function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
-}
-
-function isHttpUrl(value: string): boolean {
-  return /^https?:\/\//i.test(value);
 }
 
 /**
@@ -154,10 +148,7 @@ export interface BootstrapLoaderOptions {
   resolver?: DnsResolver;
   /** Clock, for tests. @default Date.now */
   now?: () => number;
-  /**
-   * Per-fetch time budget in ms: the bootstrap file is an RDAP request like the registry's, with
-   * the same budget (docs/whois.md). @default DEFAULT_RDAP_TIMEOUT_MS (8000)
-   */
+  /** Per-fetch time budget in ms, as for any RDAP request. @default DEFAULT_RDAP_TIMEOUT_MS */
   timeoutMs?: number;
 }
 
@@ -165,10 +156,7 @@ export interface BootstrapLoader {
   load(registry: BootstrapRegistry, options?: BaseOptions): Promise<BootstrapFile>;
 }
 
-/**
- * A loader that serves each registry file from the cache while fresh, revalidates it after
- * 24 h, and falls back to a stale copy (up to 7 days old) when IANA cannot be reached.
- */
+/** Serves each file from the cache while fresh, then revalidates it; stale beats unreachable. */
 export function createBootstrapLoader(options: BootstrapLoaderOptions): BootstrapLoader {
   const dnsUrl = options.url ?? DEFAULT_RDAP_BOOTSTRAP_URL;
   const now = options.now ?? Date.now;
@@ -183,12 +171,7 @@ export function createBootstrapLoader(options: BootstrapLoaderOptions): Bootstra
         if (stored && now() - stored.fetchedAt < BOOTSTRAP_FRESH_MS) return stored.file;
         let fresh: CachedBootstrap;
         try {
-          fresh = await fetchBootstrap(url, stored, {
-            dispatcher: options.dispatcher,
-            resolver: options.resolver,
-            timeout: options.timeoutMs ?? DEFAULT_RDAP_TIMEOUT_MS,
-            now,
-          });
+          fresh = await fetchBootstrap(url, stored, options, now);
         } catch (error) {
           if (stored) return stored.file; // a stale copy beats no answer (RFC 9111 §4.2.4)
           throw error;
@@ -204,11 +187,8 @@ export function createBootstrapLoader(options: BootstrapLoaderOptions): Bootstra
 async function fetchBootstrap(
   url: string,
   stored: CachedBootstrap | undefined,
-  options: BaseOptions & {
-    dispatcher?: Dispatcher;
-    resolver?: DnsResolver;
-    now: () => number;
-  },
+  options: BootstrapLoaderOptions,
+  now: () => number,
 ): Promise<CachedBootstrap> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (stored?.etag) headers['if-none-match'] = stored.etag;
@@ -218,15 +198,14 @@ async function fetchBootstrap(
     headers,
     // IANA's dns.json is ~100 KB today; 4 MiB leaves room without trusting it blindly.
     maxBytes: 4 * 1024 * 1024,
-    signal: options.signal,
-    timeout: options.timeout,
+    timeout: options.timeoutMs ?? DEFAULT_RDAP_TIMEOUT_MS,
     dispatcher: options.dispatcher,
     resolver: options.resolver,
   });
   if (response.status === 304 && stored) {
     return {
       ...stored,
-      fetchedAt: options.now(),
+      fetchedAt: now(),
       etag: response.headers['etag'] ?? stored.etag,
       lastModified: response.headers['last-modified'] ?? stored.lastModified,
     };
@@ -244,7 +223,7 @@ async function fetchBootstrap(
       new URL(url).host,
     );
   }
-  const result: CachedBootstrap = { file, fetchedAt: options.now() };
+  const result: CachedBootstrap = { file, fetchedAt: now() };
   if (response.headers['etag']) result.etag = response.headers['etag'];
   if (response.headers['last-modified']) result.lastModified = response.headers['last-modified'];
   return result;

@@ -1,12 +1,7 @@
 /**
  * Registry dates → ISO 8601 UTC (`toISOString`). RDAP dates are RFC 3339 (RFC 9083 §4.5), but
- * WHOIS has no date format at all (RFC 3912 defines none), so this reads the forms registries
- * actually print: `2019-10-04T05:05:04Z`, `2019-10-04 05:05:04+03`, `2019/10/04 (JST)`,
- * `04-Oct-2019`, `04.10.2019 14:23`, `20170315 14:41:55`, `31 May 1999`,
- * `30th April 2003 at 00:00:00.000`, `2000-08-29 10:22:50 (UTC+8)`, and from registries outside
- * the shared corpus: `2007. 03. 02.` (.kr), `19990518 #162310` (.br: a ticket number follows),
- * `16/09/03` (.es: two-digit year), `2001-Aug-23.` (.tr), `Friday 7th November 2003` (.ac.uk),
- * `18 Apr 2003 00:00 EAT` (.ke), `2002-10-22 17:48:23 CLST` (.cl), …
+ * WHOIS has no date format (RFC 3912), so this reads the forms registries print (FORMS), with
+ * zones such as `+03`, `(UTC+8)`, `(JST)`, `EAT` (.ke), `CLST` (.cl).
  *
  * Decisions: a date without a zone is taken as UTC (most registries print UTC and say so only
  * in a banner); numeric dates with the year last are read day first (`06-04-2004` is 6 April,
@@ -16,68 +11,41 @@
  */
 
 const MONTHS: Record<string, number> = Object.fromEntries(
-  ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].map(
-    (name, i) => [name, i + 1],
-  ),
+  'jan feb mar apr may jun jul aug sep oct nov dec'.split(' ').map((name, i) => [name, i + 1]),
 );
 
 /**
  * Offsets of zone abbreviations registries print, in minutes east of UTC (IANA tz database
  * standard/daylight offsets; abbreviations that name several zones, such as CST or IST,
- * are left out on purpose).
+ * are left out on purpose). EAT: .ke, .ug; CLT/CLST: .cl; BRT/BRST: .br.
  */
-const ZONES: Record<string, number> = {
-  z: 0,
-  ut: 0,
-  utc: 0,
-  gmt: 0,
-  wet: 0,
-  west: 60,
-  bst: 60,
-  cet: 60,
-  met: 60,
-  cest: 120,
-  mest: 120,
-  eet: 120,
-  eest: 180,
-  msk: 180,
-  jst: 540,
-  kst: 540,
-  hkt: 480,
-  sgt: 480,
-  awst: 480,
-  aest: 600,
-  aedt: 660,
-  nzst: 720,
-  nzdt: 780,
-  acst: 570,
-  acdt: 630,
-  eat: 180, // .ke, .ug (East Africa)
-  cat: 120,
-  sast: 120,
-  wat: 60,
-  msd: 240,
-  ict: 420,
-  wib: 420,
-  myt: 480,
-  clt: -240, // .cl (Chile)
-  clst: -180,
-  brt: -180, // .br
-  brst: -120,
-  art: -180,
-  uyt: -180,
-  pet: -300,
-  cot: -300,
-  akst: -540,
-  akdt: -480,
-  hst: -600,
-  est: -300,
-  edt: -240,
-  pst: -480,
-  pdt: -420,
-  mst: -420,
-  mdt: -360,
-};
+const ZONES: Record<string, number> = Object.fromEntries(
+  Object.entries({
+    0: 'z ut utc gmt wet',
+    60: 'west bst cet met wat',
+    120: 'cest mest eet cat sast',
+    180: 'eest msk eat',
+    240: 'msd',
+    420: 'ict wib',
+    480: 'hkt sgt awst myt',
+    540: 'jst kst',
+    570: 'acst',
+    600: 'aest',
+    630: 'acdt',
+    660: 'aedt',
+    720: 'nzst',
+    780: 'nzdt',
+    [-120]: 'brst',
+    [-180]: 'clst brt art uyt',
+    [-240]: 'clt edt',
+    [-300]: 'pet cot est',
+    [-360]: 'mdt',
+    [-420]: 'pdt mst',
+    [-480]: 'akdt pst',
+    [-540]: 'akst',
+    [-600]: 'hst',
+  }).flatMap(([offset, names]) => names.split(' ').map((name) => [name, Number(offset)])),
+);
 
 interface Parts {
   year: number;
@@ -87,7 +55,7 @@ interface Parts {
   minute: number;
   second: number;
   ms: number;
-  /** Minutes east of UTC; `undefined` = not given (taken as UTC). */
+  /** Minutes east of UTC; `undefined` (taken as UTC) when not given. */
   offset: number | undefined;
 }
 
@@ -172,50 +140,20 @@ function parseDateParts(input: string): Parts | undefined {
     return t ? { year, month, day, ...t, offset } : undefined;
   };
 
-  let m: RegExpExecArray | null;
-  // 2019-10-04, 2019/10/04, 2019.10.04, 2019. 10. 04 (.kr) (+ time)
-  m = /^(\d{4})[-/.] ?(\d{1,2})[-/.] ?(\d{1,2})(?!\d)(.*)$/.exec(text);
-  if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), m[4]);
-  // 2001-Aug-23 (.tr) (+ time)
-  m = /^(\d{4})[-/. ]([a-z]{3,9})[-/. ](\d{1,2})(?!\d)(.*)$/i.exec(text);
-  if (m) {
-    const month = monthNumber(m[2] as string);
-    if (month) return build(Number(m[1]), month, Number(m[3]), m[4]);
-  }
-  // 20191004 (+ time)
-  m = /^(\d{4})(\d{2})(\d{2})(\s.*)?$/.exec(text);
-  if (m) return build(Number(m[1]), Number(m[2]), Number(m[3]), m[4]);
-  // 04.10.2019, 04-10-2019, 04/10/2019, 4.10.2019 (+ time): day first.
-  m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(.*)$/.exec(text);
-  if (m) {
-    let day = Number(m[1]);
-    let month = Number(m[2]);
-    if (month > 12 && day <= 12) [day, month] = [month, day];
-    return build(Number(m[3]), month, day, m[4]);
-  }
-  // 16/09/03 (.es): day first, two-digit year (+ time)
-  m = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2})(?!\d)(.*)$/.exec(text);
-  if (m) {
-    const yy = Number(m[3]);
-    return build(yy < 70 ? 2000 + yy : 1900 + yy, Number(m[2]), Number(m[1]), m[4]);
-  }
-  // 04-Oct-2019, 04 Oct 2019, 30th April 2003, 4-oct-2019, Friday 7th November 2003 (+ time)
-  m =
-    /^(?:[a-z]{3,9},?\s)?(\d{1,2})(?:st|nd|rd|th)?[-\s.]([a-z]{3,9})\.?[-\s.,]+(\d{4})(.*)$/i.exec(
-      text,
-    );
-  if (m) {
-    const month = monthNumber(m[2] as string);
-    if (month) return build(Number(m[3]), month, Number(m[1]), m[4]);
-  }
-  // Oct 04 2019, October 4, 2019, Mon Oct 04 2019 (+ time), Mon Oct 04 05:05:04 2019
-  m = /^(?:[a-z]{3,9},?\s)?([a-z]{3,9})\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s(\d{4})(.*)$/i.exec(text);
-  if (m) {
-    const month = monthNumber(m[1] as string);
-    if (month) return build(Number(m[3]), month, Number(m[2]), m[4]);
+  for (const [pattern, y, mo, d, swap] of FORMS) {
+    const m = pattern.exec(text);
+    if (!m) continue;
+    const monthText = m[mo] as string;
+    let month = /^\d/.test(monthText) ? Number(monthText) : monthNumber(monthText);
+    if (month === undefined) continue;
+    let day = Number(m[d]);
+    let year = Number(m[y]);
+    if ((m[y] as string).length === 2) year += year < 70 ? 2000 : 1900;
+    if (swap && month > 12 && day <= 12) [day, month] = [month, day];
+    return build(year, month, day, m[4]);
   }
   // ctime and date(1): "Mon Oct 04 05:05:04 2019", "Mar 25 01:57:22 PDT 2009" (.bj)
-  m =
+  const m =
     /^(?:[a-z]{3,9},?\s)?([a-z]{3,9})\s(\d{1,2})\s(\d{1,2}:\d{2}(?::\d{2})?)\s(?:([a-z]{1,5})\s)?(\d{4})$/i.exec(
       text,
     );
@@ -229,6 +167,30 @@ function parseDateParts(input: string): Parts | undefined {
   }
   return undefined;
 }
+
+/**
+ * The date forms, each followed by an optional time, tried in order: a pattern and the groups
+ * of its year, month (a number or a name) and day; the rest is group 4. `swap`: read day first,
+ * unless the first number cannot be a day.
+ */
+const FORMS: [RegExp, number, number, number, boolean?][] = [
+  // 2019-10-04, 2019/10/04, 2019.10.04, 2019. 10. 04 (.kr)
+  [/^(\d{4})[-/.] ?(\d{1,2})[-/.] ?(\d{1,2})(?!\d)(.*)$/, 1, 2, 3],
+  [/^(\d{4})[-/. ]([a-z]{3,9})[-/. ](\d{1,2})(?!\d)(.*)$/i, 1, 2, 3], // 2001-Aug-23 (.tr)
+  [/^(\d{4})(\d{2})(\d{2})(\s.*)?$/, 1, 2, 3], // 20191004
+  // 04.10.2019, 04-10-2019, 04/10/2019, 4.10.2019
+  [/^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(.*)$/, 3, 2, 1, true],
+  [/^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2})(?!\d)(.*)$/, 3, 2, 1], // 16/09/03 (.es), day first
+  // 04-Oct-2019, 04 Oct 2019, 30th April 2003, 4-oct-2019, Friday 7th November 2003
+  [
+    /^(?:[a-z]{3,9},?\s)?(\d{1,2})(?:st|nd|rd|th)?[-\s.]([a-z]{3,9})\.?[-\s.,]+(\d{4})(.*)$/i,
+    3,
+    2,
+    1,
+  ],
+  // Oct 04 2019, October 4, 2019, Mon Oct 04 2019
+  [/^(?:[a-z]{3,9},?\s)?([a-z]{3,9})\.?\s(\d{1,2})(?:st|nd|rd|th)?,?\s(\d{4})(.*)$/i, 3, 1, 2],
+];
 
 function monthNumber(name: string): number | undefined {
   return MONTHS[name.slice(0, 3).toLowerCase()];

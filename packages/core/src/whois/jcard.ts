@@ -9,10 +9,7 @@ import { InvalidInputError } from '../errors.js';
 /** A scalar jCard value (RFC 7095 §3.4–3.5: text, booleans, numbers; `null` is tolerated). */
 export type JCardScalar = string | number | boolean | null;
 
-/**
- * One property value: a scalar, or a structured value (RFC 7095 §3.3.1.3) whose components
- * are scalars or arrays of scalars (multi-valued components, e.g. honorific suffixes).
- */
+/** A scalar, or a structured value (RFC 7095 §3.3.1.3) of scalars or arrays of scalars. */
 export type JCardValue = JCardScalar | (JCardScalar | JCardScalar[])[];
 
 export interface VCardProperty {
@@ -22,10 +19,7 @@ export interface VCardProperty {
   parameters: Record<string, string[]>;
   /** Value type (`text`, `uri`, `date-and-or-time`, …). */
   type: string;
-  /**
-   * The value. A property with several values (RFC 7095 §3.3.1.4) holds them as an array
-   * in the order given.
-   */
+  /** The value; several values (RFC 7095 §3.3.1.4) as an array in the order given. */
   value: JCardValue | JCardValue[];
 }
 
@@ -38,10 +32,7 @@ export class JCardError extends InvalidInputError {
   override name = 'JCardError';
 }
 
-/**
- * Parses a jCard: a JSON value (or its text) of the form `["vcard", [property, …]]`, where a
- * property is `[name, {parameters}, type, value, …]`.
- */
+/** Parses a jCard, `["vcard", [[name, {parameters}, type, value, …], …]]` or its JSON text. */
 export function parseJCard(input: unknown): VCard {
   let card = input;
   if (typeof card === 'string') {
@@ -104,14 +95,8 @@ function parseParameters(params: unknown): Record<string, string[]> {
   return out;
 }
 
-function isScalar(value: unknown): value is JCardScalar {
-  return (
-    value === null ||
-    typeof value === 'string' ||
-    typeof value === 'number' ||
-    typeof value === 'boolean'
-  );
-}
+const isScalar = (value: unknown): value is JCardScalar =>
+  value === null || ['string', 'number', 'boolean'].includes(typeof value);
 
 /** A value is a scalar or one level of components, each a scalar or a list of scalars. */
 function checkValue(value: unknown): JCardValue {
@@ -127,18 +112,12 @@ function checkValue(value: unknown): JCardValue {
 
 /** Every scalar of a value as text, in order (`null` → "", booleans and numbers stringified). */
 export function flattenValue(value: JCardValue | JCardValue[]): string[] {
-  if (!Array.isArray(value)) return [scalarText(value)];
-  const out: string[] = [];
-  for (const item of value) {
-    if (Array.isArray(item)) out.push(...flattenValue(item as JCardValue[]));
-    else out.push(scalarText(item));
-  }
-  return out;
+  return Array.isArray(value)
+    ? value.flatMap((item) => flattenValue(item as JCardValue))
+    : [scalarText(value)];
 }
 
-function scalarText(value: JCardScalar): string {
-  return value === null ? '' : String(value);
-}
+const scalarText = (value: JCardScalar) => (value === null ? '' : String(value));
 
 /** The properties with a given name (case-insensitive), in order. */
 export function getProperties(card: VCard, name: string): VCardProperty[] {

@@ -42,10 +42,7 @@ const LINE_TERMINATORS = ['\n', '\r', '\u2028', '\u2029'];
  * "clientHold -").
  */
 export function cutDashTail(text: string): string {
-  let lastTerminator = -1;
-  for (const terminator of LINE_TERMINATORS) {
-    lastTerminator = Math.max(lastTerminator, text.lastIndexOf(terminator));
-  }
+  const lastTerminator = Math.max(...LINE_TERMINATORS.map((t) => text.lastIndexOf(t)));
   for (let dash = text.indexOf('-'); dash !== -1; dash = text.indexOf('-', dash + 1)) {
     if (dash === 0 || !isSpace(text[dash - 1] as string)) continue;
     let end = dash + 1;

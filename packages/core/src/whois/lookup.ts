@@ -1,7 +1,6 @@
 /**
- * The public lookups: `rdapLookup` (RDAP only — `/api/v1/whois/:domain`), `whois` (RDAP first,
- * classic WHOIS when RDAP has no service for the TLD or no record — `/api/whois`) and
- * `rdapLookupResource` (IP networks and AS numbers, for `netdiag whois 8.8.8.8 | AS13335`).
+ * The public lookups: `rdapLookup` (`/api/v1/whois/:domain`), `whois` (RDAP, then classic
+ * WHOIS: `/api/whois`) and `rdapLookupResource` (IP networks and AS numbers).
  * @module
  */
 import { parseAsn } from '../asn/as-number.js';
@@ -166,13 +165,13 @@ async function rdapDomain(
   const file = await loaderFor(options).load('dns', { signal });
   const bases = findDomainService(file, domain);
   if (!bases) throw new RdapMissError();
-  let registry: RdapDocument;
-  try {
-    registry = await fetchFirst(bases, `domain/${domain}`, options, signal);
-  } catch (error) {
-    if (isNetdiagError(error, 'NOT_FOUND')) throw new RdapMissError();
-    throw error;
-  }
+  const registry = await fetchFirst(
+    bases,
+    `domain/${domain}`,
+    options,
+    signal,
+    () => new RdapMissError(),
+  );
   let record = normaliseRdapDomain(registry.doc, domain, registry.url);
   const related = registrarLink(registry.doc, registry.url);
   if ((options.followRegistrar ?? true) && related && hasGaps(record)) {
@@ -200,19 +199,21 @@ function guardedFetch(url: string, options: WhoisSeams, signal: AbortSignal) {
 
 /**
  * Queries the service's base URLs in order (RFC 9224 §3 lists alternatives); only a
- * connection failure moves on to the next one.
+ * connection failure moves on to the next one. A 404 throws `notFound()`.
  */
 async function fetchFirst(
   bases: string[],
   path: string,
   options: WhoisSeams,
   signal: AbortSignal,
+  notFound: () => Error,
 ): Promise<RdapDocument> {
   let lastError: unknown;
   for (const base of bases) {
     try {
       return await guardedFetch(new URL(path, base).toString(), options, signal);
     } catch (error) {
+      if (isNetdiagError(error, 'NOT_FOUND')) throw notFound();
       if (!(error instanceof UpstreamError) || signal.aborted) throw error;
       lastError = error;
     }
@@ -254,15 +255,13 @@ export async function rdapLookupResource(
         throw new NotFoundError(`No RDAP service covers ${canonical} (IANA bootstrap)`, 'rdap');
       }
       const path = ip ? `ip/${ip.address}` : `autnum/${asn}`;
-      let doc: RdapDocument;
-      try {
-        doc = await fetchFirst(bases, path, options, signal);
-      } catch (error) {
-        if (isNetdiagError(error, 'NOT_FOUND')) {
-          throw new NotFoundError(`Not found in RDAP: ${canonical}`, 'rdap');
-        }
-        throw error;
-      }
+      const doc = await fetchFirst(
+        bases,
+        path,
+        options,
+        signal,
+        () => new NotFoundError(`Not found in RDAP: ${canonical}`, 'rdap'),
+      );
       return normaliseRdapResource(doc.doc, canonical, doc.url);
     },
     DEFAULT_WHOIS_TIMEOUT_MS,

@@ -59,16 +59,12 @@ export interface RdapDocument {
 /** RDAP answers are small; 2 MiB bounds a misbehaving server (the largest seen are ~200 KB). */
 const RDAP_MAX_BYTES = 2 * 1024 * 1024;
 
-/**
- * The default time budget of one RDAP request: a registry or registrar record, and the
- * bootstrap file (bootstrap.ts). docs/whois.md cites it; a test holds the two together.
- */
+/** The time budget of one RDAP request, the bootstrap file's too (docs/whois.md cites it). */
 export const DEFAULT_RDAP_TIMEOUT_MS = 8_000;
 
 /**
- * GETs an RDAP document. Throws `NotFoundError` for 404 (RFC 7480 §5.3), `ThrottledError`
- * for 429, `UpstreamError` for other statuses or a body that is not a JSON object,
- * `TimeoutError('rdap', ms)` when the budget runs out.
+ * GETs an RDAP document. Throws `NotFoundError` for 404 (RFC 7480 §5.3), `ThrottledError` for
+ * 429, `UpstreamError` for other statuses or a non-object body, `TimeoutError('rdap', ms)`.
  */
 export async function fetchRdap(url: string, options: RdapFetchOptions): Promise<RdapDocument> {
   const response = await upstreamRequest(url, {

@@ -1,6 +1,5 @@
 /**
- * RDAP documents (RFC 9083) → the SPEC 2.9 record. Registry documents differ in what they
- * fill in, so every field is read defensively and an absent value keeps its type.
+ * RDAP documents (RFC 9083) → the SPEC 2.9 record, every field read defensively.
  * @module
  */
 import { domainToASCII } from 'node:url';
@@ -11,37 +10,24 @@ import type { RdapObject } from './rdap-client.js';
 import type { WhoisResult } from './types.js';
 
 /**
- * The plain objects of an array; the array itself when it holds nothing else, so a huge answer
- * is not copied (test/adversarial).
+ * The items of an array that pass `is`; the array itself when they all do, so a huge answer is
+ * not copied (test/adversarial).
  */
-function objects(value: unknown): readonly RdapObject[] {
-  return only(value, isObject);
-}
-
 function only<T>(value: unknown, is: (item: unknown) => item is T): readonly T[] {
   if (!Array.isArray(value)) return [];
   return value.every(is) ? value : value.filter(is);
 }
 
-function isObject(value: unknown): value is RdapObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value.trim() : '';
-}
-
-/** The strings of an array (as `objects`). */
-function strings(value: unknown): readonly string[] {
-  return only(value, isString);
-}
-
-function isString(value: unknown): value is string {
-  return typeof value === 'string';
-}
+const isObject = (value: unknown): value is RdapObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isString = (value: unknown): value is string => typeof value === 'string';
+/** The plain objects, or the strings, of an array. */
+const objects = (value: unknown) => only(value, isObject);
+const strings = (value: unknown) => only(value, isString);
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /** Entities with a role, searched depth-first (registrars sometimes nest, RFC 9083 §5.1). */
-export function findEntity(doc: RdapObject, role: string, depth = 0): RdapObject | undefined {
+function findEntity(doc: RdapObject, role: string, depth = 0): RdapObject | undefined {
   for (const entity of objects(doc.entities)) {
     if (strings(entity.roles).some((r) => r.toLowerCase() === role)) return entity;
   }
@@ -53,10 +39,7 @@ export function findEntity(doc: RdapObject, role: string, depth = 0): RdapObject
   return undefined;
 }
 
-/**
- * The display name of an entity: vCard `fn`, else `org`, else the handle. A malformed vCard
- * is rejected by the strict jCard parser and the handle is used instead.
- */
+/** The display name of an entity: vCard `fn`, else `org`, else (or if malformed) the handle. */
 export function entityName(entity: RdapObject | undefined): string {
   if (!entity) return '';
   if (entity.vcardArray !== undefined) {
@@ -84,10 +67,7 @@ export function ianaRegistrarId(entity: RdapObject | undefined): number | null {
   return null;
 }
 
-/**
- * The date of the first event with this action (RFC 9083 §4.5, §10.2.3), ISO UTC, among its
- * first DATES_TRIED events.
- */
+/** The date of the first event with this action (RFC 9083 §4.5, §10.2.3), ISO UTC. */
 export function eventDate(doc: RdapObject, action: string): string {
   let tried = 0;
   for (const event of objects(doc.events)) {
@@ -116,11 +96,8 @@ export function uniqueNonEmpty(values: readonly string[]): string[] {
   return [...new Set(values.filter((v) => v !== ''))];
 }
 
-/**
- * RDAP status values are lower-case words (RFC 9083 §10.2.2); trimmed and de-duplicated, the
- * first MOST_READ of them.
- */
-export function normaliseRdapStatus(value: unknown): string[] {
+/** Status values, lower-case words (RFC 9083 §10.2.2): the first MOST_READ distinct ones. */
+function normaliseRdapStatus(value: unknown): string[] {
   const statuses = new Set<string>();
   for (const text of strings(value)) {
     if (statuses.size === MOST_READ) break;
@@ -159,9 +136,8 @@ export function normaliseRdapDomain(doc: RdapObject, domain: string, url: string
 }
 
 /**
- * The registrar's own RDAP record of the domain: a `related` link of RDAP media type
- * (ICANN gTLD RDAP profile §2.2; Verisign and most gTLD registries publish one), other than
- * the record itself.
+ * The registrar's own RDAP record of the domain: a `related` link of RDAP media type other than
+ * the record itself (ICANN gTLD RDAP profile §2.2).
  */
 export function registrarLink(doc: RdapObject, selfUrl: string): string | undefined {
   for (const link of objects(doc.links)) {
@@ -169,11 +145,11 @@ export function registrarLink(doc: RdapObject, selfUrl: string): string | undefi
     if (text(record.rel).toLowerCase() !== 'related') continue;
     const href = text(record.href);
     const type = text(record.type).toLowerCase();
-    if (!/^https?:\/\//i.test(href)) continue;
-    if (type !== '' && !type.startsWith('application/rdap+json')) continue;
-    if (type === '' && !/\/domain\//i.test(href)) continue;
-    if (sameUrl(href, selfUrl)) continue;
-    return href;
+    if (!/^https?:\/\//i.test(href) || sameUrl(href, selfUrl)) continue;
+    // Untyped, a link to a domain record; typed, an RDAP one.
+    if (type === '' ? /\/domain\//i.test(href) : type.startsWith('application/rdap+json')) {
+      return href;
+    }
   }
   return undefined;
 }
@@ -187,7 +163,7 @@ function sameUrl(a: string, b: string): boolean {
 }
 
 /** Fields of the record that an RDAP or WHOIS source may leave empty. */
-export const FILLABLE_FIELDS = [
+const FILLABLE_FIELDS = [
   'registrar',
   'registrar_iana_id',
   'creation_date',
@@ -202,9 +178,8 @@ export function hasGaps(record: WhoisResult): boolean {
   return FILLABLE_FIELDS.some((field) => isEmpty(record[field]));
 }
 
-function isEmpty(value: unknown): boolean {
-  return value === '' || value === null || (Array.isArray(value) && value.length === 0);
-}
+const isEmpty = (value: unknown) =>
+  value === '' || value === null || (Array.isArray(value) && value.length === 0);
 
 /** Fills the empty fields of `primary` from `secondary`; `primary` wins everywhere else. */
 export function fillGaps(primary: WhoisResult, secondary: Partial<WhoisResult>): WhoisResult {

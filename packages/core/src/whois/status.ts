@@ -59,9 +59,8 @@ function compact(value: string): string {
 }
 
 /**
- * Maps one WHOIS status token to the RDAP name: `clientTransferProhibited`,
- * `CLIENT_TRANSFER_PROHIBITED`, `ok`, `ACTIVE` → `client transfer prohibited`, `active`, …
- * Anything else is returned trimmed, as printed.
+ * Maps one WHOIS status token to the RDAP name (`CLIENT_TRANSFER_PROHIBITED`, `ok` →
+ * `client transfer prohibited`, `active`); anything else is returned trimmed.
  */
 export function toRdapStatus(value: string): string {
   const trimmed = value.trim();

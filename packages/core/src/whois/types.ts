@@ -33,31 +33,21 @@ export interface WhoisSeams extends BaseOptions {
   cache?: Cache;
   /** undici dispatcher for RDAP requests (tests, proxies); wins over `resolver` for HTTP. */
   dispatcher?: Dispatcher;
-  /**
-   * Resolves the host names of the bootstrap, RDAP and WHOIS servers (CONTRACT §5: the
-   * configured DNS servers serve all DNS work). @default the system resolver (getaddrinfo)
-   */
+  /** Resolves the bootstrap, RDAP and WHOIS hosts (CONTRACT §5). @default getaddrinfo */
   resolver?: DnsResolver;
   /** Time budget of one RDAP request in ms. @default 8000 */
   rdapTimeoutMs?: number;
   /**
-   * CIDRs that hosts named by remote answers (RDAP registry and registrar URLs, WHOIS referrals,
-   * redirects) may resolve to although not public (NETDIAG_ALLOWED_TARGETS). Everything else
-   * they name goes through the SSRF guard like a user's target. @default []
+   * CIDRs that hosts named by remote answers (RDAP URLs, WHOIS referrals, redirects) may resolve
+   * to although not public (NETDIAG_ALLOWED_TARGETS); all else passes the SSRF guard. @default []
    */
   allowedTargets?: readonly string[] | CidrSet;
-  /**
-   * Follow the registrar's RDAP record (`links[rel=related]`) when the registry record
-   * lacks a field. @default true
-   */
+  /** Follow the registrar's RDAP record (`links[rel=related]`) to fill gaps. @default true */
   followRegistrar?: boolean;
 }
 
 export interface WhoisClientOptions {
-  /**
-   * Root of the WHOIS referral chain, `host` or `host:port` (`[v6]:port`).
-   * @default 'whois.iana.org:43'
-   */
+  /** Root of the WHOIS referral chain, `host[:port]`. @default 'whois.iana.org:43' */
   whoisServer?: string;
   /** Time budget of one WHOIS hop (connect + answer) in ms. @default 8000 */
   whoisHopTimeoutMs?: number;
@@ -65,9 +55,6 @@ export interface WhoisClientOptions {
   whoisMaxBytes?: number;
   /** Resolves the root server and every referral host. @default the system resolver */
   resolver?: DnsResolver;
-  /**
-   * CIDRs a referral may lead to although not public, on any port (NETDIAG_ALLOWED_TARGETS).
-   * Other referrals must name a public host on port 43. @default []
-   */
+  /** Non-public CIDRs a referral may lead to, on any port (NETDIAG_ALLOWED_TARGETS). @default [] */
   allowedTargets?: readonly string[] | CidrSet;
 }

@@ -23,10 +23,7 @@ export const DEFAULT_WHOIS_SERVER = 'whois.iana.org:43';
 /** Referrals followed after the root: IANA → registry (→ a second registry referral). */
 const MAX_REFERRALS = 2;
 
-/**
- * Retry time reported when a WHOIS server says its limit is exceeded: WHOIS carries no
- * Retry-After, and the per-minute windows registries use reset within a minute.
- */
+/** Retry time when a WHOIS server says its limit is exceeded: WHOIS carries no Retry-After. */
 export const WHOIS_THROTTLE_RETRY_S = 60;
 
 export interface WhoisChainOptions extends WhoisClientOptions {
@@ -41,10 +38,7 @@ export interface WhoisChainResult {
   servers: string[];
 }
 
-/**
- * The query line for a server. Most take the bare name; a few need flags to return the
- * domain record in a parseable form (documented by each registry).
- */
+/** The query line for a server: the bare name, or the flags a registry documents. */
 export function whoisQueryFor(server: WhoisServer, domain: string): string {
   switch (server.host) {
     case 'whois.denic.de':
@@ -97,8 +91,7 @@ export async function lookupWhoisChain(
     throw new ThrottledError('whois', WHOIS_THROTTLE_RETRY_S);
   }
   if (parsed.outcome === 'refused') {
-    // "440 Request Denied" (.nz): the registry says nothing about the domain, so this is no
-    // "not found" but its failure to answer, quoted (control characters as spaces).
+    // "440 Request Denied" (.nz): no "not found" but a failure to answer, quoted.
     const words = parsed.refusal.replace(/\p{Cc}/gu, ' ').slice(0, 80);
     throw new UpstreamError('whois', `the registry's WHOIS server refused the query: "${words}"`);
   }
@@ -121,8 +114,7 @@ export async function lookupWhoisChain(
       const extra = await ask(registrarServer, true);
       if (extra.outcome === 'found') record = fillGaps(record, toRecord(extra, domain));
     } catch (error) {
-      // The registrar hop only adds data; its failure leaves the registry's answer standing.
-      // A caller abort still propagates.
+      // The registrar hop only adds data; its failure (not a caller abort) leaves the answer.
       if (!isNetdiagError(error) || options.signal?.aborted) throw error;
     }
   }
@@ -130,17 +122,14 @@ export async function lookupWhoisChain(
 }
 
 /**
- * The SSRF guard for a WHOIS referral (issue 20 item 5): `refer:` and `Registrar WHOIS Server:`
- * come from remote answers, so the host is resolved once, every address must be public, and the
- * port must be 43 (RFC 3912) — unless NETDIAG_ALLOWED_TARGETS covers every address, the only
- * exemption. Returns the checked address to connect to; throws `UpstreamError('whois')` naming
- * the referral and the reason.
+ * The SSRF guard for a WHOIS referral, which comes from a remote answer: the host is resolved
+ * once, every address must be public and the port 43 (RFC 3912), unless NETDIAG_ALLOWED_TARGETS
+ * covers every address. Returns the checked address; throws `UpstreamError('whois')`.
  */
 async function checkReferral(server: WhoisServer, options: WhoisChainOptions): Promise<string> {
   const what = `the WHOIS referral to ${formatWhoisServer(server)}`;
   const allowed = allowedSet(options.allowedTargets);
-  // The address first (a literal needs no DNS), then the port: nothing is sent to the referred
-  // host before both pass.
+  // The address first (a literal needs no DNS), then the port: nothing is sent before both pass.
   const addresses = await checkReferredHost(server.host, what, 'whois', {
     resolver: options.resolver,
     allowedTargets: allowed,
@@ -156,15 +145,13 @@ async function checkReferral(server: WhoisServer, options: WhoisChainOptions): P
 }
 
 function toRecord(parsed: ParsedWhois, domain: string): WhoisResult {
-  return {
-    domain,
-    registrar: parsed.registrar,
-    registrar_iana_id: parsed.registrar_iana_id,
-    creation_date: parsed.creation_date,
-    expiration_date: parsed.expiration_date,
-    last_updated: parsed.last_updated,
-    name_servers: parsed.name_servers,
-    status: parsed.status,
-    rdap_link: '',
-  };
+  const {
+    outcome,
+    domain: _,
+    referral_server,
+    registrar_whois_server,
+    refusal,
+    ...fields
+  } = parsed;
+  return { domain, ...fields, rdap_link: '' };
 }

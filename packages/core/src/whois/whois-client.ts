@@ -25,7 +25,7 @@ export const DEFAULT_WHOIS_HOP_TIMEOUT_MS = 8_000;
 /** Default per-hop byte cap: real answers are 1–10 KB; 256 KiB bounds a hostile server. */
 export const DEFAULT_WHOIS_MAX_BYTES = 256 * 1024;
 
-/** `host`, `host:port`, `[v6]:port` or a bare IPv6 address → host and port (`parseHostPort`). */
+/** `host`, `host:port`, `[v6]:port` or a bare IPv6 address → host and port. */
 export function parseWhoisServer(text: string, defaultPort = WHOIS_PORT): WhoisServer | undefined {
   return parseHostPort(text, { defaultPort, names: true });
 }
@@ -51,10 +51,7 @@ export interface WhoisQueryInput {
   server: WhoisServer;
   /** The query line, without the CRLF. */
   query: string;
-  /**
-   * The address to connect to when the server's name was already resolved and checked (a
-   * referral that passed the SSRF guard); the name stays in messages. @default resolve `host`
-   */
+  /** The address of a referral already checked by the SSRF guard. @default resolve `host` */
   address?: string;
 }
 
@@ -76,10 +73,7 @@ export interface WhoisAnswer {
   truncated: boolean;
 }
 
-/**
- * Sends `query` to `server` and returns the decoded answer. Throws `TimeoutError('whois', ms)`
- * when the hop budget runs out and `UpstreamError('whois', …)` when the connection fails.
- */
+/** Sends `query` to `server`. Throws `TimeoutError('whois', ms)`, `UpstreamError('whois', …)`. */
 export function queryWhoisServer(
   input: WhoisQueryInput,
   options: WhoisQueryOptions = {},
@@ -111,28 +105,17 @@ export function queryWhoisServer(
     socket.setNoDelay(true);
     socket.on('connect', () => socket.write(`${query}\r\n`));
     socket.on('data', (chunk: Buffer) => {
-      const room = maxBytes - size;
-      if (chunk.length > room) {
-        chunks.push(chunk.subarray(0, room));
-        size = maxBytes;
-        finish(true);
-        return;
-      }
-      chunks.push(chunk);
-      size += chunk.length;
+      const kept = chunk.subarray(0, maxBytes - size);
+      chunks.push(kept);
+      size += kept.length;
+      if (kept.length < chunk.length) finish(true);
     });
     socket.on('end', () => finish(false));
     socket.on('close', () => finish(false));
-    socket.on('error', (error) =>
-      fail(
-        new UpstreamError(
-          'whois',
-          `cannot reach the WHOIS server: ${failureInWords(error)}`,
-          error,
-          name,
-        ),
-      ),
-    );
+    socket.on('error', (error) => {
+      const why = `cannot reach the WHOIS server: ${failureInWords(error)}`;
+      fail(new UpstreamError('whois', why, error, name));
+    });
   });
   if (!options.signal) return answer;
   const signal = options.signal;

@@ -1,24 +1,17 @@
 /**
  * Turns raw WHOIS text into key/value entries. WHOIS (RFC 3912) has no syntax, so this reads
  * the layouts registries use:
- * - `Key: value` (ICANN gTLD, RPSL `key:   value`), `key.....: value` (.fi, .kz, .lk, .tr),
- *   `Key:.....value` (JWhoisServer: .tg, .tn),
- *   `Key<TAB>value` (.ch), `[Key]   value`, `a. [Key] value` (JPRS) and `a [Key] value` (MYNIC),
+ * - `Key: value` (ICANN gTLD, RPSL), `key.....: value` (.fi, .kz, .lk, .tr), `Key:.....value`
+ *   (.tg, .tn), `Key<TAB>value` (.ch), `[Key] value`, `a. [Key] value` (JPRS, MYNIC),
  *   `** Key: value` (.tr), bilingual `Etiqueta / Label: value` (.pt), `Clé#. . . . value` (.dz);
  * - headings followed by indented or bare lines, one value per line or `key: value` sub-entries
- *   (`Name Servers:` / `Name servers` / `Registrar:` / `[Registrar]`, .edu, .eu, .nl, .gg, .hk,
- *   .tw, .uk, .it, .kr `Primary Name Server` + `Host Name: …`), also when a dashed rule sits
- *   between the heading and its lines (`Domain Servers:\n---------------`, .es) or a blank line
- *   follows a name-server heading (.hk, .kg, .uy);
- * - sentences such as `Record created on 2005-10-27` (.tw), `Registered on …` (.gg), and the
- *   `Domain EXAMPLE.KG (ACTIVE)` title line (.kg).
- * Comment lines (`%`, `#`, `>>> … <<<`, JPRS `[ … ]` banners, `* … *` boxes, `-----` / `=====`
- * rules) are dropped.
+ *   (.edu, .eu, .nl, .gg, .hk, .tw, .uk, .it, .kr), also after a dashed rule (.es) or, for name
+ *   servers, a blank line (.hk, .kg, .uy);
+ * - sentences such as `Record created on 2005-10-27` (.tw), and `Domain EXAMPLE.KG (ACTIVE)`.
+ * Comment lines (COMMENT) are dropped.
  *
- * Entries are grouped into objects: a new object starts at a blank line, and at a key that opens
- * an RPSL/FRED object (`contact:`, `nic-hdl:`, `person:`, …) even without a blank line
- * before it (NIC Argentina, FRED registries such as .cr print them back to back), so that a
- * contact's `created:` is never taken for the domain's.
+ * Entries are grouped into objects, split at blank lines and at keys that open an RPSL/FRED
+ * object (OBJECT_KEYS), so that a contact's `created:` is never taken for the domain's.
  * @module
  */
 
@@ -28,10 +21,7 @@ export interface WhoisEntry {
   value: string;
   /** The heading this entry sits under ("" at top level), normalised like `key`. */
   section: string;
-  /**
-   * Index of the object the entry belongs to: blank-line-separated paragraphs, split further
-   * where an RPSL/FRED object key starts a new object.
-   */
+  /** Index of the object the entry belongs to (see the module comment). */
   object: number;
   /** True when the value came from the lines under a heading rather than `key: value`. */
   fromBlock: boolean;
@@ -76,7 +66,8 @@ const NAME_SERVER_KEYS = new Set([
   'secondary server',
   'primary name server',
   'secondary name server',
-  'primary server hostname', // .ai (old layout): "Primary Server Hostname....: ns1.example.com"
+  // .ai (old layout): "Primary Server Hostname....: ns1.example.com"
+  'primary server hostname',
   'secondary server hostname',
   'third server hostname',
   'fourth server hostname',
@@ -108,10 +99,9 @@ const SECTION_KEYS = new Set([
 ]);
 
 /**
- * Keys that open a new RPSL/FRED object (RFC 2622 class attributes as registries print them:
- * RIPE `person`/`role`/`nic-hdl`, AFNIC `nic-hdl`, registro.br `nic-hdl-br`, FRED and NIC
- * Argentina `contact`). FRED's `nsset:` and `keyset:` are left out: the domain object itself
- * names its nsset with that key (.cz, .cr, .tz).
+ * Keys that open a new RPSL/FRED object even without a blank line before (RFC 2622 class
+ * attributes: RIPE, AFNIC, registro.br, FRED, NIC Argentina). Not FRED's `nsset:`/`keyset:`:
+ * the domain object names its nsset with that key (.cz, .cr, .tz).
  */
 const OBJECT_KEYS = new Set(['contact', 'nic hdl', 'nic hdl br', 'person', 'role']);
 
@@ -122,10 +112,8 @@ const SENTENCE =
 const DOMAIN_TITLE = /^domain\s+([a-z0-9-]+(?:\.[a-z0-9-]+)+)\.?(?:\s+\([^)]*\))?$/i;
 
 /**
- * Lower case, single spaces, `_` and `-` as spaces; leading bullets (`** Domain Name`, .tr) and
- * parenthesised hints (`Creation Date (dd/mm/yyyy)` .pt, `Administrative Contact(AC)` .kr,
- * `Servidor(es)` .uy) dropped; trailing dots, colons and a final `on`/`at` (`Created on`,
- * `Expires at`) dropped, so `Expires on` and `Expires` are one key.
+ * Lower case, single spaces, `_` and `-` as spaces; without leading bullets (.tr), hints in
+ * parentheses (.pt, .kr, .uy), trailing dots and colons, or a final `on`/`at` (`Expires on`).
  */
 export function normaliseKey(key: string): string {
   return key
@@ -143,76 +131,59 @@ function keyAlternatives(key: string): string[] {
   return key.includes(' / ') ? key.split(/ +\/ +/).map(normaliseKey) : [normaliseKey(key)];
 }
 
-/**
- * A comment line, trimmed: `%`, `#`, `>>>`, `--`, rules under headings and around banners,
- * "* Please note … *" boxed banners (.it), JPRS `[ … ]` banners.
- */
+/** A comment line, trimmed: `%`, `#`, `>>>`, `--`, rules, `* … *` (.it) and `[ … ]` banners. */
 const COMMENT = /^(?:%|#|>>>|--|[-=_*~]{3,}$|\*.*\*$|\[ .* \]$|\[\s*\]$)/;
 
+/** The width of the leading spaces and tabs, a tab counting 8. */
 function indentOf(line: string): number {
-  let width = 0;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (ch === ' ') width += 1;
-    else if (ch === '\t') width += 8;
-    else break;
-  }
-  return width;
+  const lead = (/^[ \t]*/.exec(line) as RegExpExecArray)[0];
+  return lead.length + 7 * lead.replace(/ /g, '').length;
 }
 
 /** A host name followed by more text: "pdns6.example.co.uk  192.0.2.1  2001:db8::1". */
 const HOST_THEN_TEXT = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?\s/i;
 
-/**
- * `key: value` in one of the supported layouts, or undefined, for a trimmed line. Each layout's
- * pattern reads the key and its mark, and the value is the rest of the line (`valueAfter`).
- */
+/** `key: value` in one of the supported layouts, or undefined, for a trimmed line. */
 export function splitKeyValue(content: string): { key: string; value: string } | undefined {
   const kv = layoutKeyValue(content);
   if (!kv) return undefined;
-  // JWhoisServer (.tg, .tn): "Domain:.............example.tg", dot leaders after the colon up
-  // to the value's column. Two or more dots at the start of a value are leaders (no value
-  // starts so); one dot is kept (".tn" in a banner's "Supported ccTLDs : .tn").
+  // JWhoisServer (.tg, .tn): "Domain:.......example.tg". Two or more dots at the start of a
+  // value are leaders; one is kept (".tn" in a banner's "Supported ccTLDs : .tn").
   const leaders = /^\.{2,}/.exec(kv.value);
   return leaders ? { key: kv.key, value: kv.value.slice(leaders[0].length).trim() } : kv;
 }
 
 function layoutKeyValue(content: string): { key: string; value: string } | undefined {
-  let m: RegExpExecArray | null;
-  let value: string | undefined;
   // The first three layouts need one of their marks ("[", "..", "#").
   if (RARE_MARKS.test(content)) {
-    // JPRS: "[Domain Name]   EXAMPLE.JP", "a. [Domain Name]   EXAMPLE.JP"; MYNIC "a [Domain Name]"
-    m = BRACKETED.exec(content);
-    value = m ? valueAfter(content, m[0].length, true) : undefined;
-    if (m && value !== undefined) return { key: m[1] as string, value };
-    // .fi / .kz: "created............: 15.12.2015"
-    m = dotLeadersFit(content) ? DOT_LEADERS.exec(content) : null;
-    value = m ? valueAfter(content, m[0].length, true) : undefined;
-    if (m && value !== undefined) return { key: m[1] as string, value };
-    // Before "Key: value": the value may hold a time ("…#. . . .10/01/2007 12:00:00").
-    m = HASH_LEADERS.exec(content);
-    value = m ? valueAfter(content, m[0].length, false) : undefined;
-    if (m && value !== undefined) return { key: m[1] as string, value };
+    const rare =
+      // JPRS "[Domain Name]   EXAMPLE.JP", "a. [Domain Name]  EXAMPLE.JP"; MYNIC "a [Domain Name]"
+      keyed(BRACKETED.exec(content), content, true) ??
+      // .fi / .kz: "created............: 15.12.2015"
+      (dotLeadersFit(content) ? keyed(DOT_LEADERS.exec(content), content, true) : undefined) ??
+      // Before "Key: value": the value may hold a time ("…#. . . .10/01/2007 12:00:00").
+      keyed(HASH_LEADERS.exec(content), content, false);
+    if (rare) return rare;
   }
   // "Key: value" (the key must not be the start of a URL or a time, nor a host name followed
   // by addresses whose IPv6 colons would make it look like a key)
-  m = COLON.exec(content);
-  value = m ? valueAfter(content, m[0].length, true) : undefined;
-  const key = m?.[1] as string;
+  const colon = keyed(COLON.exec(content), content, true);
   if (
-    value !== undefined &&
-    !NOT_A_KEY.test(key) &&
-    !(key.includes('.') && HOST_THEN_TEXT.test(key))
+    colon &&
+    !NOT_A_KEY.test(colon.key) &&
+    !(colon.key.includes('.') && HOST_THEN_TEXT.test(colon.key))
   ) {
-    return { key, value };
+    return colon;
   }
-  // .ch: "Registrar<TAB>MarkMonitor"
-  m = TABBED.exec(content);
-  value = m ? valueAfter(content, m[0].length, false) : undefined;
-  // …but "ns2.example.ch<TAB>192.0.2.1" under a heading is a value, not a key.
-  if (m && value && !HOST_NAME.test(m[1] as string)) return { key: m[1] as string, value };
-  return undefined;
+  // .ch: "Registrar<TAB>MarkMonitor"; "ns2.example.ch<TAB>192.0.2.1" is a value, not a key.
+  const tabbed = keyed(TABBED.exec(content), content, false);
+  return tabbed?.value && !HOST_NAME.test(tabbed.key) ? tabbed : undefined;
+}
+
+/** The key a layout's pattern read (group 1) and the value after its match. */
+function keyed(m: RegExpExecArray | null, content: string, spaced: boolean) {
+  const value = m ? valueAfter(content, m[0].length, spaced) : undefined;
+  return m && value !== undefined ? { key: m[1] as string, value } : undefined;
 }
 
 /**
@@ -258,14 +229,6 @@ const TABBED = /^([^\t]{1,40}?)\t+/;
 const NOT_A_KEY = /^(?:\d+|https?|ftp)$/i;
 const HOST_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
 
-/** The entries read so far, and the object the next one goes into. */
-interface Collector {
-  entries: WhoisEntry[];
-  object: number;
-  /** Entries pushed into the current object (an object key at its top opens no new one). */
-  inObject: number;
-}
-
 /** What a line says on its own, wherever it stands. */
 interface LineFacts {
   /** The line without its leading and trailing whitespace; "" for a blank line. */
@@ -273,8 +236,8 @@ interface LineFacts {
   comment: boolean;
   indent: number;
   kv: { key: string; value: string } | undefined;
-  /** `SENTENCE` matched on the line. */
-  sentence: RegExpExecArray | null;
+  /** What `SENTENCE` read on the line. */
+  sentence: { key: string; value: string } | undefined;
   /** `DOMAIN_TITLE` matched on a line that is not `key: value`. */
   title: RegExpExecArray | null;
   /** A line that is not `key: value` and is one of `BARE_HEADINGS`. */
@@ -287,25 +250,18 @@ function factsOf(line: string): LineFacts {
   const analysed = content !== '' && !comment;
   const kv = analysed ? splitKeyValue(content) : undefined;
   const bare = analysed && !kv;
+  const sentence = analysed ? SENTENCE.exec(content) : null;
   return {
     content,
     comment,
     indent: analysed ? indentOf(line) : 0,
     kv,
-    sentence: analysed ? SENTENCE.exec(content) : null,
+    sentence: sentence
+      ? { key: normaliseKey(sentence[1] as string), value: (sentence[2] as string).trim() }
+      : undefined,
     title: bare ? DOMAIN_TITLE.exec(content) : null,
     heading: bare && BARE_HEADINGS.test(content),
   };
-}
-
-function push(c: Collector, key: string, value: string, section: string, fromBlock: boolean) {
-  c.entries.push({ key, value, section, object: c.object, fromBlock });
-  c.inObject++;
-}
-
-/** One entry per key, with the same value. */
-function pushAll(c: Collector, keys: string[], value: string, section: string, fromBlock: boolean) {
-  for (const key of keys) push(c, key, value, section, fromBlock);
 }
 
 /** The next line that is neither blank nor a comment, if it is deeper than `indent`. */
@@ -319,14 +275,26 @@ function nextIsDeeper(lines: readonly LineFacts[], index: number, indent: number
   return false;
 }
 
+/** The lines of WHOIS text, without CR or NUL. */
+export const splitLines = (text: string) =>
+  text.replace(/\r\n?/g, '\n').replace(/\0/g, '').split('\n');
+
 /** Splits WHOIS text into entries (see the module comment for the layouts). */
 export function whoisEntries(text: string): WhoisEntry[] {
-  return entriesOfLines(text.replace(/\r\n?/g, '\n').replace(/\0/g, '').split('\n'));
+  return entriesOfLines(splitLines(text));
 }
 
 /** `whoisEntries` of text already split into lines (without CR or NUL). */
 export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
-  const c: Collector = { entries: [], object: 0, inObject: 0 };
+  const entries: WhoisEntry[] = [];
+  let object = 0;
+  /** Entries pushed into the current object (an object key at its top opens no new one). */
+  let inObject = 0;
+  /** One entry per key, with the same value. */
+  const push = (keys: string[], value: string, section: string, fromBlock: boolean) => {
+    for (const key of keys) entries.push({ key, value, section, object, fromBlock });
+    inObject += keys.length;
+  };
   const facts = lines.map(factsOf);
   let block: { key: string; indent: number; count: number } | undefined;
   /** The keys of the last `key: value` line: deeper bare lines continue its value (.kz). */
@@ -347,8 +315,8 @@ export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
       continue;
     }
     if (sawBlank) {
-      if (c.inObject > 0) c.object++;
-      c.inObject = 0;
+      if (inObject > 0) object++;
+      inObject = 0;
       sawBlank = false;
       if (!block) section = '';
     }
@@ -359,7 +327,7 @@ export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
 
     if (continuedKeys) {
       if (indent > continuedIndent && !kv && !sentence && !line.heading) {
-        pushAll(c, continuedKeys, content, section, false);
+        push(continuedKeys, content, section, false);
         continue;
       }
       continuedKeys = undefined;
@@ -369,19 +337,13 @@ export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
       const deeper = indent > block.indent;
       if (deeper && sentence) {
         // "Relevant dates:\n    Registered on 30th April 2003" (.gg)
-        push(
-          c,
-          normaliseKey(sentence[1] as string),
-          (sentence[2] as string).trim(),
-          block.key,
-          false,
-        );
+        push([sentence.key], sentence.value, block.key, false);
         block.count++;
         continue;
       }
       if (!kv && !sentence && (deeper || !line.heading)) {
         // Lines under the heading, or bare ones at its own indent (.ch, .hk "Name servers\nns1…").
-        push(c, block.key, content, section, true);
+        push([block.key], content, section, true);
         block.count++;
         continue;
       }
@@ -393,7 +355,7 @@ export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
       }
       if (deeper && kv) {
         // "Registrar:\n    Name: X" — a sub-entry of the heading.
-        pushAll(c, keyAlternatives(kv.key), kv.value, block.key, false);
+        push(keyAlternatives(kv.key), kv.value, block.key, false);
         block.count++;
         continue;
       }
@@ -401,20 +363,20 @@ export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
     }
 
     if (sentence) {
-      push(c, normaliseKey(sentence[1] as string), (sentence[2] as string).trim(), section, false);
+      push([sentence.key], sentence.value, section, false);
       continue;
     }
     if (line.title) {
-      push(c, 'domain', line.title[1] as string, section, false);
+      push(['domain'], line.title[1] as string, section, false);
       continue;
     }
     if (kv) {
       const keys = keyAlternatives(kv.key);
       const key = keys[0] as string;
-      if (OBJECT_KEYS.has(key) && c.inObject > 0) {
+      if (OBJECT_KEYS.has(key) && inObject > 0) {
         // "contact:" right after the domain object's last line: a new object starts here.
-        c.object++;
-        c.inObject = 0;
+        object++;
+        inObject = 0;
         section = '';
       }
       if (kv.value === '') {
@@ -423,7 +385,7 @@ export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
       } else {
         // "Registrar: MARK-0292" followed by "Name: …" (.sk): the key opens a section too.
         if (SECTION_KEYS.has(key)) section = key;
-        pushAll(c, keys, kv.value, section, false);
+        push(keys, kv.value, section, false);
         continuedKeys = keys;
         continuedIndent = indent;
       }
@@ -437,7 +399,7 @@ export function entriesOfLines(lines: readonly string[]): WhoisEntry[] {
       section = key;
     }
   }
-  return c.entries;
+  return entries;
 }
 
 /** A bilingual heading (`Titular / Registrant`) is known by its last, usually English, label. */

@@ -5,11 +5,9 @@
  * `Registrar WHOIS Server:` from thin registries). Also recognises "not found" and
  * "limit exceeded" answers.
  *
- * The key tables (whois-keys.ts) come from the layouts in likexian/whois-parser's test data (144 real
- * answers over 60 TLD groups), extended for registries outside it from real answers in
- * weppos/whois-parser's and richardpenman/whois's test data (test/fixtures/whois-external) and,
- * for the kinds of miss of issue 41, io-developer/php-whois's (test/fixtures/whois-extra; see
- * docs/whois.md for the figures).
+ * The key tables (whois-keys.ts) come from likexian/whois-parser's test data (144 answers, 60 TLD
+ * groups), weppos/whois-parser's and richardpenman/whois's (test/fixtures/whois-external) and
+ * io-developer/php-whois's (test/fixtures/whois-extra); figures in docs/whois.md.
  * @module
  */
 import { toIsoDate } from './dates.js';
@@ -18,7 +16,7 @@ import { normaliseHostName, uniqueNonEmpty } from './rdap-normalise.js';
 import { toRdapStatus } from './status.js';
 import type { WhoisResult } from './types.js';
 import { ADDRESS_KEYS, KEYS, LIMIT_EXCEEDED, NOT_FOUND } from './whois-keys.js';
-import { entriesOfLines, isNameServerKey, type WhoisEntry } from './whois-lines.js';
+import { entriesOfLines, isNameServerKey, splitLines, type WhoisEntry } from './whois-lines.js';
 
 /**
  * `refused`: the registry answered that it will not answer this query (a numeric query status
@@ -47,10 +45,7 @@ const LIMIT_EXCEEDED_LINE = new RegExp(
   'i',
 );
 
-/**
- * True for a line that means "no such domain" (NOT_FOUND): its text after any comment marks
- * and spaces, and without trailing whitespace.
- */
+/** True for a line that means "no such domain" (NOT_FOUND), comment marks and spaces aside. */
 function notFound(line: string): boolean {
   const text = line.replace(/^[\s%#>*]+/, '').trimEnd();
   return NOT_FOUND.some((re) => re.test(text));
@@ -76,29 +71,18 @@ const withKey = (index: EntryIndex, key: string): readonly WhoisEntry[] => index
 const inObject = (entry: WhoisEntry, object: number | undefined) =>
   object === undefined || entry.object === object;
 
-/**
- * The lines of an answer that are read: real answers hold 10–150 lines, so this bounds the work
- * a hostile server can ask for.
- */
+/** The lines of an answer that are read: real answers hold 10–150, a hostile one may not. */
 export const WHOIS_MAX_LINES = 2048;
 
-/**
- * Parses one WHOIS answer (its first WHOIS_MAX_LINES lines). Never throws; unknown values keep
- * their type.
- */
+/** Parses one WHOIS answer (its first WHOIS_MAX_LINES lines). Never throws. */
 export function parseWhoisText(text: string): ParsedWhois {
-  const lines = text
-    .replace(/\r\n?/g, '\n')
-    .replace(/\0/g, '')
-    .split('\n')
-    .slice(0, WHOIS_MAX_LINES);
+  const lines = splitLines(text).slice(0, WHOIS_MAX_LINES);
   const entries = entriesOfLines(lines);
   const all = indexEntries(entries);
   const domainEntry = findDomain(all);
   const domain = (domainEntry?.value ?? '').toLowerCase().replace(/\.$/, '');
-  // The first object that names the domain wins for single-valued fields: RPSL/FRED contact,
-  // nsset and registrar objects (.br nic-hdl-br, .cz/.cr contact, .fr registrar, .ar contact)
-  // repeat `created:`/`changed:`/`registrar:` with their own values.
+  // The object naming the domain wins for single-valued fields: RPSL/FRED contact, nsset and
+  // registrar objects (.br, .cz, .cr, .fr, .ar) repeat `created:`/`registrar:` with their own.
   const domainObject = domainEntry?.object ?? -1;
   const parsed: ParsedWhois = {
     outcome: 'found',
@@ -126,10 +110,8 @@ export function parseWhoisText(text: string): ParsedWhois {
  * `Domain:` heading (.ee: "Domain:\nname: example.ee").
  */
 function findDomain(index: EntryIndex): WhoisEntry | undefined {
-  for (const key of KEYS.domain) {
-    const entry = withKey(index, key).find((e) => DOMAIN_VALUE.test(e.value));
-    if (entry) return { ...entry, value: firstWord(entry.value) };
-  }
+  const entry = findFirst(index, KEYS.domain, (e) => DOMAIN_VALUE.test(e.value));
+  if (entry) return { ...entry, value: firstWord(entry.value) };
   return withKey(index, 'name').find((e) => e.section === 'domain' && e.value !== '');
 }
 
@@ -163,8 +145,7 @@ function classify(lines: readonly string[], parsed: ParsedWhois, error: string):
 
 /**
  * JWhoisServer (.gf, .gp, .mq, .tg, .tn) follows "NO OBJECT FOUND!" with the object it did not
- * find: "object: 210" / "type: nameserver". Only "type: domain" says the domain is not there;
- * a registered domain's answer says it of each contact or name server it lacks.
+ * find ("type: nameserver"): only "type: domain" says the domain is not there.
  */
 function aboutLinkedObject(lines: readonly string[], index: number): boolean {
   if (!/^no object found/i.test((lines[index] as string).replace(/^[\s%#>*]+/, ''))) return false;
@@ -176,27 +157,27 @@ function aboutLinkedObject(lines: readonly string[], index: number): boolean {
 }
 
 /**
- * A status value that is a query's result code of 4xx or 5xx, as .nz's SRS prints them
- * ("query_status: 440 Request Denied", "510 Domain is not managed by this register"; its 2xx
- * codes are the domain's state: "200 Active", "220 Available"): the first such value, or "".
+ * The first status value that is a query result code of 4xx or 5xx (.nz: "440 Request Denied",
+ * "510 Domain is not managed by this register"; its 2xx codes are the domain's state), or "".
  */
 function queryError(index: EntryIndex): string {
-  for (const key of KEYS.status) {
-    const entry = withKey(index, key).find((e) => QUERY_ERROR.test(e.value));
-    if (entry) return entry.value.slice(0, 120);
-  }
-  return '';
+  return findFirst(index, KEYS.status, (e) => QUERY_ERROR.test(e.value))?.value.slice(0, 120) ?? '';
 }
 const QUERY_ERROR = /^[45]\d\d\s+[a-z]/i;
 /** A query error that says the domain is not there, rather than that the query was refused. */
 const NOT_HERE = /not managed|no match|not found|not registered|no such domain/i;
 
-function firstValue(index: EntryIndex, keys: readonly string[], object?: number): string {
+/** The first entry, in the priority order of `keys`, that passes `test`. */
+function findFirst(index: EntryIndex, keys: readonly string[], test: (e: WhoisEntry) => boolean) {
   for (const key of keys) {
-    const entry = withKey(index, key).find((e) => e.value !== '' && inObject(e, object));
-    if (entry) return entry.value;
+    const entry = withKey(index, key).find(test);
+    if (entry) return entry;
   }
-  return '';
+  return undefined;
+}
+
+function firstValue(index: EntryIndex, keys: readonly string[], object?: number): string {
+  return findFirst(index, keys, (e) => e.value !== '' && inObject(e, object))?.value ?? '';
 }
 
 /**
@@ -211,35 +192,27 @@ function listValues(
   skip: (entry: WhoisEntry) => boolean,
 ): string[] {
   const listed = new Set(keys);
-  for (const key of keys) {
-    const first = withKey(index, key).find((e) => e.value !== '' && !skip(e));
-    if (!first) continue;
-    return entries
-      .filter(
-        (e) =>
-          listed.has(e.key) &&
-          e.value !== '' &&
-          !skip(e) &&
-          (e.object === first.object || (e.fromBlock && e.key === key)),
-      )
-      .map((e) => e.value);
-  }
-  return [];
+  const first = findFirst(index, keys, (e) => e.value !== '' && !skip(e));
+  if (!first) return [];
+  return entries
+    .filter(
+      (e) =>
+        listed.has(e.key) &&
+        e.value !== '' &&
+        !skip(e) &&
+        (e.object === first.object || (e.fromBlock && e.key === first.key)),
+    )
+    .map((e) => e.value);
 }
 
 function readRegistrar(index: EntryIndex, domainObject: number): string {
   // A registrar section: "Registrar:\n  Name: X" (.eu, .ee, .be), "[Registrar]\nName: X" (.lv),
-  // "Registrar\n  Organization: X\n  Name: HANDLE" (.it: under a heading the organisation names
-  // the registrar, `Name:` may be its handle), "Registrar: HANDLE\nName: X" (.sk). A section
-  // opened by "Registrar: value" is overridden by `Name:` only: the `org:` that follows is the
-  // registrant's (.by) or the same registrar's (.ua, where the handle is kept).
+  // "Registrar\n  Organization: X\n  Name: HANDLE" (.it), "Registrar: HANDLE\nName: X" (.sk).
+  // After "Registrar: value" only `Name:` overrides: the `org:` there is the registrant's (.by)
+  // or the same registrar's (.ua, where the handle is kept).
   const opened = withKey(index, 'registrar').some((e) => e.section === 'registrar');
   const sectionKeys = opened ? ['name'] : ['organization', 'organisation', 'org', 'name'];
-  let named: WhoisEntry | undefined;
-  for (const key of sectionKeys) {
-    named = withKey(index, key).find((e) => e.section === 'registrar' && e.value !== '');
-    if (named) break;
-  }
+  const named = findFirst(index, sectionKeys, (e) => e.section === 'registrar' && e.value !== '');
   const value =
     named?.value ||
     firstValue(index, KEYS.registrar, domainObject) ||
@@ -291,11 +264,7 @@ function firstDate(index: EntryIndex, keys: readonly string[], object?: number):
   return '';
 }
 
-/**
- * Keys whose numeric dates put the month first, where toIsoDate reads the day first: Freenom
- * (.tk, .ml, .ga, .cf, .gq) prints "Domain registered: 12/18/2001", "Record will expire on:
- * 03/02/2012" (2 March).
- */
+/** Keys whose numeric dates put the month first (Freenom: "Record will expire on: 03/02/2012"). */
 const MONTH_FIRST_KEYS = new Set(['domain registered', 'record will expire']);
 
 /** "03/02/2012" (month, day, year) → "2012-03-02"; any other text, or a first number past 12, as it is. */
@@ -310,8 +279,7 @@ const monthFirst = (value: string) =>
 const DATES_TRIED = 32;
 
 function readNameServers(entries: WhoisEntry[], index: EntryIndex, domain: string): string[] {
-  // Servers are listed once per answer, sometimes split over paragraphs (.kz primary /
-  // secondary), so every matching entry counts.
+  // Every matching entry counts: servers are sometimes split over paragraphs (.kz).
   const keys = new Set([...index.keys()].filter(isNameServerKey));
   const values = new Set(
     entries.filter((e) => e.value !== '' && keys.has(e.key)).map((e) => e.value),
@@ -328,10 +296,8 @@ function readNameServers(entries: WhoisEntry[], index: EntryIndex, domain: strin
 }
 
 /**
- * A name server is a host name — labels of letters, digits and inner hyphens of up to 63
- * characters, at least one dot, a top label that is not all digits (RFC 1123 §2.1; an address
- * is not a name) — and not a placeholder that registries print in an empty slot: "not.defined"
- * (.uz), "No nameserver" (Verisign), "-" (.se), "no.nameserver".
+ * A host name (RFC 1123 §2.1: LDH labels of up to 63 characters, a top label not all digits)
+ * that is not a placeholder for an empty slot: "not.defined" (.uz), "no.nameserver".
  */
 function isNameServerHost(host: string): boolean {
   if (host.length > 253 || !HOST_LABELS.test(host)) return false;
@@ -341,7 +307,7 @@ function isNameServerHost(host: string): boolean {
 }
 const HOST_LABELS =
   /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
-/** Words a placeholder name server is made of ("not.defined", "no.nameserver", "none.none"). */
+/** Words a placeholder name server is made of. */
 const PLACEHOLDER_LABELS = new Set([
   'not',
   'no',
@@ -359,21 +325,18 @@ const PLACEHOLDER_LABELS = new Set([
 ]);
 
 function readStatus(entries: WhoisEntry[], index: EntryIndex): string[] {
-  // "Owner contact:\n  City: Mountain View\n  State: California" (Freenom, .mx, .ai): a `State:`
-  // under the same heading as an address line is the contact's, not the domain's status.
+  // A `State:` under the same heading as an address line is the contact's (Freenom, .mx, .ai).
   const place = (e: WhoisEntry) => `${e.object} ${e.section}`;
   const addresses = new Set(ADDRESS_KEYS.flatMap((key) => withKey(index, key).map(place)));
   const isAddress = (e: WhoisEntry) => e.key === 'state' && addresses.has(place(e));
-  // Each distinct value once: the statuses are made unique below anyway.
   const values = new Set(listValues(entries, index, KEYS.status, isAddress));
   const out: string[] = [];
   let read = 0;
   for (const value of values) {
     if (read++ === STATUS_VALUES) break;
     for (const token of value.split(/,\s*/)) {
-      // "ok https://icann.org/epp#ok", "Connected (2024/03/31)", "ok - Normal state.",
-      // "clientHold -" (linear forms of `\s*https?:\/\/\S+`, `\s*\([^)]*\)\s*` and
-      // `\s+-(?:\s+.*)?$`), then .nz "200 Active": a query code, then the state.
+      // "ok https://icann.org/epp#ok", "Connected (2024/03/31)", "ok - Normal state." (in
+      // linear time, linear-text.ts), then .nz "200 Active": a query code, then the state.
       const cleaned = cutDashTail(
         replaceUpTo(token.replace(STATUS_URL, ''), ')', STATUS_NOTE, ' ', true),
       )

@@ -27,13 +27,10 @@ const ALGORITHM_NAMES: Readonly<Record<number, string>> = {
   ...SUPPORTED_ALGORITHMS,
 };
 
-export function algorithmName(algorithm: number): string {
-  return ALGORITHM_NAMES[algorithm] ?? `algorithm ${algorithm}`;
-}
+export const algorithmName = (algorithm: number) =>
+  ALGORITHM_NAMES[algorithm] ?? `algorithm ${algorithm}`;
 
-export function isSupportedAlgorithm(algorithm: number): boolean {
-  return algorithm in SUPPORTED_ALGORITHMS;
-}
+export const isSupportedAlgorithm = (algorithm: number) => algorithm in SUPPORTED_ALGORITHMS;
 
 const b64url = (bytes: Buffer) => bytes.toString('base64url');
 

@@ -1,8 +1,6 @@
 /**
- * Canonical forms of RFC 4034 §6: names in wire form and lower case, the canonical ordering of
- * names (§6.1), the canonical rdata with embedded names lower-cased (§6.2, as amended by
- * RFC 6840 §5.1), and the data an RRSIG signs (§3.1.8.1) with the RRset in canonical order
- * (§6.3).
+ * Canonical forms of RFC 4034 §6: names, their order (§6.1), rdata (§6.2, as amended by RFC 6840
+ * §5.1), and the data an RRSIG signs (§3.1.8.1) with the RRset in canonical order (§6.3).
  * @module
  */
 import type { DnsRecord } from '../net/dns-types.js';

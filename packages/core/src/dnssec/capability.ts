@@ -1,7 +1,6 @@
 /**
- * `GET /api/dnssec` (issue 19): netdiag's own DNSSEC validation of one name and type from the
- * IANA root trust anchor, a tool endpoint with the stricter tool rate limit. The queries go to
- * the server-wide resolver with DO and CD set; nothing connects to a target the caller names.
+ * `GET /api/dnssec`: netdiag's own DNSSEC validation, a tool endpoint. The queries go to the
+ * server-wide resolver; nothing connects to a target the caller names.
  * @module
  */
 import { defineCapability } from '../descriptor.js';

@@ -1,12 +1,11 @@
 /**
  * What the validation steps share: the resolver asked with DO and CD (RFC 4035 §3.2.1, §3.2.2:
- * the signatures, and the data even when an upstream validator thinks it bogus), the clock, the
- * budget of the whole validation (limits.ts), and the errors that end the walk.
+ * the data even when an upstream validator thinks it bogus), the clock, the budget, the errors.
  * @module
  */
 import type { DnsRecord, DnsResolver, DnsResponse, RecordType } from '../net/dns-types.js';
 import { displayName, plainName } from './canonical.js';
-import type { DnssecFailure, SignatureCheck } from './types.js';
+import type { DnssecFailure, SignatureCheck, SignatureOutcome } from './types.js';
 
 export interface WalkContext {
   resolver: DnsResolver;
@@ -64,9 +63,8 @@ export class BogusLink extends Error {
 }
 
 /**
- * Whether a record's rdata could be read for its type: a malformed DNSSEC record arrives with
- * its value as a hex string (the RFC 3597 fallback of resolver-records.ts) and is ignored, as
- * if absent, rather than read as something it is not.
+ * Whether a record's rdata could be read for its type: a malformed DNSSEC record arrives as a
+ * hex string (the RFC 3597 fallback of resolver-records.ts) and is ignored, as if absent.
  */
 export const wellFormed = (record: DnsRecord) =>
   typeof record.value === 'object' && record.value !== null && record.rdata !== undefined;
@@ -91,32 +89,23 @@ export function zoneLine(record: DnsRecord): string {
   return `${displayName(record.name)} ${record.ttl} IN ${record.type} ${record.data}`;
 }
 
-/**
- * The rule broken when no RRSIG validated an RRset, from how the signatures failed (the most
- * telling outcome first), with the RFC section that states it.
- */
+/** The rule broken when no RRSIG validated an RRset, from how the signatures failed. */
 export function signatureRule(checks: readonly SignatureCheck[], what: string): string {
-  const outcomes = new Set(checks.map((c) => c.outcome));
   if (checks.length === 0) return `RFC 4035 §5.3: ${what} has no RRSIG`;
-  if (outcomes.has('bad-signature')) {
-    return `RFC 4035 §5.3.3: the RRSIG over ${what} does not verify with the key it names`;
-  }
-  if (outcomes.has('expired')) {
-    return `RFC 4035 §5.3.1: every RRSIG over ${what} has expired`;
-  }
-  if (outcomes.has('not-yet-valid')) {
-    return `RFC 4035 §5.3.1: no RRSIG over ${what} is valid yet (inception in the future)`;
-  }
-  if (outcomes.has('no-matching-key')) {
-    return `RFC 4035 §5.3.1: no authenticated DNSKEY matches the key tag and algorithm of the RRSIGs over ${what}`;
-  }
-  if (outcomes.has('wrong-signer')) {
-    return `RFC 4035 §5.3.1: the RRSIGs over ${what} name another zone as signer`;
-  }
-  if (outcomes.has('unsupported-algorithm')) {
-    return `RFC 4035 §5.2: the RRSIGs over ${what} use only unsupported algorithms`;
-  }
-  return `RFC 4035 §5.3.1: the RRSIGs over ${what} have a wrong Labels field`;
+  const rule = RULES.find(([outcome]) => checks.some((c) => c.outcome === outcome))?.[1];
+  const text = rule ?? '§5.3.1: the RRSIGs over # have a wrong Labels field';
+  return `RFC 4035 ${text.replace('#', () => what)}`;
 }
 
-export { displayName };
+/** Most telling first; `#` stands for the RRset, each rule is of RFC 4035. */
+const RULES: [SignatureOutcome, string][] = [
+  ['bad-signature', '§5.3.3: the RRSIG over # does not verify with the key it names'],
+  ['expired', '§5.3.1: every RRSIG over # has expired'],
+  ['not-yet-valid', '§5.3.1: no RRSIG over # is valid yet (inception in the future)'],
+  [
+    'no-matching-key',
+    '§5.3.1: no authenticated DNSKEY matches the key tag and algorithm of the RRSIGs over #',
+  ],
+  ['wrong-signer', '§5.3.1: the RRSIGs over # name another zone as signer'],
+  ['unsupported-algorithm', '§5.2: the RRSIGs over # use only unsupported algorithms'],
+];

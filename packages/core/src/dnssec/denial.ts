@@ -1,7 +1,6 @@
 /**
- * Denial of existence from a response's authority section: only NSEC and NSEC3 records whose
- * RRSIGs verify with the zone's keys count (RFC 4035 §5.4), then the NSEC (nsec.ts) or NSEC3
- * (nsec3.ts) proof the question needs.
+ * Denial of existence: only NSEC and NSEC3 records whose RRSIGs verify with the zone's keys
+ * count (RFC 4035 §5.4), then the proof the question needs.
  * @module
  */
 import type { DnsRecord } from '../net/dns-types.js';
@@ -111,9 +110,7 @@ export function proveNoData(
       for (let n = labelsOf(name).length - 1; n >= labelsOf(zone).length; n--) {
         const wildcard = wildcardOf(ancestor(name, n));
         const match = nsecMatching(d.nsecs, wildcard);
-        if (!match) continue;
-        const w = nsecNoData([match], wildcard, type, zone);
-        if (w.ok) {
+        if (match && nsecNoData([match], wildcard, type, zone).ok) {
           return nsecProof(
             true,
             [cover, match],
@@ -191,9 +188,8 @@ export function proveNxDomain(d: VerifiedDenial, name: string, zone: string): De
 }
 
 /**
- * A wildcard expansion (RFC 4035 §5.3.4, RFC 5155 §8.8): the answer's RRSIG has `labels`
- * labels, so the closest encloser is the rightmost `labels` labels of `name`; the name one label
- * longer (the next closer) must be proven not to exist.
+ * A wildcard expansion (RFC 4035 §5.3.4, RFC 5155 §8.8): the name one label longer than the
+ * RRSIG's `labels` (the next closer) must be proven not to exist.
  */
 export function proveWildcard(
   d: VerifiedDenial,

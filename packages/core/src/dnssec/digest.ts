@@ -16,13 +16,9 @@ const DIGEST_NAMES: Readonly<Record<number, string>> = {
   4: 'SHA-384',
 };
 
-export function digestName(type: number): string {
-  return DIGEST_NAMES[type] ?? `digest type ${type}`;
-}
+export const digestName = (type: number) => DIGEST_NAMES[type] ?? `digest type ${type}`;
 
-export function isSupportedDigest(type: number): boolean {
-  return type in DIGESTS;
-}
+export const isSupportedDigest = (type: number) => type in DIGESTS;
 
 /** The DS digest of a DNSKEY (lower-case hex), or undefined for an unsupported digest type. */
 export function dsDigest(

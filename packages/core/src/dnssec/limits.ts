@@ -1,9 +1,7 @@
 /**
- * The work one DNSSEC validation may do (issue 41): the limits resolvers adopted after KeyTrap
- * (CVE-2023-50387: a zone with many keys sharing one key tag and many signatures naming it made
- * validators try every key against every signature), and a budget of DNS questions for long
- * CNAME chains through names of many labels. Past a limit the verdict is `indeterminate`, with
- * the limit named in `reason`.
+ * The work one DNSSEC validation may do: the limits resolvers adopted after KeyTrap
+ * (CVE-2023-50387: many keys sharing a key tag, each tried against many signatures), and a
+ * budget of DNS questions for long CNAME chains. Past a limit the verdict is `indeterminate`.
  * @module
  */
 
@@ -13,10 +11,7 @@ export const MAX_KEY_TAG_COLLISIONS = 2;
 /** Signature checks on one RRset: Unbound 1.19.1's MAX_VALIDATE_RRSIGS (validator/val_sigcrypt.c). */
 export const MAX_SIGNATURES_PER_RRSET = 8;
 
-/**
- * Signature checks in one validation, per question of its budget: an answer needs one, a denial
- * up to three, most questions one (400 with the default budget).
- */
+/** Signature checks in one validation per question of its budget (a denial needs up to 3). */
 export const SIGNATURES_PER_QUESTION = 2;
 
 /** Questions one validation asks by default: BIND 9.18's max-query-count (CNAMEs included). */

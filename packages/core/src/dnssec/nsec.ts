@@ -1,7 +1,6 @@
 /**
- * Authenticated denial with NSEC (RFC 4035 §5.4, RFC 4034 §4): which verified NSEC matches or
- * covers a name in the canonical order, and the proofs of NODATA, NXDOMAIN and of a wildcard
- * expansion built from them.
+ * Authenticated denial with NSEC (RFC 4035 §5.4, RFC 4034 §4): the NSEC matching or covering a
+ * name, and the proofs of NODATA, NXDOMAIN and of a wildcard expansion.
  * @module
  */
 import type { DnsRecord } from '../net/dns-types.js';

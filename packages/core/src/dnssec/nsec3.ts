@@ -1,7 +1,6 @@
 /**
- * Authenticated denial with NSEC3 (RFC 5155): the iterated SHA-1 hash of a name (§5), matching
- * and covering hashed owners (§8.3), the closest encloser proof (§8.3), and from it the proofs of
- * NXDOMAIN (§8.4), NODATA (§8.5, §8.6 with Opt-Out) and a wildcard expansion (§8.8).
+ * Authenticated denial with NSEC3 (RFC 5155): the hash of a name (§5), matching and covering
+ * hashed owners and the closest encloser proof (§8.3).
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -9,10 +8,7 @@ import type { DnsRecord } from '../net/dns-types.js';
 import { base32hex, type Nsec3Value } from '../net/resolver-present-modern.js';
 import { ancestor, labelsOf, nameWire } from './canonical.js';
 
-/**
- * Iterations above which a validator may treat the answer as insecure (RFC 9276 §3.2); 150 is
- * Unbound 1.17's limit for keys of any size (`val-nsec3-keysize-iterations`).
- */
+/** Iterations past which the answer is insecure (RFC 9276 §3.2), Unbound 1.17's limit. */
 export const MAX_NSEC3_ITERATIONS = 150;
 
 /** RFC 5155 §5: IH(salt, x, 0) = H(x | salt), IH(salt, x, k) = H(IH(salt, x, k-1) | salt). */
@@ -59,22 +55,15 @@ export function nsec3Covering(entries: readonly Nsec3Entry[], name: string) {
   });
 }
 
-export interface ClosestEncloser {
-  closestEncloser: string;
-  /** The NSEC3 matching the closest encloser and the one covering the next closer name. */
-  records: DnsRecord[];
-  optOut: boolean;
-}
-
 /**
  * §8.3: the longest ancestor of `name` (within `zone`) with a matching NSEC3, and an NSEC3
- * covering the next closer name (one label longer, towards `name`).
+ * covering the next closer name (one label longer, towards `name`): those two `records`.
  */
 export function closestEncloserProof(
   entries: readonly Nsec3Entry[],
   name: string,
   zone: string,
-): ClosestEncloser | undefined {
+): { closestEncloser: string; records: DnsRecord[]; optOut: boolean } | undefined {
   for (let n = labelsOf(name).length - 1; n >= labelsOf(zone).length; n--) {
     const candidate = ancestor(name, n);
     const match = nsec3Matching(entries, candidate);

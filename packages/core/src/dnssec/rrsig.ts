@@ -1,7 +1,6 @@
 /**
- * Verifying an RRset with RRSIGs and a set of trusted DNSKEYs (RFC 4035 §5.3): the checks of
- * §5.3.1 in order, the signature over the canonical RRset (§5.3.2) with node:crypto, and the
- * validity window in serial-number arithmetic (RFC 4034 §3.1.5, RFC 1982).
+ * Verifying an RRset with RRSIGs and trusted DNSKEYs (RFC 4035 §5.3): the checks of §5.3.1 in
+ * order, the validity window in serial-number arithmetic (RFC 4034 §3.1.5, RFC 1982).
  * @module
  */
 import type { KeyObject } from 'node:crypto';
@@ -18,10 +17,7 @@ import type { SignatureCheck } from './types.js';
 export interface ZoneKey {
   record: DnsRecord;
   value: DnskeyValue;
-  /**
-   * undefined when the key cannot be imported (malformed or unsupported algorithm). Imported on
-   * first use, so a huge DNSKEY RRset costs nothing until a signature names a key.
-   */
+  /** undefined when it cannot be imported; imported on first use (a huge RRset costs nothing). */
   readonly key: KeyObject | undefined;
 }
 
@@ -34,12 +30,12 @@ export function zoneKey(record: DnsRecord): ZoneKey {
     get key() {
       if (imported === undefined) {
         imported = null;
-        if (isSupportedAlgorithm(value.algorithm)) {
-          try {
+        try {
+          if (isSupportedAlgorithm(value.algorithm)) {
             imported = importDnskey(value.algorithm, Buffer.from(value.publicKey, 'base64'));
-          } catch {
-            imported = null;
           }
+        } catch {
+          // A malformed key stays unusable.
         }
       }
       return imported ?? undefined;
@@ -48,24 +44,16 @@ export function zoneKey(record: DnsRecord): ZoneKey {
 }
 
 /** RFC 1982 §3.2: `a` ≤ `b` in 32-bit serial-number arithmetic. */
-export function serialLte(a: number, b: number): boolean {
+function serialLte(a: number, b: number): boolean {
   return a === b || (b - a) >>> 0 < 0x80000000;
 }
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-export interface RrsetVerification {
-  valid: boolean;
-  checks: SignatureCheck[];
-}
-
 /**
- * Verifies `records` (one RRset: same owner and type) with the RRSIGs among `rrsigs` that cover
- * it. `zone` is the zone the RRset belongs to (the signer must be it), `keys` the zone's
- * trusted keys. Secure when one RRSIG verifies (§5.3.3): the first that does ends the search,
- * and the RRSIGs that name one of `keys` are tried first. Each verification waits for the event
- * loop's next turn (and throws when `ctx.signal` aborted); more than MAX_SIGNATURES_PER_RRSET on
- * the RRset, or `ctx.maxSignatures` in the validation, throws `LimitReached` (KeyTrap).
+ * Verifies `records` (one RRset) with the RRSIGs among `rrsigs` that cover it, signed by `zone`
+ * with one of `keys`: secure when one verifies (§5.3.3), those naming one of `keys` tried
+ * first. Past MAX_SIGNATURES_PER_RRSET or `ctx.maxSignatures`, throws `LimitReached` (KeyTrap).
  */
 export async function verifyRrset(
   records: readonly DnsRecord[],
@@ -73,7 +61,7 @@ export async function verifyRrset(
   zone: string,
   keys: readonly ZoneKey[],
   ctx: WalkContext,
-): Promise<RrsetVerification> {
+): Promise<{ valid: boolean; checks: SignatureCheck[] }> {
   const first = records[0];
   if (!first) return { valid: false, checks: [] };
   const owner = plainName(first.name);
@@ -144,7 +132,6 @@ export async function verifyRrset(
       signed = { data, signature };
     } catch {
       // Rdata that cannot be put in canonical form cannot have been signed as it stands.
-      signed = undefined;
     }
     let ok = false;
     for (const k of signed ? candidates : []) {

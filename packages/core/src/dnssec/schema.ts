@@ -1,9 +1,4 @@
-/**
- * `GET /api/dnssec` (issue 19; a tool endpoint): netdiag's own DNSSEC validation of one name and
- * type from the IANA root trust anchor, with the whole chain. `validateDnssec` returns exactly
- * this shape.
- * @module
- */
+/** `GET /api/dnssec`: the shape `validateDnssec` returns. @module */
 import { z } from 'zod';
 import { DNS_TYPES_V1 } from '../dns/record-types.js';
 import { domainInput } from '../schemas/common.js';

@@ -1,15 +1,10 @@
-/**
- * Trust anchors (RFC 4033 §2, RFC 7958): the IANA root KSKs by default, or DS / DNSKEY records
- * given in zone-file form for tests and private roots.
- * @module
- */
+/** Trust anchors (RFC 4033 §2, RFC 7958): the IANA root KSKs, or DS / DNSKEY records. @module */
 import { InvalidInputError } from '../errors.js';
 import { plainName } from './canonical.js';
 
 /**
  * The root zone's trust anchors as IANA publishes them (https://data.iana.org/root-anchors/
- * root-anchors.xml): KSK-2017 (key tag 20326) and KSK-2024 (key tag 38696), both RSA/SHA-256
- * with SHA-256 digests.
+ * root-anchors.xml): KSK-2017 and KSK-2024.
  */
 export const IANA_ROOT_ANCHORS: readonly string[] = [
   '. IN DS 20326 8 2 E06D44B80B8F1D39A95C0B0D7C65D08458E880409BBC683457104237C7F8EC8D',

@@ -1,7 +1,6 @@
 /**
- * The shape of a DNSSEC validation result: the verdict (RFC 4033 §5 / RFC 4035 §4.3), the link
- * that failed, and the whole chain for people to read. Each type is its schema's output
- * (schema.ts), since `validateDnssec` returns the `GET /api/dnssec` data as it is.
+ * The shape of a DNSSEC validation result (RFC 4033 §5 / RFC 4035 §4.3): each type is its
+ * schema's output, since `validateDnssec` returns the `GET /api/dnssec` data as it is.
  * @module
  */
 import type { z } from 'zod';

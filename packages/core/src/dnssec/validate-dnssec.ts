@@ -1,13 +1,10 @@
 /**
- * `validateDnssec`: netdiag's own DNSSEC validation (RFC 4033–4035, RFC 5155) from a trust
- * anchor down to the answer. From the anchored zone, the walk asks for the DS of each longer
- * ancestor of the name (DO and CD set): a signed DS RRset is a secure zone cut whose DNSKEY
- * RRset is then authenticated (zone-keys.ts); a proven absence of DS at a delegation makes
- * everything below insecure; a name that is no zone cut keeps the walk in the same zone. The
- * answer is then verified with the keys of its zone, with its denial of existence or wildcard
- * proof. The first link that does not verify ends the walk as `bogus`, named in `failure`. The
- * work is bounded (limits.ts): DNS questions, signature checks per RRset and per validation,
- * keys sharing a key tag; past a bound the verdict is `indeterminate`, the bound in `reason`.
+ * `validateDnssec`: netdiag's own DNSSEC validation (RFC 4033–4035, RFC 5155). From the anchored
+ * zone the walk asks for the DS of each longer ancestor of the name: a signed DS RRset is a
+ * secure zone cut (its DNSKEY RRset authenticated in zone-keys.ts), a proven absence of DS at a
+ * delegation makes everything below insecure. The answer is verified with the keys of its zone,
+ * with its denial or wildcard proof. The first link that does not verify makes it `bogus`; past
+ * a bound of limits.ts the verdict is `indeterminate`, the bound in `reason`.
  * @module
  */
 import { DNS_TYPES_V1, parseRecordType } from '../dns/record-types.js';
@@ -56,14 +53,10 @@ export interface ValidateDnssecOptions extends BaseOptions {
   type?: string | undefined;
   /**
    * The resolver asked for every RRset (with DO and CD): a recursive resolver, or an
-   * authoritative server that serves the whole hierarchy (as in the tests).
-   * @default the library's shared resolver
+   * authoritative server that serves the whole hierarchy. @default the library's shared resolver
    */
   resolver?: DnsResolver;
-  /**
-   * Trust anchors as DS or DNSKEY records in zone-file form, all for one zone.
-   * @default the IANA root KSKs (`IANA_ROOT_ANCHORS`)
-   */
+  /** DS or DNSKEY records in zone-file form, all for one zone. @default `IANA_ROOT_ANCHORS` */
   trustAnchors?: string | readonly string[];
   /** The clock signature validity windows are judged against. @default Date.now */
   now?: () => number;
@@ -97,11 +90,10 @@ export async function validateDnssec(
       'maxQueries',
     );
   }
-  const resolver = options.resolver ?? getDefaultResolver();
   return withTimeout({ ...options, timeout: options.timeout ?? 30_000 }, 'dns', (signal) =>
     validateName(
       {
-        resolver,
+        resolver: options.resolver ?? getDefaultResolver(),
         signal,
         now: Math.floor(nowMs / 1000),
         spent: { queries: 0, signatures: 0 },
@@ -152,7 +144,9 @@ async function validateName(
   try {
     const walked = await walkToZone(ctx, name, type, anchor, chain);
     if (walked.kind === 'insecure') {
-      const answer = await unvalidatedAnswer(ctx, name, type);
+      // Below an insecure delegation: the answer, shown but not validated.
+      const response = await ask(ctx, name, type);
+      const answer = { rcode: response.rcode, records: answerLines(response), signatures: [] };
       return { ...base, status: 'insecure', reason: walked.reason, chain, answer };
     }
     const verdict = await validateAnswer(ctx, name, type, walked.zone, walked.keys);
@@ -291,12 +285,7 @@ function delegationState(denial: VerifiedDenial, name: string) {
   return 'no-cut';
 }
 
-interface AnswerVerdict {
-  status: DnssecStatus;
-  reason: string;
-  answer: DnssecAnswer;
-  cname?: string;
-}
+type AnswerVerdict = { status: DnssecStatus; reason: string; answer: DnssecAnswer; cname?: string };
 
 /** The answer for `name`/`type`, verified with the keys of `zone`. */
 async function validateAnswer(
@@ -376,16 +365,6 @@ async function validateAnswer(
         : `the denial is not secure: ${outcome.proof.proves}`,
     answer,
   };
-}
-
-/** Below an insecure delegation: the answer, shown but not validated. */
-async function unvalidatedAnswer(
-  ctx: WalkContext,
-  name: string,
-  type: RecordType,
-): Promise<DnssecAnswer | undefined> {
-  const response = await ask(ctx, name, type);
-  return { rcode: response.rcode, records: answerLines(response), signatures: [] };
 }
 
 /** The answer's records in zone-file form, RRSIGs apart. */

@@ -1,7 +1,6 @@
 /**
- * One link of the chain (RFC 4035 §5.2): the zone's DNSKEY RRset is authenticated by a DS from
- * the parent (or the trust anchor) whose digest matches one of its keys, and that key signs the
- * DNSKEY RRset. Then every key of the RRset is trusted for the zone's data.
+ * One link of the chain (RFC 4035 §5.2): a DS from the parent (or the trust anchor) matches a
+ * key of the zone's DNSKEY RRset, which that key signs; then the RRset's keys are trusted.
  * @module
  */
 import type { DnsRecord } from '../net/dns-types.js';
@@ -22,13 +21,7 @@ import { digestName, dsDigest, isSupportedDigest } from './digest.js';
 import { MAX_KEY_TAG_COLLISIONS } from './limits.js';
 import { verifyRrset, type ZoneKey, zoneKey } from './rrsig.js';
 import type { AnchorRecord } from './trust-anchor.js';
-import type { DnssecKey, DsInfo, SignatureCheck, ZoneLink } from './types.js';
-
-export interface EstablishedZone {
-  link: ZoneLink;
-  /** The trusted keys; undefined when the link is insecure (no supported DS algorithm). */
-  keys: ZoneKey[] | undefined;
-}
+import type { DsInfo, SignatureCheck, ZoneLink } from './types.js';
 
 /** A DS from the parent or an anchor record. */
 export type Authenticator = DsValue | AnchorRecord;
@@ -38,8 +31,8 @@ const isDnskeyAnchor = (a: Authenticator): a is Extract<AnchorRecord, { type: 'D
 
 /**
  * Fetches and authenticates the DNSKEY RRset of `zone` with `authenticators` (the DS RRset,
- * already validated in the parent, or the trust anchor). Throws `BogusLink` when it fails,
- * `LimitReached` when the keys or signatures pass a limit of limits.ts.
+ * already validated in the parent, or the trust anchor): the link and the trusted keys, none
+ * when the link is insecure. Throws `BogusLink` when it fails, `LimitReached` past a limit.
  */
 export async function establishZone(
   ctx: WalkContext,
@@ -47,20 +40,12 @@ export async function establishZone(
   authenticators: readonly Authenticator[],
   dsSource: ZoneLink['ds_source'],
   dsSignatures: SignatureCheck[],
-): Promise<EstablishedZone> {
+): Promise<{ link: ZoneLink; keys: ZoneKey[] | undefined }> {
   const label = displayName(zone);
   const response = await ask(ctx, zone, 'DNSKEY');
   assertUsable(response, zone, 'DNSKEY');
   const keyRecords = rrset(response.answers, zone, 'DNSKEY');
   const keys = keyRecords.map(zoneKey);
-  const dnskeys = (matched: Set<ZoneKey>): DnssecKey[] =>
-    keys.map((k) => ({
-      key_tag: k.value.keyTag,
-      algorithm: k.value.algorithm,
-      flags: k.value.flags,
-      role: k.value.flags & 0x0080 ? 'revoked' : k.value.flags & 0x0001 ? 'KSK' : 'ZSK',
-      matches_ds: matched.has(k),
-    }));
   const link = (
     status: ZoneLink['status'],
     ds: DsInfo[],
@@ -72,7 +57,13 @@ export async function establishZone(
     ds_source: dsSource,
     ds,
     ds_signatures: dsSignatures,
-    dnskeys: dnskeys(matched),
+    dnskeys: keys.map((k) => ({
+      key_tag: k.value.keyTag,
+      algorithm: k.value.algorithm,
+      flags: k.value.flags,
+      role: k.value.flags & 0x0080 ? 'revoked' : k.value.flags & 0x0001 ? 'KSK' : 'ZSK',
+      matches_ds: matched.has(k),
+    })),
     dnskey_signatures: checks,
   });
   // RFC 4035 §5.2: with no DS of a supported algorithm and digest, the zone is treated as
@@ -83,14 +74,8 @@ export async function establishZone(
   );
   if (usable.length === 0) {
     // No digest is computed for an unsupported DS: this costs nothing whatever the keys.
-    return {
-      link: link(
-        'insecure',
-        authenticators.map((a) => dsInfo(zone, a, keys)),
-        [],
-      ),
-      keys: undefined,
-    };
+    const ds = authenticators.map((a) => dsInfo(zone, a, keys));
+    return { link: link('insecure', ds, []), keys: undefined };
   }
   if (keyRecords.length === 0) {
     throw new BogusLink({

@@ -1,12 +1,8 @@
 /**
- * `gradeSecurityHeaders`: fetch a site through the SSRF guard and grade its security headers
- * with the MDN HTTP Observatory checks and score table, plus netdiag's Permissions-Policy and
- * information-disclosure findings.
- *
- * Requests: the URL itself (https assumed) once, and, for the redirection test, the http://
- * URL of the same host and path, concurrently; both carry an `Origin` of our own so that the
- * CORS check sees how the site answers cross-origin requests. With no scheme given and no https
- * answer, the http answer is graded instead (and said so in `note`).
+ * `gradeSecurityHeaders`: the MDN HTTP Observatory checks and score table, plus netdiag's
+ * Permissions-Policy and information disclosure, over the URL (https assumed) and, for the
+ * redirection test, the http:// URL of the same host and path, fetched concurrently through the
+ * SSRF guard with an `Origin` of our own for the CORS check.
  * @module
  */
 
@@ -25,7 +21,6 @@ import type { headerFindingSchema, securityHeadersDataSchema } from './schema.js
 import {
   ALGORITHM_VERSION,
   NETDIAG_TEST_TITLES,
-  NETDIAG_TESTS,
   OBSERVATORY_TESTS,
   SCORE_TABLE,
 } from './score-table.js';
@@ -56,36 +51,30 @@ export type HeaderFinding = z.output<typeof headerFindingSchema>;
 export type SecurityHeadersResult = z.output<typeof securityHeadersDataSchema>;
 
 /**
- * Grades a site's security headers. `url` is a URL or a host name; https is assumed when there
- * is no scheme. Errors: `InvalidInputError` (URL), `TargetNotAllowedError`
- * (any hop not public), DNS `NotFoundError`/`UpstreamError`, `ProbeError` /
- * `ProbeTimeoutError` when the site cannot be fetched.
+ * Grades a site's security headers (`url`: a URL or a host name; with no scheme and no https
+ * answer, the http answer is graded and `note` says so). Errors: `InvalidInputError` (URL),
+ * `TargetNotAllowedError` (any hop not public), DNS `NotFoundError`/`UpstreamError`,
+ * `ProbeError` / `ProbeTimeoutError` when the site cannot be fetched.
  */
 export async function gradeSecurityHeaders(
   url: string,
   options: GradeSecurityHeadersOptions = {},
 ): Promise<SecurityHeadersResult> {
-  const now = options.now ?? Date.now;
+  const { checkRedirection, httpPort, now = Date.now, ...fetched } = options;
   const checkedAt = new Date(now()).toISOString();
   const schemeGiven = /^\s*https?:\/\//i.test(url);
   const target = parseProbeUrl(url, { defaultScheme: 'https' });
-  const fetchOptions: SafeFetchOptions = {
-    ...(options.resolver ? { resolver: options.resolver } : {}),
-    ...(options.allowedTargets ? { allowedTargets: options.allowedTargets } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-    ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
-    ...(options.ca ? { ca: options.ca } : {}),
-    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
-    // Grade what browsers would see, and report an untrusted chain instead of failing.
-    tlsPolicy: 'report',
-  };
-  const probeHttp = options.checkRedirection !== false && target.protocol === 'https:';
+  const probeHttp = checkRedirection !== false && target.protocol === 'https:';
   const httpUrl = new URL(target.href);
   httpUrl.protocol = 'http:';
-  httpUrl.port = String(options.httpPort ?? 80); // the URL drops http's default port itself
-  // Both requests carry the probe Origin: either may end up being the one graded.
-  const withOrigin: SafeFetchOptions = { ...fetchOptions, headers: { origin: CORS_PROBE_ORIGIN } };
+  httpUrl.port = String(httpPort ?? 80); // the URL drops http's default port itself
+  // Both requests carry the probe Origin: either may end up being the one graded. Grade what
+  // browsers would see, and report an untrusted chain instead of failing.
+  const withOrigin: SafeFetchOptions = {
+    ...fetched,
+    tlsPolicy: 'report',
+    headers: { origin: CORS_PROBE_ORIGIN },
+  };
   const [main, http] = await Promise.allSettled([
     safeFetch(target, withOrigin),
     probeHttp ? safeFetch(httpUrl, withOrigin) : Promise.resolve(null),
@@ -155,11 +144,7 @@ export async function gradeSecurityHeaders(
       recommendation: entry?.recommendation ?? '',
     };
   });
-  const observatoryRows = headers.filter(
-    (row) => !(NETDIAG_TESTS as readonly string[]).includes(row.test),
-  );
-  const total = gradeScore(headers.map((row) => row.score_modifier));
-  const observatory = gradeScore(observatoryRows.map((row) => row.score_modifier));
+  const observatoryRows = headers.filter((row) => !Object.hasOwn(NETDIAG_TEST_TITLES, row.test));
   if (auto.status >= 400 && auto.status !== 401 && auto.status !== 403) {
     notes.push(`the site answered HTTP ${auto.status}; an error page may carry other headers`);
   }
@@ -179,9 +164,10 @@ export async function gradeSecurityHeaders(
         : 'the page was still arriving when time ran out; only what arrived was read',
     );
   }
-  const tally = (rows: HeaderFinding[]) => {
+  const summary = (rows: HeaderFinding[]) => {
     const passed = rows.filter((row) => row.pass).length;
     return {
+      ...gradeScore(rows.map((row) => row.score_modifier)),
       tests_passed: passed,
       tests_failed: rows.length - passed,
       tests_quantity: rows.length,
@@ -193,15 +179,8 @@ export async function gradeSecurityHeaders(
   return {
     url: auto.url,
     status_code: auto.status,
-    score: total.score,
-    grade: total.grade,
-    ...tally(headers),
-    observatory: {
-      score: observatory.score,
-      grade: observatory.grade,
-      ...tally(observatoryRows),
-      algorithm_version: ALGORITHM_VERSION,
-    },
+    ...summary(headers),
+    observatory: { ...summary(observatoryRows), algorithm_version: ALGORITHM_VERSION },
     redirects: auto.redirects,
     note: notes.length > 0 ? `${notes.join('; ')}.` : null,
     tls,
@@ -216,10 +195,8 @@ function isHtml(response: SafeFetchResponse): boolean {
   return !type || HTML_TYPES.has(type);
 }
 
-function isConnectFailure(error: unknown): boolean {
-  return isNetdiagError(error, 'UPSTREAM_ERROR') || isNetdiagError(error, 'UPSTREAM_TIMEOUT');
-}
+const isConnectFailure = (error: unknown) =>
+  isNetdiagError(error, 'UPSTREAM_ERROR') || isNetdiagError(error, 'UPSTREAM_TIMEOUT');
 
-function shortReason(error: unknown): string {
-  return (error as Error).message.replace(/^\[netdiag\] \[[^\]]+\] /, '');
-}
+const shortReason = (error: unknown) =>
+  (error as Error).message.replace(/^\[netdiag\] \[[^\]]+\] /, '');

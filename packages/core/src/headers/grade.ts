@@ -1,8 +1,6 @@
 /**
- * The Observatory's scoring (mdn/mdn-http-observatory `src/grader/grader.js`, algorithm
- * version 6): start at 100, add every test's modifier; bonuses (positive modifiers) count only
- * when the score from the penalties alone is at least 90; the grade is looked up per step of 5,
- * with the score floored at 0 but not capped at 100.
+ * The Observatory's scoring (`src/grader/grader.js`, algorithm version 6): bonuses count only
+ * when the score from the penalties alone is at least 90.
  * @module
  */
 import {
@@ -12,10 +10,7 @@ import {
   STARTING_SCORE,
 } from './score-table.js';
 
-export interface GradedScore {
-  score: number;
-  grade: SecurityGrade;
-}
+type GradedScore = { score: number; grade: SecurityGrade };
 
 export function gradeScore(modifiers: readonly number[]): GradedScore {
   let uncurved = STARTING_SCORE;

@@ -1,13 +1,9 @@
 /**
  * What the grade needs from a page: `<meta http-equiv>` policies (HTML §4.2.5.3; `<meta
  * name=referrer>` counts as a Referrer-Policy, W3C Referrer Policy §4.2) and `<script>` tags with
- * their integrity/crossorigin attributes (for SRI).
- *
- * Read with htmlparser2's tokenizer, which handles comments, raw-text elements (script, style,
- * textarea, title, xmp: a "<meta" inside them is text, HTML §13.2.5), attribute quoting and
- * character references in one linear pass. The tokenizer alone, not htmlparser2's `Parser`:
- * that keeps a stack of open elements and searches it for each closing tag, quadratic on a
- * page of unclosed elements (1 MiB of `<b>`: 80 s; test/adversarial/inputs.ts).
+ * their integrity/crossorigin attributes (for SRI). Read with htmlparser2's tokenizer in one
+ * linear pass (raw-text elements, quoting, character references: HTML §13.2.5); not its
+ * `Parser`, quadratic on a page of unclosed elements (test/adversarial/inputs.ts).
  * @module
  */
 import type { TokenizerCallbacks } from 'htmlparser2';
@@ -53,10 +49,9 @@ export function scanHtml(html: string): HtmlFacts {
 const READ = new Set(['content', 'http-equiv', 'name', 'src', 'integrity', 'crossorigin']);
 
 /**
- * The tokenizer's callbacks: the attributes of READ on `<meta>` and `<script>` start tags,
- * the first of a repeated one kept (HTML §13.2.5.33), reported when the tag ends (`>` or `/>`;
- * a tag cut off by the end of the page is not, as with htmlparser2's `Parser`). Names are
- * lower-cased as the `Parser` does.
+ * The tokenizer's callbacks: the attributes of READ on `<meta>` and `<script>` start tags (the
+ * first of a repeated one, HTML §13.2.5.33), reported when the tag ends; a tag cut off by the
+ * end of the page is not, as with htmlparser2's `Parser`.
  */
 class StartTags implements TokenizerCallbacks {
   /** 'meta' or 'script' while inside one of those start tags, else ''. */

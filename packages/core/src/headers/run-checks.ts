@@ -1,9 +1,7 @@
 /**
- * The checks of one scan, each in its own turn of the event loop: the page was just read, and
- * each of the heaviest checks (CSP of a 64 KiB `<meta>` policy, SRI of thousands of scripts) is
- * tens of milliseconds on a hostile page; back to back they would hold the process past the
- * 100 ms a grade may (test/adversarial/grade-pages.test.ts). Between checks other requests and
- * timers run, and a caller that gave up stops the grade.
+ * The checks of one scan, each in its own turn of the event loop: on a hostile page the heaviest
+ * (CSP, SRI) are tens of milliseconds each, so in between other requests run and a caller that
+ * gave up stops the grade (test/adversarial/grade-pages.test.ts).
  * @module
  */
 import { nextTurn } from '../net/signal.js';

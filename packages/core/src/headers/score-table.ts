@@ -1,25 +1,16 @@
 /**
- * Every number of the security-header grade lives here (the Observatory keeps its points in
- * `src/grader/charts.js`, apart from the checks; we do the same).
- *
- * Source of the Observatory part: mdn/mdn-http-observatory @94042bb, `src/grader/charts.js`
- * (SCORE_TABLE, GRADE_CHART, MINIMUM_SCORE_FOR_EXTRA_CREDIT) and `src/grader/grader.js`
- * (algorithm version 6). A conformance test compares this table with the upstream copy in
- * the shared corpus. The netdiag additions (Permissions-Policy, information disclosure) are
- * marked as such; their points are our own choice, documented in docs/probes.md.
+ * Every number of the security-header grade, apart from the checks as upstream does: from
+ * mdn/mdn-http-observatory @94042bb `src/grader/charts.js` and `src/grader/grader.js` (algorithm
+ * version 6), compared with the upstream copy by a conformance test. The points of the netdiag
+ * additions (marked so) are our own choice, documented in docs/probes.md.
  * @module
  */
 
-export interface ScoreEntry {
-  /** Points added to the score (positive ones are extra credit, see `gradeScore`). */
-  modifier: number;
-  /** What the result means. */
-  description: string;
-  /** What to change; `""` when nothing needs to change. */
-  recommendation: string;
-}
-
-const entry = (modifier: number, description: string, recommendation = ''): ScoreEntry => ({
+/**
+ * Points added to the score (positive ones are extra credit, see `gradeScore`), what the result
+ * means, and what to change (`""` when nothing needs to change).
+ */
+const entry = (modifier: number, description: string, recommendation = '') => ({
   modifier,
   description,
   recommendation,
@@ -30,7 +21,7 @@ const CSP_FIX =
 const COOKIE_FIX =
   'Set Secure on every cookie, HttpOnly on session cookies, and SameSite=Lax or Strict.';
 
-export const SCORE_TABLE: Readonly<Record<string, ScoreEntry>> = {
+export const SCORE_TABLE: Readonly<Record<string, ReturnType<typeof entry>>> = {
   // --- Content-Security-Policy ---
   'csp-implemented-with-no-unsafe-default-src-none': entry(
     10,
@@ -366,9 +357,6 @@ export const SCORE_TABLE: Readonly<Record<string, ScoreEntry>> = {
   ),
 };
 
-/** Tests that are netdiag additions (left out of `observatory`). */
-export const NETDIAG_TESTS = ['permissions-policy', 'information-disclosure'] as const;
-
 /** Every grade of the chart, best first. */
 export const SECURITY_GRADES = [
   'A+',
@@ -433,7 +421,7 @@ export const OBSERVATORY_TESTS: Readonly<Record<string, string>> = {
   'x-frame-options': 'X-Frame-Options',
 };
 
-/** Titles of the netdiag additions. */
+/** Titles of the netdiag additions, the tests left out of `observatory`. */
 export const NETDIAG_TEST_TITLES: Readonly<Record<string, string>> = {
   'permissions-policy': 'Permissions Policy (netdiag)',
   'information-disclosure': 'Information disclosure (netdiag)',

@@ -1,12 +1,13 @@
-/**
- * `GET /api/tls` (issue 18): TLS inspection and grading of a public host, a tool endpoint with the
- * stricter tool rate limit, behind the SSRF guard like every probe.
- * @module
- */
+/** `GET /api/tls`: TLS inspection and grading of a public host, a tool endpoint. @module */
 import { defineCapability } from '../descriptor.js';
 import { checkTlsParamsSchema, tlsDataSchema } from './schema.js';
 
 const refused = (protocol: string) => ({ protocol, accepted: false, note: 'refused' });
+const untestable = (protocol: string, name: string) => ({
+  protocol,
+  accepted: null,
+  note: `not testable: this OpenSSL cannot offer ${name}`,
+});
 
 /** A TLS 1.3 suite of the example, negotiated over X25519. */
 const tls13Suite = (name: string, cipher: string, bits: number) => ({
@@ -31,16 +32,8 @@ const EXAMPLE = {
   port: 443,
   servername: 'example.com',
   protocols: [
-    {
-      protocol: 'SSLv2',
-      accepted: null,
-      note: 'not testable: this OpenSSL cannot offer SSL 2.0',
-    },
-    {
-      protocol: 'SSLv3',
-      accepted: null,
-      note: 'not testable: this OpenSSL cannot offer SSL 3.0',
-    },
+    untestable('SSLv2', 'SSL 2.0'),
+    untestable('SSLv3', 'SSL 3.0'),
     refused('TLSv1'),
     refused('TLSv1.1'),
     refused('TLSv1.2'),

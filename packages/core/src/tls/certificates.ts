@@ -1,7 +1,6 @@
 /**
- * Facts of each certificate a server presented: names, key, signature algorithm, validity and
- * fingerprint, with node:crypto's X509Certificate; the signature algorithm, which Node does not
- * expose, is read from the DER (RFC 5280 §4.1.1.2).
+ * Facts of each certificate a server presented, with node:crypto's X509Certificate; the
+ * signature algorithm, which Node does not expose, is read from the DER (RFC 5280 §4.1.1.2).
  * @module
  */
 
@@ -77,14 +76,11 @@ export function certificateFacts(cert: X509Certificate, now: number): Certificat
 }
 
 /** `C=US\nO=Example\nCN=x` → `C=US, O=Example, CN=x`. */
-function oneLine(name: string): string {
-  return name.split('\n').filter(Boolean).join(', ');
-}
+const oneLine = (name: string) => name.split('\n').filter(Boolean).join(', ');
 
 /**
  * The signatureAlgorithm OID of a DER certificate: SEQUENCE { tbsCertificate, SEQUENCE { OID … },
- * BIT STRING }. A minimal reader for this one field (Node has no accessor; a full ASN.1 library
- * for one OID is not worth its weight).
+ * BIT STRING }, with a minimal reader for this one field.
  */
 export function signatureAlgorithm(der: Buffer): string {
   try {

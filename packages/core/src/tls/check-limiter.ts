@@ -1,7 +1,6 @@
 /**
- * The server-wide cap on TLS checks: the port scans' limiter (`ports/scan-limiter.ts`) with
- * figures of its own. A check makes its handshakes one at a time, so 4 checks at once are at most
- * 4 handshakes in flight from this server, whatever the number of callers.
+ * The server-wide cap on TLS checks (the port scans' limiter): a check makes its handshakes one
+ * at a time, so at most 4 are in flight from this server, whatever the number of callers.
  * @module
  */
 import { createScanLimiter, type ScanLimiter } from '../ports/scan-limiter.js';

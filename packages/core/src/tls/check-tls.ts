@@ -1,16 +1,11 @@
 /**
  * `checkTls(host, { port, servername })`: what a TLS server accepts and presents, and a grade.
- * One resolution through the SSRF guard, then handshakes only to the checked address:
- * - each protocol version alone (TLS 1.0–1.3; SSL 2/3 cannot be offered by Node's OpenSSL 3 and
- *   are reported as not testable, never guessed);
- * - per accepted version, the suites in the server's order of preference: offer every suite the
- *   local OpenSSL knows (the version's own handshake is the first offer), note the one chosen,
- *   take it out, repeat until the server refuses (as sslscan and testssl.sh do); whether the
- *   server enforces its own order is tested by offering its first two choices reversed;
- * - the chain as served (a handshake that trusts only the leaf, so nothing comes from the local
- *   store), trust against Node's root store, host-name match (RFC 6125 via X509Certificate);
- * - ALPN (h2, http/1.1), a stapled OCSP response, session resumption, HSTS from one HTTPS GET.
- * Handshakes go one at a time, at most `maxHandshakes` (MAX_HANDSHAKES_PER_CHECK) per check.
+ * One resolution through the SSRF guard, then handshakes, one at a time and at most
+ * `maxHandshakes`, only to the checked address: each protocol version alone (SSL 2/3 cannot be
+ * offered by Node's OpenSSL 3: not testable, never guessed); per version the suites in the
+ * server's order (offer all, note the choice, take it out, repeat, as sslscan and testssl.sh do)
+ * and whether it enforces that order; the chain as served, its trust and host-name match
+ * (RFC 6125); ALPN, a stapled OCSP response, session resumption, HSTS from one HTTPS GET.
  * @module
  */
 import { X509Certificate } from 'node:crypto';
@@ -83,15 +78,11 @@ const LATER_HANDSHAKES = 5;
 /** The default handshake, one per protocol version and the later steps. */
 const MIN_HANDSHAKES = 1 + VERSIONS.length + LATER_HANDSHAKES;
 /**
- * Handshakes one check may make. The enumeration needs at most one per suite the local OpenSSL
- * can offer plus one per protocol (the refusal that ends the list, or the preference test),
- * then the later steps: with OpenSSL 3.0 (27 + 27 + 89 + 5 suites) that is
- * 1 + 28 + 28 + 90 + 6 + 5 = 158 for a server accepting every one, so 160 never cuts a real
- * answer short; a typical public server needs 30 to 50.
+ * Handshakes one check may make: one per suite OpenSSL 3.0 offers (27 + 27 + 89 + 5) and per
+ * protocol, plus the default one and the later steps, is 158 for a server accepting every suite;
+ * a typical public server needs 30 to 50.
  */
 export const MAX_HANDSHAKES_PER_CHECK = 160;
-
-type Finding = TlsData['findings'][number];
 
 export async function checkTls(
   host: string,
@@ -111,24 +102,22 @@ export async function checkTls(
     );
   }
   const target = normaliseHost(host, 'host');
-  const now = options.now ?? Date.now;
   const handshakeMs = options.handshakeTimeout ?? 5000;
   return withTimeout({ ...options, timeout: options.timeout ?? 60_000 }, 'tls', async (signal) => {
     const checked = await resolveAndCheck(target.host, { ...options, signal });
     const address = checked.addresses[0] as string;
     const servername = options.servername ?? (parseIp(checked.host) ? undefined : checked.host);
     const base = { address, port, servername, timeoutMs: handshakeMs, signal };
-    const findings: Finding[] = [];
-    // Every handshake is awaited before the next one starts (one at a time to the target) and
-    // counted by `take`; the suites stop LATER_HANDSHAKES short of the budget. An offer the
-    // local OpenSSL refuses (a protocol's list exhausted) opens no connection: not counted.
+    const findings: TlsData['findings'] = [];
+    // Handshakes are counted by `take`, the suites stop LATER_HANDSHAKES short of the budget; an
+    // offer the local OpenSSL refuses (a protocol's list exhausted) opens no connection.
     let spent = 0;
     const take = (): boolean => {
       if (spent >= maxHandshakes) return false;
       spent++;
       return true;
     };
-    const suitesUntil = maxHandshakes - LATER_HANDSHAKES;
+    const until = maxHandshakes - LATER_HANDSHAKES;
     const shake = async (extra: Partial<HandshakeRequest>) => {
       if (!take()) throw new HandshakeRefused('handshake budget spent', false, true);
       try {
@@ -181,12 +170,7 @@ export async function checkTls(
     const cipher_suites: TlsCheckResult['cipher_suites'] = [];
     for (const [version, first] of firsts) {
       // One more suite only while the preference test still fits before the later steps.
-      const enumerated = await enumerateSuites(
-        version,
-        first,
-        attempt,
-        () => spent + 1 < suitesUntil,
-      );
+      const enumerated = await enumerateSuites(version, first, attempt, () => spent + 1 < until);
       cipher_suites.push(enumerated.list);
       if (enumerated.cut) {
         findings.push({
@@ -196,9 +180,8 @@ export async function checkTls(
       }
     }
 
-    // The chain as served, in the server's order: read from a hand-made TLS 1.2 handshake when
-    // the server speaks TLS 1.2 or older (TLS 1.3 encrypts it); otherwise a handshake trusting
-    // only the leaf, so that no certificate is added from a store (Node's order, issuer-linked).
+    // The chain as served: from a hand-made TLS 1.2 handshake when the server speaks TLS 1.2 or
+    // older (TLS 1.3 encrypts it), else from one trusting only the leaf (no store adds to it).
     const legacy = protocols.some((p) => p.accepted && p.protocol !== 'TLSv1.3');
     const raw: ServedChain | null =
       legacy && take()
@@ -218,30 +201,20 @@ export async function checkTls(
         message: `The server sent ${sent} certificates; netdiag reports the first ${MAX_REPORTED_CERTIFICATES} (real chains have 2 to 4) and judges order and completeness on those`,
       });
     }
-    const order = rawChain
-      ? rawChain.every(
-          (cert, i) =>
-            i === rawChain.length - 1 || cert.checkIssued(rawChain[i + 1] as X509Certificate),
-        )
-        ? ('correct' as const)
-        : ('wrong' as const)
-      : null;
-    const nowMs = now();
+    const ordered = rawChain?.slice(1).every((up, i) => rawChain[i]?.checkIssued(up));
+    const order = ordered === undefined ? null : ordered ? 'correct' : 'wrong';
+    const nowMs = (options.now ?? Date.now)();
     const certificates = served.map((c) => certificateFacts(c, nowMs));
     const leafFacts = certificates[0] as CertificateFacts;
     const expired = Date.parse(leafFacts.valid_to) < nowMs;
     const notYetValid = Date.parse(leafFacts.valid_from) > nowMs;
     const hostname_match =
-      servername === undefined
-        ? leaf.checkIP(address) !== undefined
-        : leaf.checkHost(servername) !== undefined;
-    // Incomplete (SSL Labs: "extra download"): the server sent a leaf without its issuer and the
-    // store does not hold that issuer either. A chain that reaches a CA certificate is taken as
-    // complete: whether that CA is trusted is `trusted`, not completeness.
+      (servername === undefined ? leaf.checkIP(address) : leaf.checkHost(servername)) !== undefined;
+    // Incomplete (SSL Labs: "extra download"): neither the server nor the store has the leaf's
+    // issuer. A chain reaching a CA certificate is complete; whether it is trusted is `trusted`.
     const last = certificates.at(-1) as CertificateFacts;
     const complete = last.self_signed || last.ca || main.chain.length > served.length;
 
-    const h2 = main.alpn === 'h2';
     const http11 = (await attempt({ alpn: ['http/1.1'] }))?.alpn === 'http/1.1';
     const resumed = main.session ? await attempt({ session: main.session }) : null;
     const hsts =
@@ -296,7 +269,7 @@ export async function checkTls(
         expired,
         not_yet_valid: notYetValid,
       },
-      alpn: { h2, http11 },
+      alpn: { h2: main.alpn === 'h2', http11 },
       ocsp_stapling: main.ocspResponse !== null && main.ocspResponse.length > 0,
       session_resumption: resumed?.reused === true,
       hsts,
@@ -361,11 +334,10 @@ function kxBits(suite: AcceptedSuite, keyBits: number): number {
 }
 
 /** What the enumeration offers for `version` once `excluded` are taken out. */
-function offerFor(version: TlsVersion, excluded: readonly string[]): string {
-  return version === 'TLSv1.3'
+const offerFor = (version: TlsVersion, excluded: readonly string[]) =>
+  version === 'TLSv1.3'
     ? TLS13_SUITES.filter((s) => !excluded.includes(s)).join(':')
     : ['ALL:COMPLEMENTOFALL', ...excluded.map((name) => `!${name}`)].join(':');
-}
 
 function acceptedSuite(version: TlsVersion, result: HandshakeResult): AcceptedSuite {
   const cipher = result.cipher as NonNullable<HandshakeResult['cipher']>;
@@ -378,9 +350,8 @@ function acceptedSuite(version: TlsVersion, result: HandshakeResult): AcceptedSu
 }
 
 /**
- * The suites of `version` in the server's order, from `first` (the version's own handshake,
- * which offered every suite) on. `mayShake` says whether the budget leaves room for one more
- * suite; `cut`, whether the list stopped for that reason.
+ * The suites of `version` in the server's order, from `first` (the version's own handshake) on;
+ * `cut` when `mayShake` said the budget had no room left for one more.
  */
 async function enumerateSuites(
   version: TlsVersion,
@@ -390,11 +361,13 @@ async function enumerateSuites(
 ): Promise<{ list: TlsCheckResult['cipher_suites'][number]; cut: boolean }> {
   const found: AcceptedSuite[] = [];
   const excluded: string[] = [];
-  const tls13 = version === 'TLSv1.3';
+  // OpenSSL names TLS 1.3 suites by their IANA names only.
+  const id = (suite: { iana: string; name: string }) =>
+    version === 'TLSv1.3' ? suite.iana : suite.name;
   let cut = false;
   let result: HandshakeResult | null = first;
   for (let i = 0; i < MAX_SUITES && result?.cipher; i++) {
-    const name = tls13 ? result.cipher.iana : result.cipher.name;
+    const name = id(result.cipher);
     if (excluded.includes(name)) break; // the server ignored the offer: stop rather than loop
     excluded.push(name);
     found.push(acceptedSuite(version, result));
@@ -410,10 +383,8 @@ async function enumerateSuites(
   let server_preference = found.length < 2;
   if (found.length >= 2) {
     const [a, b] = found as [AcceptedSuite, AcceptedSuite];
-    const names = tls13 ? [b.iana, a.iana] : [b.name, a.name];
-    const again = await attempt({ version, ciphers: names.join(':') });
-    const chosen = tls13 ? again?.cipher?.iana : again?.cipher?.name;
-    server_preference = chosen === (tls13 ? a.iana : a.name);
+    const again = await attempt({ version, ciphers: `${id(b)}:${id(a)}` });
+    server_preference = again?.cipher ? id(again.cipher) === id(a) : false;
   }
   return { list: { protocol: version, server_preference, suites: found }, cut };
 }
@@ -434,8 +405,7 @@ async function readHsts(
       tlsPolicy: 'report',
       timeout: 10_000,
     });
-    const value = response.headers['strict-transport-security']?.[0];
-    if (!value) return null;
+    const value = response.headers['strict-transport-security']?.[0] ?? '';
     const maxAge = /max-age\s*=\s*"?(\d+)"?/i.exec(value);
     if (!maxAge) return null;
     return {

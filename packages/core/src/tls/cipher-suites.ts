@@ -1,16 +1,12 @@
 /**
  * What a negotiated cipher suite means, read from its IANA name (RFC 8446 §B.4 for TLS 1.3,
- * the TLS Cipher Suites registry for the rest): key exchange, authentication, bulk cipher, its
- * strength in bits, AEAD and forward secrecy, and a strength class.
+ * the TLS Cipher Suites registry for the rest).
  * @module
  */
 import type { z } from 'zod';
 import type { suiteSchema } from './schema.js';
 
-/**
- * What a suite's IANA name tells: an accepted suite of the answer without what only the
- * handshake knows (its protocol and key-exchange group).
- */
+/** What a suite's IANA name tells: an accepted suite without its protocol and group. */
 export type CipherSuiteInfo = Omit<
   z.output<typeof suiteSchema>,
   'protocol' | 'group' | 'group_bits'

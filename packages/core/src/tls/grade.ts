@@ -1,8 +1,6 @@
 /**
- * The grade, following the SSL Labs SSL Server Rating Guide (version 2009 and its published
- * changes through 2020): a 0–100 score from protocol support (30 %), key exchange (30 %) and
- * cipher strength (40 %), a letter from the score, then the rules that cap or lift it. Every rule
- * that applied is named in the answer, with the guide's version that introduced it.
+ * The grade, following the SSL Labs SSL Server Rating Guide (version 2009 and its changes
+ * through 2020): a score, a letter, then the rules that cap or lift it, each named in the answer.
  * Sources: github.com/ssllabs/research (docs/SSL_Server_Rating_Guide.xml, changes 2009c–2009k);
  * SSL Labs blog posts "Announcing SSL Labs Grading Changes for 2017" (3DES with TLS 1.1+ → C)
  * and "Grade Change for TLS 1.0 and TLS 1.1 Protocols" (cap B from January 2020); the 2018
@@ -68,32 +66,22 @@ const PROTOCOL_SCORE: Record<string, number> = {
   'TLSv1.3': 100,
 };
 
-/** Guide, "Key exchange rating guide". */
-function keyExchangeScore(bits: number): number {
-  if (bits < 512) return 20;
-  if (bits < 1024) return 40;
-  if (bits < 2048) return 80;
-  if (bits < 4096) return 90;
-  return 100;
+/** `values[i]` for the first of `mins` (descending) that `x` reaches, else `below`. */
+function ladder<T>(x: number, mins: number[], values: T[], below: T): T {
+  const i = mins.findIndex((min) => x >= min);
+  return i === -1 ? below : (values[i] as T);
 }
+
+/** Guide, "Key exchange rating guide". */
+const keyExchangeScore = (bits: number) =>
+  ladder(bits, [4096, 2048, 1024, 512], [100, 90, 80, 40], 20);
 
 /** Guide, "Cipher strength rating guide". */
-function cipherScore(bits: number): number {
-  if (bits === 0) return 0;
-  if (bits < 128) return 20;
-  if (bits < 256) return 80;
-  return 100;
-}
+const cipherScore = (bits: number) => (bits === 0 ? 0 : ladder(bits, [256, 128], [100, 80], 20));
 
 /** Guide, "Letter grade translation". */
-function letter(score: number): TlsGrade {
-  if (score >= 80) return 'A';
-  if (score >= 65) return 'B';
-  if (score >= 50) return 'C';
-  if (score >= 35) return 'D';
-  if (score >= 20) return 'E';
-  return 'F';
-}
+const letter = (score: number) =>
+  ladder<TlsGrade>(score, [80, 65, 50, 35, 20], ['A', 'B', 'C', 'D', 'E'], 'F');
 
 /** Protocols after TLS 1.0: no BEAST, so no reason left for RC4 or 3DES there. */
 const MODERN = new Set(['TLSv1.1', 'TLSv1.2', 'TLSv1.3']);
@@ -106,16 +94,15 @@ const worse = (a: TlsGrade, b: TlsGrade) => (ORDER.indexOf(a) >= ORDER.indexOf(b
  * 256-bit ECC ≈ 3072-bit RSA, 384 ≈ 7680, 521 ≈ 15360), as SSL Labs reports ECDH strength.
  */
 export function rsaEquivalentBits(ecBits: number): number {
-  if (ecBits >= 512) return 15360;
-  if (ecBits >= 384) return 7680;
-  if (ecBits >= 256 || ecBits === 253) return 3072; // X25519 reports 253
-  if (ecBits >= 224) return 2048;
-  return 1024;
+  const bits = ecBits === 253 ? 256 : ecBits; // X25519 reports 253
+  return ladder(bits, [512, 384, 256, 224], [15360, 7680, 3072, 2048], 1024);
 }
 
+/** Guide: a score is the average of the best and the worst rating; 0 when there is none. */
+const midpoint = (xs: number[]) => (xs.length ? (Math.max(...xs) + Math.min(...xs)) / 2 : 0);
+
 export function rateTls(input: GradeInput): TlsRating {
-  const scores = input.protocols.map((p) => PROTOCOL_SCORE[p] ?? 0);
-  const protocol_score = scores.length ? (Math.max(...scores) + Math.min(...scores)) / 2 : 0;
+  const protocol_score = midpoint(input.protocols.map((p) => PROTOCOL_SCORE[p] ?? 0));
   const kxBits = input.suites.length
     ? Math.min(...input.suites.map((s) => s.kx_bits))
     : input.key_bits_rsa_equivalent;
@@ -124,10 +111,7 @@ export function rateTls(input: GradeInput): TlsRating {
   const key_exchange_score = anonymous
     ? 0
     : keyExchangeScore(Math.min(kxBits, input.key_bits_rsa_equivalent));
-  const cipherScores = input.suites.map((s) => cipherScore(s.bits));
-  const cipher_score = cipherScores.length
-    ? (Math.max(...cipherScores) + Math.min(...cipherScores)) / 2
-    : 0;
+  const cipher_score = midpoint(input.suites.map((s) => cipherScore(s.bits)));
   const zero = protocol_score === 0 || key_exchange_score === 0 || cipher_score === 0;
   const score = zero
     ? 0

@@ -1,7 +1,6 @@
 /**
- * One TLS handshake with the checked address, offering exactly what the caller asks (one
- * protocol version, a cipher list, ALPN, OCSP, a session to resume), and reporting what the
- * server chose. The connection is closed as soon as the handshake ends: nothing is sent.
+ * One TLS handshake with the checked address, offering exactly what the caller asks, and what
+ * the server chose. The connection is closed as soon as the handshake ends: nothing is sent.
  * @module
  */
 
@@ -19,10 +18,7 @@ export interface HandshakeRequest {
   /** SNI (RFC 6066 §3: none for IP literals). */
   servername: string | undefined;
   version?: TlsVersion;
-  /**
-   * OpenSSL cipher string. `@SECLEVEL=0` is added so the local OpenSSL offers what the server
-   * may still accept (TLS 1.0, SHA-1, small keys): the point is to find out, not to be safe.
-   */
+  /** OpenSSL cipher string, with `@SECLEVEL=0` so that weak suites are offered too. */
   ciphers?: string;
   alpn?: string[];
   requestOcsp?: boolean;

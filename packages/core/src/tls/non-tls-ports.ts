@@ -1,10 +1,7 @@
 /**
- * Well-known ports whose service does not speak TLS from the first byte (service names and
- * ports from the IANA Service Name and Transport Protocol Port Number Registry). A TLS check
- * sends them nothing unless the caller names the port a second time (`allow_port`): a
- * ClientHello there is at best wasted (SMTP, POP3, IMAP and submission upgrade with STARTTLS;
- * the TLS port of each is named) and at worst read as commands by a text protocol (Redis,
- * memcached), which would make netdiag a cross-protocol sender.
+ * Well-known ports (IANA port registry) whose service does not speak TLS from the first byte:
+ * a ClientHello there is at best wasted, at worst read as commands by a text protocol (Redis,
+ * memcached), making netdiag a cross-protocol sender; so unless `allow_port` repeats the port.
  * @module
  */
 import { InvalidInputError } from '../errors.js';

@@ -1,8 +1,4 @@
-/**
- * `GET /api/tls` (issue 18; a tool endpoint with the stricter tool rate limit): what a TLS server
- * accepts and presents, and its SSL Labs-style grade. `checkTls` returns exactly this shape.
- * @module
- */
+/** `GET /api/tls`: the shape `checkTls` returns. @module */
 import { z } from 'zod';
 import { PORT } from '../ports/schema.js';
 import { hostInput } from '../schemas/common.js';

@@ -1,10 +1,7 @@
 /**
- * The certificate list exactly as the server sends it, in its order, read from a TLS 1.2
- * handshake made by hand (RFC 5246 §7.4.1.2 ClientHello, §7.4.2 Certificate): Node links the
- * certificates it receives by issuer, which hides a misordered chain. TLS 1.3 encrypts the
- * Certificate message (RFC 8446 §2), so a server that speaks only TLS 1.3 gives no answer here
- * and the order stays unknown. Only the handshake's first flight is read; the connection is
- * closed before any key exchange.
+ * The certificate list in the server's order, from the first flight of a TLS 1.2 handshake made
+ * by hand (RFC 5246 §7.4.1.2, §7.4.2): Node links what it receives by issuer, which hides a
+ * misordered chain. TLS 1.3 encrypts the Certificate message (RFC 8446 §2).
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -23,22 +20,12 @@ const SIGNATURES = [
   0x0401, 0x0501, 0x0601, 0x0403, 0x0503, 0x0603, 0x0804, 0x0805, 0x0806, 0x0201, 0x0203,
 ];
 
-function u16(n: number): Buffer {
-  const b = Buffer.alloc(2);
-  b.writeUInt16BE(n);
-  return b;
-}
-function u24(n: number): Buffer {
-  return Buffer.from([(n >> 16) & 255, (n >> 8) & 255, n & 255]);
-}
-function vector16(body: Buffer): Buffer {
-  return Buffer.concat([u16(body.length), body]);
-}
-function extension(type: number, body: Buffer): Buffer {
-  return Buffer.concat([u16(type), vector16(body)]);
-}
+const u16 = (n: number) => Buffer.from([(n >> 8) & 255, n & 255]);
+const u24 = (n: number) => Buffer.from([(n >> 16) & 255, (n >> 8) & 255, n & 255]);
+const vector16 = (body: Buffer) => Buffer.concat([u16(body.length), body]);
+const extension = (type: number, body: Buffer) => Buffer.concat([u16(type), vector16(body)]);
 
-export function clientHello(servername: string | undefined): Buffer {
+function clientHello(servername: string | undefined): Buffer {
   const extensions = [
     ...(servername
       ? [
@@ -65,9 +52,8 @@ export function clientHello(servername: string | undefined): Buffer {
 }
 
 /**
- * The largest Certificate message read (102,400 bytes): OpenSSL's default `max_cert_list`
- * (`SSL_MAX_CERT_LIST_DEFAULT`, 100 KiB, ssl.h; SSL_CTX_set_max_cert_list(3)), which Node's own
- * handshakes apply too. The 24-bit length field (RFC 5246 §7.4) would allow 16 MiB.
+ * The largest Certificate message read: OpenSSL's default `max_cert_list` (100 KiB,
+ * SSL_CTX_set_max_cert_list(3)), which Node's own handshakes apply too.
  */
 export const MAX_CERTIFICATE_MESSAGE = 100 * 1024;
 /** Certificates kept from the message; real chains have 2 to 4 (leaf, intermediates, root). */
@@ -86,9 +72,8 @@ export type ServedChain =
 const bytes = (n: number) => n.toLocaleString('en-US');
 
 /**
- * The server's Certificate message, or `null` when the server answered with an alert, ended
- * the connection, or did not send one in `timeoutMs`. A record or message over the limits above
- * stops the reading at once and closes the connection.
+ * The server's Certificate message, or `null` (an alert, the connection ended, nothing in
+ * `timeoutMs`). A record or message over the limits above stops the reading at once.
  */
 export function readServedCertificates(
   address: string,

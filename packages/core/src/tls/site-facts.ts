@@ -1,8 +1,6 @@
 /**
- * The TLS facts the site probes add to their answers for https targets (`/api/down`,
- * `/api/security-headers`): from the connection the probe made (certificate, protocol, suite)
- * and one extra handshake offering h2 and http/1.1, since the probe itself speaks HTTP/1.1
- * and cannot offer h2 without having to speak it (RFC 7301 §3.2: the server picks).
+ * The TLS facts the site probes add for https targets: from the probe's connection, and one
+ * handshake offering h2 and http/1.1, which the HTTP/1.1 probe cannot offer (RFC 7301 §3.2).
  * @module
  */
 

@@ -1,8 +1,7 @@
 /**
- * Cookies (Observatory `cookies.js`): every cookie Secure (RFC 6265 §4.1.2.5), session and
- * login cookies HttpOnly (§4.1.2.6), anti-CSRF cookies with SameSite, SameSite=None only with
- * Secure (RFC 6265bis §5.6.7.1). The worst finding wins; HSTS softens a missing Secure flag
- * because the browser never sends the cookie over HTTP then.
+ * Cookies (Observatory `cookies.js`): Secure (RFC 6265 §4.1.2.5), session cookies HttpOnly
+ * (§4.1.2.6), anti-CSRF ones with SameSite, None only with Secure (RFC 6265bis §5.6.7.1). HSTS
+ * softens a missing Secure: the browser never sends the cookie over HTTP then.
  * @module
  */
 import { hasInvalidSameSite } from './set-cookie.js';
@@ -11,6 +10,7 @@ import {
   type CheckOutcome,
   headerValues,
   onlyIfWorse,
+  outcome,
   type ScanInput,
   shownValue,
 } from './types.js';
@@ -39,9 +39,7 @@ export function checkCookies(input: ScanInput): CheckOutcome {
     if (hasInvalidSameSite(raw)) worse('cookies-samesite-flag-invalid');
   }
   const cookies = input.cookies.filter((c) => c.name && !IGNORED.includes(c.name));
-  if (cookies.length === 0) {
-    return { result: 'cookies-not-found', pass: true, present: false, value: null };
-  }
+  if (cookies.length === 0) return outcome('cookies-not-found', true, false, null);
   let missingSameSite = false;
   for (const cookie of cookies) {
     const key = cookie.name.toLowerCase();
@@ -64,18 +62,9 @@ export function checkCookies(input: ScanInput): CheckOutcome {
     if (session && !cookie.httpOnly) worse('cookies-session-without-httponly-flag');
     if (!cookie.sameSite) missingSameSite = true;
   }
-  const final =
-    result ??
-    (missingSameSite
-      ? 'cookies-secure-with-httponly-sessions'
-      : 'cookies-secure-with-httponly-sessions-and-samesite');
-  return {
-    result: final,
-    pass: [
-      'cookies-secure-with-httponly-sessions',
-      'cookies-secure-with-httponly-sessions-and-samesite',
-    ].includes(final),
-    present: true,
-    value: shownValue(cookies.map((c) => c.name)),
-  };
+  // Every result of ORDER fails; only the two secure ones pass.
+  const secure = missingSameSite
+    ? 'cookies-secure-with-httponly-sessions'
+    : 'cookies-secure-with-httponly-sessions-and-samesite';
+  return outcome(result ?? secure, result === null, true, shownValue(cookies.map((c) => c.name)));
 }

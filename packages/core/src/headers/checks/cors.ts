@@ -1,10 +1,11 @@
 /**
- * Cross-origin resource sharing (Fetch §3.2; Observatory `cors.js`): the scan sends an
- * `Origin` of its own; a server that echoes it back with Access-Control-Allow-Credentials:
- * true grants any site credentialed access ("universal access").
+ * CORS (Fetch §3.2; Observatory `cors.js`): a server that echoes the scan's own `Origin` with
+ * Access-Control-Allow-Credentials: true grants any site credentialed access.
  * @module
  */
-import { type CheckOutcome, joinedHeader, type ScanInput } from './types.js';
+import { type CheckOutcome, joinedHeader, outcome, type ScanInput } from './types.js';
+
+const UNIVERSAL = 'cross-origin-resource-sharing-implemented-with-universal-access';
 
 export function checkCors(input: ScanInput): CheckOutcome {
   const response = input.cors;
@@ -16,13 +17,8 @@ export function checkCors(input: ScanInput): CheckOutcome {
     value = acao.slice(0, 256).trim().toLowerCase();
     if (value === '*') result = 'cross-origin-resource-sharing-implemented-with-public-access';
     else if (acao === response.requestOrigin && credentials?.toLowerCase().trim() === 'true') {
-      result = 'cross-origin-resource-sharing-implemented-with-universal-access';
+      result = UNIVERSAL;
     } else result = 'cross-origin-resource-sharing-implemented-with-restricted-access';
   }
-  return {
-    result,
-    pass: result !== 'cross-origin-resource-sharing-implemented-with-universal-access',
-    present: acao !== null,
-    value,
-  };
+  return outcome(result, result !== UNIVERSAL, acao !== null, value);
 }

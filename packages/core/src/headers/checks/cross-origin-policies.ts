@@ -1,9 +1,7 @@
 /**
- * The three cross-origin isolation headers (Observatory `cross-origin-*-policy.js`):
- * Cross-Origin-Resource-Policy (Fetch §3.7), Cross-Origin-Opener-Policy (HTML §7.1.3) and
- * Cross-Origin-Embedder-Policy (HTML §7.1.4). COOP and COEP are RFC 8941 Items whose token
- * must match exactly (so `Same-Origin` or `"require-corp"` are invalid); a repeated header
- * is invalid.
+ * CORP (Fetch §3.7), COOP (HTML §7.1.3) and COEP (HTML §7.1.4), as Observatory
+ * `cross-origin-*-policy.js`: COOP and COEP are RFC 8941 Items whose token must match exactly
+ * (`Same-Origin` and `"require-corp"` are invalid), and must not repeat.
  * @module
  */
 import { parseItemToken } from './structured-field.js';
@@ -11,6 +9,7 @@ import {
   type CheckOutcome,
   headerValues,
   joinedHeader,
+  outcome,
   type ScanInput,
   shownValue,
 } from './types.js';
@@ -28,7 +27,7 @@ export function checkCorp(input: ScanInput): CheckOutcome {
       ? `corp-implemented-with-${value}`
       : 'corp-header-invalid';
   }
-  return { result, pass: result !== 'corp-header-invalid', present: raw !== null, value };
+  return outcome(result, result !== 'corp-header-invalid', raw !== null, value);
 }
 
 function tokenPolicy(
@@ -48,12 +47,8 @@ function tokenPolicy(
       (token !== null && Object.hasOwn(policies, token) && policies[token]) ||
       `${prefix}-header-invalid`;
   }
-  return {
-    result,
-    pass: result !== `${prefix}-header-invalid`,
-    present: values.length > 0,
-    value: value ?? shownValue(values),
-  };
+  const pass = result !== `${prefix}-header-invalid`;
+  return outcome(result, pass, values.length > 0, value ?? shownValue(values));
 }
 
 export function checkCoop(input: ScanInput): CheckOutcome {

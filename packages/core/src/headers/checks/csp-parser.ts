@@ -1,12 +1,9 @@
 /**
  * Content-Security-Policy parsing as the MDN HTTP Observatory does it (mdn/mdn-http-observatory
- * @94042bb `src/analyzer/cspParser.js`), so that grades agree with it: line breaks removed,
- * directives split on ";", sources on whitespace (`/\s+/`), names lower-cased, sources
- * lower-cased with `toLocaleLowerCase`, a `-src` directive without sources means 'none'. Each
- * directive's sources are sorted with `Intl.Collator('en')`, and a source that starts with the
- * one before it from the same policy is dropped. A repeated directive makes the policy invalid,
- * except report-uri/report-to (kept, with a warning). With several policies a source survives
- * only when a later policy allows it again (CSP3 §8.1: every policy is enforced).
+ * @94042bb `src/analyzer/cspParser.js`), so that grades agree with it: sources sorted with
+ * `Intl.Collator('en')`, one that starts with the one before it from the same policy dropped; a
+ * repeated directive is invalid but for report-uri/report-to. With several policies a source
+ * survives only when a later policy allows it again (CSP3 §8.1: every policy is enforced).
  * @module
  */
 import { InvalidInputError } from '../../errors.js';
@@ -17,22 +14,19 @@ const SHORTEST_POLICY = 'img-src'.length - 1;
 export const META_DISALLOWED: readonly string[] = ['frame-ancestors', 'report-uri', 'sandbox'];
 const DUPLICATES_ALLOWED = new Set(['report-uri', 'report-to']);
 /**
- * Most directives a policy may have; one with more is invalid (`csp-header-invalid`). CSP3
- * defines about thirty and browsers ignore unknown names (CSP3 §2.2). Upstream has no limit: a
- * deliberate difference, for hostile policies only (docs/probes.md).
+ * Most directives a policy may have (CSP3 defines about thirty); more is invalid. Upstream has
+ * no limit: a deliberate difference, for hostile policies only (docs/probes.md).
  */
 export const MAX_DIRECTIVES = 1024;
 /**
  * Most sources all the policies together may list; more is invalid. Sorting with `Intl.Collator`
- * is slow: this keeps a parse under its 50 ms (issue 42; test/adversarial/inputs.ts), far above
- * the tens to hundreds of sources of real policies. Upstream has no limit: a deliberate difference.
+ * is slow (test/adversarial/inputs.ts); real policies have tens to hundreds. Upstream has no limit.
  */
 export const MAX_SOURCES = 2048;
 /**
- * Most sources the policies after the first may merge with what those before left, over every
- * directive they name; more is invalid. Many policies (or report-uri repeats) naming a huge
- * directive would make upstream's merges quadratic; two of the largest merge at most
- * 2 × MAX_SOURCES (test/adversarial/inputs.ts). Upstream has no limit: a deliberate difference.
+ * Most sources the policies after the first may merge with what those before left; more is
+ * invalid. Many policies naming a huge directive would make upstream's merges quadratic; two of
+ * the largest merge at most 2 × MAX_SOURCES. Upstream has no limit: a deliberate difference.
  */
 export const MAX_MERGED_SOURCES = 2 * MAX_SOURCES;
 
@@ -47,17 +41,10 @@ export interface ParsedCsp {
 const byCollator = new Intl.Collator('en').compare;
 
 /**
- * What the policies so far leave of a directive: its sources in order, the policy each came
- * from, and upstream's `keep` flag, which is the same for all of them (false after the first
- * policy, so that a later one has to allow a source again; true after a later one).
+ * A source of what the policies so far leave of a directive, in order: the policy it came from
+ * and upstream's `keep` flag (false after the first policy, so that a later one has to allow it
+ * again; true after a later one).
  */
-interface Kept {
-  sources: string[];
-  policies: number[];
-  keep: boolean;
-}
-
-/** A source in one of upstream's merges. */
 interface Source {
   source: string;
   policy: number;
@@ -71,7 +58,7 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
     // The messages are the Observatory's (its parser test cases check them).
     if (policy.length < SHORTEST_POLICY) throw new InvalidInputError(`Invalid policy: ${policy}`);
   }
-  const lists = new Map<string, Kept>();
+  const lists = new Map<string, Source[]>();
   const duplicateWarnings = new Set<string>();
   let merged = 0;
   let listed = 0;
@@ -104,28 +91,23 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
         const kept = values.filter(
           (value, i) => i === 0 || !value.startsWith(values[i - 1] as string),
         );
-        lists.set(directive, {
-          sources: kept,
-          policies: kept.map(() => 0),
-          keep: false,
-        });
+        lists.set(
+          directive,
+          kept.map((source) => ({ source, policy: 0, keep: false })),
+        );
         continue;
       }
       // Upstream sorts these sources and those the policies before left together, stably:
       // both are in order, so the sort merges them (equal sources, the earlier ones first).
-      const old = lists.get(directive) ?? { sources: [], policies: [], keep: false };
-      merged += old.sources.length + values.length;
+      const old = lists.get(directive) ?? [];
+      merged += old.length + values.length;
       if (merged > MAX_MERGED_SOURCES) {
         throw new InvalidInputError(
           `Invalid policy: more than ${MAX_MERGED_SOURCES} sources to merge`,
         );
       }
       const combined: Source[] = [
-        ...old.sources.map((source, i) => ({
-          source,
-          policy: old.policies[i] as number,
-          keep: old.keep,
-        })),
+        ...old,
         ...values.map((source) => ({ source, policy: index, keep: false })),
       ].sort((a, b) => byCollator(a.source, b.source));
       for (let i = 1; i < combined.length; i++) {
@@ -139,17 +121,15 @@ export function parseCsp(policies: readonly string[]): ParsedCsp {
           source.keep = true;
         }
       }
-      const kept = combined.filter((source) => source.keep);
-      lists.set(directive, {
-        sources: kept.map((source) => source.source),
-        policies: kept.map((source) => source.policy),
-        keep: true,
-      });
+      lists.set(
+        directive,
+        combined.filter((source) => source.keep),
+      );
     }
   });
   const directives = new Map<string, Set<string>>();
-  for (const [directive, { sources }] of lists) {
-    directives.set(directive, new Set(sources.length > 0 ? sources : ["'none'"]));
+  for (const [directive, kept] of lists) {
+    directives.set(directive, new Set(kept.length > 0 ? kept.map((s) => s.source) : ["'none'"]));
   }
   return { directives, duplicateWarnings };
 }

@@ -1,18 +1,15 @@
 /**
- * Content-Security-Policy check (Observatory `src/analyzer/tests/csp.js`): the policy from
- * headers and `<meta http-equiv>` is parsed, then judged from the worst finding down:
- * unsafe inline/broad script or object sources, insecure schemes on an https page,
- * 'unsafe-eval', insecure passive content, unsafe styles; `default-src 'none'` earns the most.
+ * Content-Security-Policy check (Observatory `src/analyzer/tests/csp.js`): the policy of the
+ * headers and `<meta http-equiv>`, judged from the worst finding down.
  * @module
  */
 import { META_DISALLOWED, parseCsp, parseCspMeta } from './csp-parser.js';
 import { type CheckOutcome, headerValues, type ScanInput, shownValue } from './types.js';
 
 /**
- * Most bytes of `<meta http-equiv="Content-Security-Policy">` content a page may carry, all its
- * tags together; more is an invalid policy. Headers stop at 16 KiB (undici's default
- * `maxHeaderSize`); without this a 1 MiB page could hand the parser a 1 MiB policy. Upstream has
- * no cap: a deliberate difference, for hostile pages only (docs/probes.md).
+ * Most bytes of `<meta http-equiv="Content-Security-Policy">` content, all tags together; more
+ * is an invalid policy (headers stop at undici's 16 KiB). Upstream has no cap: a deliberate
+ * difference, for hostile pages only (docs/probes.md).
  */
 export const MAX_META_POLICY_BYTES = 64 * 1024;
 
@@ -45,17 +42,15 @@ export interface CspOutcome extends CheckOutcome {
 }
 
 /** Header policies split on commas (RFC 9110 §5.3 combined fields; CSP3 §2.2 policy lists). */
-function splitPolicies(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',').map((s) => s.trim()));
-}
+const splitPolicies = (values: readonly string[]) =>
+  values.flatMap((v) => v.split(',').map((s) => s.trim()));
 
 const hasNonceOrHash = (sources: Iterable<string>) =>
   [...sources].some((s) => NONCES_HASHES.some((prefix) => s.startsWith(prefix)));
 
 /**
- * Directives of the header policies plus those of the `<meta>` policies (less the header-only
- * ones), each parsed alone and counted as none when invalid (upstream). `all` is the parse of
- * both together: when every policy comes from one side it is that side's parse already.
+ * Directives of the header policies plus those of the `<meta>` policies, each side parsed alone
+ * and none when invalid (upstream); `all`, the parse of both, serves when one side is empty.
  */
 function directiveCount(http: string[], meta: string[], all: Map<string, Set<string>>): number {
   if (meta.length === 0) return all.size;

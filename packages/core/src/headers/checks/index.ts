@@ -1,8 +1,4 @@
-/**
- * The checks, one per test, in the order the report lists them. Each is a pure function of
- * the captured scan (`ScanInput`); points live in `../score-table.ts`.
- * @module
- */
+/** The checks, one per test, in the order the report lists them. @module */
 import { checkCookies } from './cookies.js';
 import { checkCors } from './cors.js';
 import { checkCoep, checkCoop, checkCorp } from './cross-origin-policies.js';

@@ -1,31 +1,19 @@
 /**
- * Permissions-Policy (W3C Permissions Policy §5.2; a netdiag addition, not an Observatory
- * test): the header is an RFC 8941 Dictionary of feature → allow-list. Present and valid
- * earns extra credit; missing or unparsable costs a little (score-table.ts).
+ * Permissions-Policy (W3C Permissions Policy §5.2; a netdiag addition): an RFC 8941 Dictionary
+ * of feature → allow-list.
  * @module
  */
 import { parseDictionaryKeys } from './structured-field.js';
-import { type CheckOutcome, joinedHeader, type ScanInput } from './types.js';
+import { type CheckOutcome, joinedHeader, outcome, type ScanInput } from './types.js';
 
 export function checkPermissionsPolicy(input: ScanInput): CheckOutcome {
   const value = joinedHeader(input.auto, 'permissions-policy');
-  if (value === null) {
-    return {
-      result: 'permissions-policy-not-implemented',
-      pass: false,
-      present: false,
-      value: null,
-    };
-  }
-  const keys = parseDictionaryKeys(value);
-  const result =
-    keys && keys.length > 0
-      ? 'permissions-policy-implemented'
-      : 'permissions-policy-header-invalid';
-  return {
-    result,
-    pass: result === 'permissions-policy-implemented',
-    present: true,
-    value: value.slice(0, 1024),
-  };
+  if (value === null) return outcome('permissions-policy-not-implemented', false, false, null);
+  const valid = (parseDictionaryKeys(value)?.length ?? 0) > 0;
+  return outcome(
+    valid ? 'permissions-policy-implemented' : 'permissions-policy-header-invalid',
+    valid,
+    true,
+    value.slice(0, 1024),
+  );
 }

@@ -1,10 +1,9 @@
 /**
- * HTTP → HTTPS redirection (Observatory `redirection.js`): the http:// URL should redirect,
- * first to https on the same host (so that host's HSTS gets set), and end on https. The HSTS
- * preload list is not consulted (see strict-transport-security.ts).
+ * HTTP → HTTPS redirection (Observatory `redirection.js`): first to https on the same host (so
+ * that host's HSTS gets set), ending on https. The preload list is not consulted.
  * @module
  */
-import { type CheckOutcome, type ScanInput, shownValue } from './types.js';
+import { type CheckOutcome, outcome, type ScanInput, shownValue } from './types.js';
 
 const PASSING = [
   'redirection-not-needed-no-http',
@@ -32,5 +31,5 @@ export function checkRedirection(input: ScanInput): CheckOutcome {
   ) {
     result = 'redirection-off-host-from-http';
   } else result = 'redirection-to-https';
-  return { result, pass: PASSING.includes(result), present: route.length > 1, value };
+  return outcome(result, PASSING.includes(result), route.length > 1, value);
 }

@@ -1,10 +1,9 @@
 /**
  * Referrer-Policy (W3C Referrer Policy §4.1; Observatory `referrer-policy.js`): the last
- * recognised token of the header and `<meta name=referrer>`-style http-equiv values wins
- * (§8.1 "the last recognized policy"), unknown tokens are skipped.
+ * recognised token of the header and `<meta>` values wins (§8.1).
  * @module
  */
-import { type CheckOutcome, headerValues, type ScanInput } from './types.js';
+import { type CheckOutcome, headerValues, outcome, type ScanInput } from './types.js';
 
 const PRIVATE = ['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin'];
 const UNSAFE = ['origin', 'origin-when-cross-origin', 'unsafe-url', 'no-referrer-when-downgrade'];
@@ -14,9 +13,7 @@ export function checkReferrerPolicy(input: ScanInput): CheckOutcome {
     ...headerValues(input.auto, 'referrer-policy'),
     ...(input.auto?.httpEquiv['referrer-policy'] ?? []),
   ];
-  if (values.length === 0) {
-    return { result: 'referrer-policy-not-implemented', pass: true, present: false, value: null };
-  }
+  if (values.length === 0) return outcome('referrer-policy-not-implemented', true, false, null);
   const value = values.join(', ');
   const policy =
     value
@@ -29,10 +26,5 @@ export function checkReferrerPolicy(input: ScanInput): CheckOutcome {
     : UNSAFE.includes(policy)
       ? 'referrer-policy-unsafe'
       : 'referrer-policy-header-invalid';
-  return {
-    result,
-    pass: result === 'referrer-policy-private',
-    present: true,
-    value: value.slice(0, 1024),
-  };
+  return outcome(result, result === 'referrer-policy-private', true, value.slice(0, 1024));
 }

@@ -1,7 +1,6 @@
 /**
- * Set-Cookie parsing for the cookie check (RFC 6265 §5.2, SameSite from RFC 6265bis §5.6.7):
- * only the attributes the grade looks at. An invalid SameSite value is ignored, as browsers
- * and tough-cookie (the Observatory's jar) do; `hasInvalidSameSite` spots it in the raw text.
+ * Set-Cookie parsing (RFC 6265 §5.2, SameSite from RFC 6265bis §5.6.7), only the attributes the
+ * grade reads; an invalid SameSite is ignored, as browsers and tough-cookie do.
  * @module
  */
 import type { Cookie } from './types.js';

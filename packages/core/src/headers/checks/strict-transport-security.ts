@@ -1,56 +1,35 @@
 /**
- * Strict-Transport-Security (RFC 6797 §6.1; Observatory `strict-transport-security.js`):
- * judged on the https response only. max-age of at least 15552000 s passes. The HSTS preload
- * list is not consulted (netdiag ships no copy of Chromium's list), so `hsts-preloaded` is
- * never given.
+ * Strict-Transport-Security (RFC 6797 §6.1; Observatory `strict-transport-security.js`), on the
+ * https response only. netdiag ships no preload list, so `hsts-preloaded` is never given.
  * @module
  */
 import { HSTS_SIX_MONTHS_S } from '../score-table.js';
-import { type CheckOutcome, headerValues, type ScanInput, shownValue } from './types.js';
+import { type CheckOutcome, headerValues, outcome, type ScanInput, shownValue } from './types.js';
 
-export interface HstsOutcome extends CheckOutcome {
-  maxAge: number | null;
-  includeSubDomains: boolean;
-  preload: boolean;
-}
-
-export function checkHsts(input: ScanInput): HstsOutcome {
+export function checkHsts(input: ScanInput): CheckOutcome {
   const response = input.https;
   const values = headerValues(response, 'strict-transport-security');
   // Sent over plain HTTP only: there, but ignored by browsers (RFC 6797 §8.1). Reported present
   // with its value, still graded as not implemented; the grader adds a note.
-  const plain = response ? [] : headerValues(input.auto, 'strict-transport-security');
-  const shown = values.length > 0 ? values : plain;
-  const out: HstsOutcome = {
-    result: 'hsts-not-implemented',
-    pass: false,
-    present: shown.length > 0,
-    value: shownValue(shown),
-    maxAge: null,
-    includeSubDomains: false,
-    preload: false,
-  };
-  if (!response) out.result = 'hsts-not-implemented-no-https';
-  else if (!response.verified) out.result = 'hsts-invalid-cert';
-  else if (values.length > 0) {
-    const header = out.value ?? '';
-    let maxAge: number | null = null;
-    for (const parameter of header.split(';').map((p) => p.trim().toLowerCase())) {
-      if (parameter.startsWith('max-age=')) maxAge = Number.parseInt(parameter.slice(8, 128), 10);
-      else if (parameter === 'includesubdomains') out.includeSubDomains = true;
-      else if (parameter === 'preload') out.preload = true;
-    }
+  const shown =
+    values.length > 0 || response ? values : headerValues(input.auto, 'strict-transport-security');
+  const value = shownValue(shown);
+  let result = 'hsts-not-implemented';
+  if (!response) result = 'hsts-not-implemented-no-https';
+  else if (!response.verified) result = 'hsts-invalid-cert';
+  else if (value !== null) {
+    const maxAge = value
+      .split(';')
+      .map((p) => p.trim().toLowerCase())
+      .filter((p) => p.startsWith('max-age='))
+      .map((p) => Number.parseInt(p.slice(8, 128), 10))
+      .at(-1);
     // A comma means the header was sent twice (RFC 6797 §8.1: only the first is processed,
     // but a doubled header is a configuration error worth flagging).
-    if (header.includes(',') || maxAge === null) out.result = 'hsts-header-invalid';
-    else {
-      out.maxAge = maxAge;
-      out.result =
-        maxAge < HSTS_SIX_MONTHS_S
-          ? 'hsts-implemented-max-age-less-than-six-months'
-          : 'hsts-implemented-max-age-at-least-six-months';
-    }
+    if (value.includes(',') || maxAge === undefined) result = 'hsts-header-invalid';
+    else if (maxAge < HSTS_SIX_MONTHS_S) result = 'hsts-implemented-max-age-less-than-six-months';
+    else result = 'hsts-implemented-max-age-at-least-six-months';
   }
-  out.pass = out.result === 'hsts-implemented-max-age-at-least-six-months';
-  return out;
+  const pass = result === 'hsts-implemented-max-age-at-least-six-months';
+  return outcome(result, pass, shown.length > 0, value);
 }

@@ -1,11 +1,8 @@
 /**
- * The smallest RFC 8941 (Structured Field Values for HTTP) parser the checks need: an Item
- * whose bare item is a Token, with parameters, and a Dictionary for Permissions-Policy. HTML
- * parses COOP/COEP as structured-field Items: a value that fails to parse is ignored rather
- * than partly honoured, and only a Token is a policy (HTML §7.1.3.2, §7.1.4.2).
- *
- * One regular expression per production of RFC 8941 §4.2: the grammar is regular (inner lists
- * do not nest) and every choice is decided by the next character, so matching is linear.
+ * The smallest RFC 8941 parser the checks need: an Item whose bare item is a Token (COOP/COEP,
+ * HTML §7.1.3.2, §7.1.4.2: a value that fails to parse is ignored) and a Dictionary
+ * (Permissions-Policy). One regular expression per production: the grammar is regular and each
+ * choice is decided by the next character, so matching is linear.
  * @module
  */
 

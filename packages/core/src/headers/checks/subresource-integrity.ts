@@ -1,7 +1,6 @@
 /**
  * Subresource Integrity (W3C SRI; Observatory `subresource-integrity.js`): scripts from other
- * sites should carry an integrity hash and load over https. Scripts on the same registrable
- * domain (tldts) or relative URLs count as same origin.
+ * registrable domains (tldts) should carry an integrity hash and load over https.
  * @module
  */
 import { tldts } from '../../net/domain.js';
@@ -10,6 +9,7 @@ import {
   type CheckOutcome,
   joinedHeader,
   onlyIfWorse,
+  outcome,
   type ScanInput,
   shownValue,
 } from './types.js';
@@ -34,12 +34,8 @@ const PASSING = [
 
 export function checkSubresourceIntegrity(input: ScanInput): CheckOutcome {
   const response = input.auto;
-  const done = (result: string, value: string | null = null, present = false): CheckOutcome => ({
-    result,
-    pass: PASSING.includes(result),
-    present,
-    value,
-  });
+  const done = (result: string, value: string | null = null, present = false) =>
+    outcome(result, PASSING.includes(result), present, value);
   if (!response) return done('sri-not-implemented-but-no-scripts-loaded');
   const mime =
     (joinedHeader(response, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';

@@ -1,7 +1,6 @@
 /**
- * What a header check sees: the captured exchanges of one scan, shaped like the Observatory's
- * `Requests` (mdn/mdn-http-observatory `src/types.js`) so that its test cases apply as they
- * are. Checks are pure functions of this; nothing here fetches.
+ * What a header check, a pure function, sees: the exchanges of one scan, shaped like the
+ * Observatory's `Requests` (`src/types.js`) so that its test cases apply as they are.
  * @module
  */
 
@@ -59,15 +58,20 @@ export interface CheckOutcome {
   value: string | null;
 }
 
+export const outcome = (
+  result: string,
+  pass: boolean,
+  present: boolean,
+  value: string | null,
+): CheckOutcome => ({ result, pass, present, value });
+
 /** All values of a header on a response (`[]` when absent). */
-export function headerValues(response: CapturedResponse | null, name: string): string[] {
-  return response?.headers[name.toLowerCase()] ?? [];
-}
+export const headerValues = (response: CapturedResponse | null, name: string): string[] =>
+  response?.headers[name.toLowerCase()] ?? [];
 
 /**
- * All values of a header joined with ", ", as a client that merges repeated fields delivers
- * them (RFC 9110 §5.3) and as the Observatory sees them; null when absent. A header sent
- * twice therefore reads as "a, b", which most checks rightly call invalid.
+ * All values of a header joined with ", " (RFC 9110 §5.3), as the Observatory sees them; null
+ * when absent. A header sent twice reads as "a, b", which most checks rightly call invalid.
  */
 export function joinedHeader(response: CapturedResponse | null, name: string): string | null {
   const values = headerValues(response, name);
@@ -75,13 +79,10 @@ export function joinedHeader(response: CapturedResponse | null, name: string): s
 }
 
 /** Values joined for display, at most 1024 characters; null when there are none. */
-export function shownValue(values: readonly string[], separator = ', '): string | null {
-  return values.length > 0 ? values.join(separator).slice(0, 1024) : null;
-}
+export const shownValue = (values: readonly string[], separator = ', ') =>
+  values.length > 0 ? values.join(separator).slice(0, 1024) : null;
 
-/**
- * The worse of two results by a goodness order, best first (the Observatory's onlyIfWorse).
- */
+/** The worse of two results by a goodness order, best first (the Observatory's onlyIfWorse). */
 export function onlyIfWorse(
   next: string,
   current: string | null,

@@ -3,7 +3,7 @@
  * `x-content-type-options.js`). "nosniff, nosniff" (two headers) is invalid.
  * @module
  */
-import { type CheckOutcome, joinedHeader, type ScanInput } from './types.js';
+import { type CheckOutcome, joinedHeader, outcome, type ScanInput } from './types.js';
 
 export function checkXContentTypeOptions(input: ScanInput): CheckOutcome {
   const header = joinedHeader(input.auto, 'x-content-type-options');
@@ -15,10 +15,5 @@ export function checkXContentTypeOptions(input: ScanInput): CheckOutcome {
         ? 'x-content-type-options-nosniff'
         : 'x-content-type-options-header-invalid';
   }
-  return {
-    result,
-    pass: result === 'x-content-type-options-nosniff',
-    present: value !== null,
-    value,
-  };
+  return outcome(result, result === 'x-content-type-options-nosniff', value !== null, value);
 }

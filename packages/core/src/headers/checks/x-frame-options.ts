@@ -4,7 +4,7 @@
  * @module
  */
 import { checkCsp } from './csp.js';
-import { type CheckOutcome, joinedHeader, type ScanInput } from './types.js';
+import { type CheckOutcome, joinedHeader, outcome, type ScanInput } from './types.js';
 
 const PASSING = [
   'x-frame-options-allow-from-origin',
@@ -25,5 +25,5 @@ export function checkXFrameOptions(input: ScanInput): CheckOutcome {
   if (input.auto && checkCsp(input).policy?.['frame-ancestors']) {
     result = 'x-frame-options-implemented-via-csp';
   }
-  return { result, pass: PASSING.includes(result), present: value !== null, value };
+  return outcome(result, PASSING.includes(result), value !== null, value);
 }

@@ -55,11 +55,6 @@ export interface CheckBlacklistOptions extends BaseOptions {
   timeout?: number | false;
 }
 
-/** 10 minutes, the per-IP cache lifetime the issue asks for. */
-export const BLACKLIST_CACHE_TTL_MS = 600_000;
-/** Default deadline for all lists together. */
-export const BLACKLIST_TIMEOUT_MS = 5_000;
-
 /**
  * Default cache and in-flight table per resolver, so that two resolvers with different servers
  * (two apps in one process, a test fixture) never share answers.
@@ -78,23 +73,12 @@ function defaultsFor(resolver: DnsResolver) {
 }
 
 /**
- * Checks `ip` against every list concurrently.
- *
- * What the answer may claim (docs/dns.md, "Partial answers"):
- * - every list answered: `clean` / `status` describe all of them;
- * - some lists answered (`total_checked` ≥ 1): the answer is computed from those only. Each list
- *   that did not give a usable answer keeps its entry in `results` with status `error` or
- *   `timeout` and the reason in `meaning`, and is counted in `unavailable_count`; `clean: true`
- *   means "none of the lists that answered lists the IP", never "no list lists it". Such an
- *   answer is not cached;
- * - no list answered (every list asked is `error` or `timeout`): there is nothing to base a
- *   verdict on, so it rejects instead of claiming CLEAN — with `TimeoutError` (upstream
- *   `dnsbl`, HTTP 504) when every list timed out, else `UpstreamError` (upstream `dnsbl`, HTTP
- *   502); the message names the lists and why each failed;
- * - no list could be asked at all (an IPv6 address and only lists without IPv6 support):
- *   rejects with `InvalidInputError` (HTTP 400).
- *
- * Also rejects for a malformed IP (`InvalidIpError`) or when the caller aborts (`AbortedError`).
+ * Checks `ip` against every list concurrently (docs/dns.md, "Partial answers"). When only some
+ * lists answer, the verdict covers those (`clean: true` never means "no list lists it"); the
+ * others are `error`/`timeout` entries counted in `unavailable_count`, and the answer is not
+ * cached. When no list answers it rejects instead of claiming CLEAN: `TimeoutError` (504) if all
+ * timed out, else `UpstreamError` (502); `InvalidInputError` when no list supports the IPv6
+ * address. Also rejects with `InvalidIpError` and `AbortedError`.
  */
 export async function checkBlacklist(
   address: string,
@@ -113,9 +97,7 @@ export async function checkBlacklist(
   const run = async () => {
     const { result, complete } = await checkAll(ip.address, ip.version, zones, resolver, options);
     // A timeout or a network failure is transient: only complete answers are kept.
-    if (cache && complete) {
-      await cache.set(key, result, options.cacheTtlMs ?? BLACKLIST_CACHE_TTL_MS);
-    }
+    if (cache && complete) await cache.set(key, result, options.cacheTtlMs ?? 600_000);
     return result;
   };
   // Collapsing is only safe when nobody can cancel the shared work early.
@@ -142,7 +124,7 @@ async function checkAll(
   resolver: DnsResolver,
   options: CheckBlacklistOptions,
 ): Promise<{ result: BlacklistResult; complete: boolean }> {
-  const ms = options.timeout === undefined ? BLACKLIST_TIMEOUT_MS : options.timeout;
+  const ms = options.timeout === undefined ? 5_000 : options.timeout;
   const { signal } = options;
   if (signal?.aborted) throw new AbortedError(signal.reason);
   const outcomes = new Array<ListOutcome | undefined>(zones.length);
@@ -161,18 +143,61 @@ async function checkAll(
     onAbort = () => reject(new AbortedError(signal?.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-  const verify = options.verifyZones ?? true;
+  /** One list; the A query, then for a listing the control query and the TXT reason. */
+  const checkOne = async (zone: DnsblZone): Promise<ListOutcome> => {
+    if (family === 6 && !zone.ipv6) {
+      return outcome(zone, 'skipped', ['the list does not support IPv6'], true);
+    }
+    const name = dnsblQueryName(address, zone.zone);
+    let answer: DnsResponse;
+    try {
+      answer = await resolver.query(name, 'A');
+    } catch (error) {
+      return failure(zone, error);
+    }
+    if (answer.rcode !== 'NOERROR' && answer.rcode !== 'NXDOMAIN') {
+      return outcome(zone, 'error', [`the list's DNS answered ${answer.rcode}`], false);
+    }
+    const codes = aRecords(answer);
+    const verdict = answer.rcode === 'NXDOMAIN' ? 'not_listed' : classifyAnswer(codes);
+    const meaning = codes.map((code) => meaningOf(zone, code, verdict));
+    if (verdict !== 'listed') return outcome(zone, verdict, meaning, true, { response: codes });
+    // Only a listing needs a second round trip: the control query (RFC 5782 §5) and the TXT
+    // reason, together, each cut off by the check's deadline (a reason that fails is left empty;
+    // a control that fails proves nothing). A clean address costs one query per list.
+    const beforeDeadline = <T>(work: Promise<T>, fallback: T): Promise<T> =>
+      expired
+        ? Promise.resolve(fallback)
+        : Promise.race([work.catch(() => fallback), deadline.then(() => fallback)]);
+    const control = dnsblQueryName(controlAddress(family), zone.zone);
+    const [broken, reason] = await Promise.all([
+      (options.verifyZones ?? true)
+        ? beforeDeadline(
+            resolver
+              .query(control, 'A')
+              .then((r) => r.rcode === 'NOERROR' && classifyAnswer(aRecords(r)) === 'listed'),
+            false,
+          )
+        : false,
+      beforeDeadline(
+        resolver.query(name, 'TXT').then((txt) =>
+          txt.answers
+            .filter((r) => r.type === 'TXT')
+            .map((r) => (r.value as string[]).join(''))
+            .join('; '),
+        ),
+        '',
+      ),
+    ]);
+    if (broken) {
+      const why = `the zone also lists ${controlAddress(family)}, which RFC 5782 §5 forbids: it is dead or wildcarded`;
+      return outcome(zone, 'error', [why], true, { response: codes });
+    }
+    return outcome(zone, 'listed', meaning, true, { response: codes, reason });
+  };
   const all = Promise.all(
     zones.map(async (zone, i) => {
-      const outcome = await checkOne(
-        zone,
-        address,
-        family,
-        resolver,
-        verify,
-        deadline,
-        () => expired,
-      );
+      const outcome = await checkOne(zone);
       // An answer after the deadline is not taken: that list is `timeout`.
       if (!expired) outcomes[i] = outcome;
     }),
@@ -236,66 +261,6 @@ function summarise(
     },
     complete: outcomes.every((o) => o.definitive),
   };
-}
-
-async function checkOne(
-  zone: DnsblZone,
-  address: string,
-  family: 4 | 6,
-  resolver: DnsResolver,
-  verify: boolean,
-  deadline: Promise<void>,
-  expired: () => boolean,
-): Promise<ListOutcome> {
-  if (family === 6 && !zone.ipv6) {
-    return outcome(zone, 'skipped', ['the list does not support IPv6'], true);
-  }
-  const name = dnsblQueryName(address, zone.zone);
-  let answer: DnsResponse;
-  try {
-    answer = await resolver.query(name, 'A');
-  } catch (error) {
-    return failure(zone, error);
-  }
-  if (answer.rcode !== 'NOERROR' && answer.rcode !== 'NXDOMAIN') {
-    return outcome(zone, 'error', [`the list's DNS answered ${answer.rcode}`], false);
-  }
-  const codes = aRecords(answer);
-  const verdict = answer.rcode === 'NXDOMAIN' ? 'not_listed' : classifyAnswer(codes);
-  const meaning = codes.map((code) => meaningOf(zone, code, verdict));
-  if (verdict !== 'listed') return outcome(zone, verdict, meaning, true, { response: codes });
-  // Only a listing needs a second round trip: the control query (RFC 5782 §5) and the TXT
-  // reason, together, each cut off by the check's deadline (a reason that fails is left empty;
-  // a control that fails proves nothing). A clean address costs one query per list.
-  const beforeDeadline = <T>(work: Promise<T>, fallback: T): Promise<T> =>
-    expired()
-      ? Promise.resolve(fallback)
-      : Promise.race([work.catch(() => fallback), deadline.then(() => fallback)]);
-  const control = dnsblQueryName(controlAddress(family), zone.zone);
-  const [broken, reason] = await Promise.all([
-    verify
-      ? beforeDeadline(
-          resolver
-            .query(control, 'A')
-            .then((r) => r.rcode === 'NOERROR' && classifyAnswer(aRecords(r)) === 'listed'),
-          false,
-        )
-      : false,
-    beforeDeadline(
-      resolver.query(name, 'TXT').then((txt) =>
-        txt.answers
-          .filter((r) => r.type === 'TXT')
-          .map((r) => (r.value as string[]).join(''))
-          .join('; '),
-      ),
-      '',
-    ),
-  ]);
-  if (broken) {
-    const why = `the zone also lists ${controlAddress(family)}, which RFC 5782 §5 forbids: it is dead or wildcarded`;
-    return outcome(zone, 'error', [why], true, { response: codes });
-  }
-  return outcome(zone, 'listed', meaning, true, { response: codes, reason });
 }
 
 function aRecords(answer: DnsResponse): string[] {

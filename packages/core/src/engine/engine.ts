@@ -1,10 +1,7 @@
 /**
- * The engine: one object that owns what every capability shares — one resolver (all DNS work
- * goes through it, CONTRACT §5), the caches behind one store interface, the IP datasets, the
- * data feeds, the WHOIS/RDAP and breach clients and the scan limiter — and answers every
- * endpoint with exactly its SPEC/CONTRACT `data`. The faces (HTTP, CLI, MCP) translate their
- * input into one engine call and its answer into their output.
- * One piece: every method closes over the same resolver, caches, datasets and feeds.
+ * The engine: owns what every capability shares (one resolver, CONTRACT §5; the caches, IP
+ * datasets, feeds, WHOIS/RDAP and breach clients, limiters) and answers every endpoint with its
+ * SPEC/CONTRACT `data`. The faces (HTTP, CLI, MCP) make one engine call per request.
  * @module
  */
 import { tmpdir } from 'node:os';
@@ -99,46 +96,25 @@ export interface CallOptions {
 }
 
 export interface CreateNetdiagOptions extends Partial<NetdiagConfig> {
-  /**
-   * The cache of a namespace (`dns`, `dnsbl`, `breach`, `rdap-bootstrap`): the server plugs
-   * its Redis store in here. @default an in-memory LRU of 10,000 entries per namespace
-   */
+  /** The cache of a namespace (`dns`, `dnsbl`, …), e.g. Redis. @default a 10,000-entry LRU */
   cacheStore?: (namespace: string) => Cache;
   /** Receives the engine's notes (datasets loaded, feed refreshed). @default silent */
   logger?: NetdiagLogger;
-  /**
-   * `schedule` (a server): fetch feeds 2 s after start and on their schedule. `manual` (default: a
-   * library, a one-shot command): use the copy on disk, fetch only on `refreshFeeds()`.
-   */
+  /** `schedule`: fetch feeds 2 s after start, then on schedule. @default `manual` (on demand) */
   feeds?: FeedPolicy;
-  /**
-   * The folder of the IP data file when the engine cannot find @netdiag/ip-data itself (a face
-   * passes the one it depends on). @default resolved as `loadIpDatasets` does
-   */
+  /** The folder of the IP data file, when the engine cannot find @netdiag/ip-data itself. */
   ipDataDir?: string;
   /** Datasets to use instead of loading them from the configuration (tests, custom data). */
   datasets?: IpDatasets | Promise<IpDatasets>;
   /** A resolver to use instead of one built from `dnsServers` / `dohUrl` (tests). */
   resolver?: DnsResolver;
-  /**
-   * DNSSEC trust anchors (DS or DNSKEY records in zone-file form) for `validateDnssec`: tests
-   * and private roots. @default the IANA root KSKs
-   */
+  /** DNSSEC trust anchors (DS or DNSKEY records, zone-file form). @default the IANA root KSKs */
   dnssecTrustAnchors?: string | readonly string[];
-  /**
-   * DNS questions one `validateDnssec` may ask (its `maxQueries`); a validation that needs more
-   * is `indeterminate`. @default 200 (`DNSSEC_LIMITS.maxQueries`)
-   */
+  /** DNS questions one `validateDnssec` may ask; beyond, `indeterminate`. @default 200 */
   dnssecMaxQueries?: number;
-  /**
-   * The server-wide cap on port scans (`scanPorts` with `limited`).
-   * @default createScanLimiter(): 4 at once, 16 waiting
-   */
+  /** The server-wide cap on port scans (`limited`). @default 4 at once, 16 waiting */
   scanLimiter?: ScanLimiter;
-  /**
-   * The server-wide cap on TLS checks (`checkTls` with `limited`), a limiter of the same kind.
-   * @default createTlsCheckLimiter(): 4 at once, 16 waiting
-   */
+  /** The server-wide cap on TLS checks (`limited`). @default 4 at once, 16 waiting */
   tlsLimiter?: ScanLimiter;
   /** Time budgets in ms (tests shorten them). */
   timeouts?: Partial<EngineTimeouts>;
@@ -189,10 +165,7 @@ export interface PortScanInput
     Pick<ScanPortsOptions, 'maxPorts' | 'portTimeout' | 'concurrency' | 'onProgress'> {}
 
 export interface ScanCallOptions extends CallOptions {
-  /**
-   * Wait for a slot of the engine's limiter for this capability (port scans, TLS checks): an
-   * API; `false` for a local CLI run. @default true
-   */
+  /** Wait for a slot of the engine's limiter; `false` for a local CLI run. @default true */
   limited?: boolean;
 }
 
@@ -273,10 +246,7 @@ export interface Netdiag {
     options?: ScanCallOptions & Pick<CheckTlsOptions, 'ca' | 'hsts'>,
   ): Promise<TlsData>;
 
-  /**
-   * `GET /api/dnssec` data: the answer to `domain`/`type` validated by netdiag from the trust
-   * anchor (issue 19), with the whole chain.
-   */
+  /** `GET /api/dnssec` data: `domain`/`type` validated from the trust anchor, with the chain. */
   validateDnssec(
     input: { domain: string; type?: string | undefined },
     options?: CallOptions,
@@ -296,17 +266,9 @@ export interface Netdiag {
   torExitList(): TorExitList | undefined;
   /** Fetches every feed now; resolves with the names of the feeds that were updated. */
   refreshFeeds(): Promise<string[]>;
-  /**
-   * Opens the IP data again (a new file from `updateIpData`, a new @netdiag/ip-data) and swaps
-   * it in with one assignment: lookups in flight finish on the old data, later ones read the
-   * new. Resolves with what is now in use; on failure the old data stays.
-   */
+  /** Opens the IP data again and swaps it in (on failure the old stays); resolves its info. */
   reloadIpData(): Promise<DatasetInfo>;
-  /**
-   * `netdiag data update`: MaxMind-format databases turned into the engine's IP data in the
-   * cache directory, checked against the sources, put in place and reloaded. Without `asn`
-   * the AS data in use is kept.
-   */
+  /** `netdiag data update`: MaxMind-format databases made into IP data, then reloaded. */
   updateIpData(input: IpDataInput): Promise<IpDataUpdate>;
   /** Every feed's state: entries, when fetched, age, last error (`/healthz`, metrics). */
   feedStatus(): FeedStatus[];
@@ -356,7 +318,7 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
     ...(call.timeout !== undefined ? { timeout: call.timeout } : {}),
   });
 
-  // --- IP datasets and the Tor feed (lazily: an engine that answers DNS loads no tables) ---
+  // Datasets and feeds start lazily: an engine that answers DNS loads no tables.
   let loading: Promise<IpDatasets> | undefined;
   let loaded: IpDatasets | undefined;
   let tor: Feed<TorExitList> | undefined;
@@ -368,7 +330,7 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
       ...(options.ipDataDir ? { ipDataDir: options.ipDataDir } : {}),
       onNote: (message) => logger.info({ component: 'ip-data' }, message),
     });
-  /** The feeds' current values applied to freshly loaded data, which then answers. */
+  /** Applies the feeds' current values to freshly loaded data, which then answers. */
   const adopt = (value: IpDatasets) => {
     const list = torFeed().current();
     if (list) value.setTorExitList(list);
@@ -393,22 +355,17 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
     const previous = loaded;
     adopt(next);
     loading = Promise.resolve(next);
-    // Lookups are synchronous: none is in flight on the old data once this line runs.
-    previous?.close();
+    previous?.close(); // lookups are synchronous: none is in flight on the old data
     return next.info;
   };
-  const torFeed = (): Feed<TorExitList> => {
-    tor ??= startFeed(TOR_EXIT_FEED, {
+  const feedOptions = { dir: cacheDir, policy: options.feeds ?? 'manual', resolver, logger };
+  const torFeed = (): Feed<TorExitList> =>
+    (tor ??= startFeed(TOR_EXIT_FEED, {
+      ...feedOptions,
       url: config.torExitListUrl,
-      dir: cacheDir,
-      policy: options.feeds ?? 'manual',
-      resolver,
-      logger,
       onUpdate: (list) => loaded?.setTorExitList(list),
-    });
-    return tor;
-  };
-  // --- IP-intel feeds (relay ranges, VPN exits, cloud ranges): each replaces a bundled source ---
+    }));
+  // IP-intel feeds (relay ranges, VPN exits, cloud ranges): each replaces a bundled source.
   const intelUrls: Record<string, string> = {
     'relay-ranges': config.relayRangesUrl,
     'vpn-exits': config.vpnExitsUrl,
@@ -421,22 +378,18 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
     list: IntelFeedValue,
   ) => {
     // Data built without IP-intel data (`intel: false`) has no source to replace.
-    if (!value.intelSources.some((s) => s.id === definition.source)) return;
-    value.setIntelSource(definition.source, intelFeedPatch(definition, list, config));
+    const source = value.intelSources.find((s) => s.id === definition.source);
+    if (source) value.setIntelSource(definition.source, intelFeedPatch(definition, list, config));
+    return source;
   };
   const intelFeeds = (): [IntelFeedDefinition, Feed<IntelFeedValue>][] => {
     intel ??= INTEL_FEEDS.map((definition) => {
-      const url = intelUrls[definition.name] ?? definition.defaultUrl;
       const feed = startFeed(definition, {
-        url,
-        dir: cacheDir,
-        policy: options.feeds ?? 'manual',
-        resolver,
-        logger,
+        ...feedOptions,
+        url: intelUrls[definition.name] ?? definition.defaultUrl,
         onUpdate: (list, text) => {
-          if (loaded) applyIntelFeed(loaded, definition, list);
+          const source = loaded && applyIntelFeed(loaded, definition, list);
           // The table for the one-shot lookups that read the copy (feed-copies.ts).
-          const source = loaded?.intelSources.find((s) => s.id === definition.source);
           if (source) {
             void saveFeedTable(cacheDir, definition, text, source, list).catch(() => {});
           }
@@ -448,8 +401,9 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
   };
   const withDatasets = <T>(answer: (value: IpDatasets) => T): T | Promise<T> =>
     loaded ? answer(loaded) : datasets().then(answer);
+  const allFeeds = (): Feed<unknown>[] => [torFeed(), ...intelFeeds().map(([, feed]) => feed)];
 
-  // --- WHOIS / RDAP and breach clients: one bootstrap loader, one gate per engine ---
+  // One RDAP bootstrap loader and one breach rate gate per engine.
   let bootstrap: BootstrapLoader | undefined;
   const rdapBootstrap = () =>
     (bootstrap ??= createBootstrapLoader({
@@ -459,8 +413,8 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
     }));
   const breachFlights = createSingleFlight();
   const breachGate = createRateGate();
-  const scans: ScanLimiter = options.scanLimiter ?? createScanLimiter();
-  const tlsChecks: ScanLimiter = options.tlsLimiter ?? createTlsCheckLimiter();
+  const scans = options.scanLimiter ?? createScanLimiter();
+  const tlsChecks = options.tlsLimiter ?? createTlsCheckLimiter();
 
   const blacklist = (ip: string, call: CallOptions = {}) =>
     checkBlacklist(ip, { resolver, cache: cache('dnsbl'), ...withCall(call) });
@@ -478,21 +432,16 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
 
   const inspect = async (ip: string, call: CallOptions = {}): Promise<AddressReport> => {
     const info = (await datasets()).lookup(ip);
-    // Private and reserved addresses are not on public blocklists: no DNSBL step.
+    // Private and reserved addresses are on no public blocklist.
     const dnsbl = info.bogon ? undefined : await dnsblAnswers(info.ip, call);
     return { info, score: scoreIp({ signals: privacySignalsOf(info), dnsbl }) };
   };
 
-  /**
-   * `/api/v1/ip` `authority`: the authority section of the PTR lookup of the address in the
-   * v1 record shape — the reverse zone's SOA when there is no PTR record. Best effort: `[]`
-   * for special-purpose addresses and when DNS fails or is slow.
-   */
+  /** `/api/v1/ip` `authority`: the PTR lookup's authority section; best effort (`[]`). */
   const reverseAuthority = async (
-    report: AddressReport,
+    { info }: AddressReport,
     call: CallOptions,
   ): Promise<V1Record[]> => {
-    const { info } = report;
     if (info.bogon) return [];
     try {
       const response = await resolver.query(
@@ -529,12 +478,8 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
     withDatasets,
     allowedTargets,
 
-    async lookupIp(ip) {
-      return withDatasets((d) => lookupAnswer(d.lookup(ip)));
-    },
-    async lookupIpV1(ip) {
-      return withDatasets((d) => lookupAnswerV1(d.lookup(ip)));
-    },
+    lookupIp: async (ip) => withDatasets((d) => lookupAnswer(d.lookup(ip))),
+    lookupIpV1: async (ip) => withDatasets((d) => lookupAnswerV1(d.lookup(ip))),
     async bulkLookup(ips, call = {}) {
       const { results, errors } = await bulkLookup(ips, {
         datasets: await datasets(),
@@ -543,22 +488,19 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
       });
       return { total: results.length, results: results.map(bulkAnswerItem), errors };
     },
-    async searchAsn(q, call = {}) {
-      return searchAsn(q, { datasets: await datasets(), ...withCall(call) });
-    },
+    searchAsn: async (q, call = {}) =>
+      searchAsn(q, { datasets: await datasets(), ...withCall(call) }),
 
     inspect,
-    async caller(connection, call = {}) {
-      return callerAnswer(await inspect(connection.ip, call), connectionInfo(connection));
-    },
+    caller: async (connection, call = {}) =>
+      callerAnswer(await inspect(connection.ip, call), connectionInfo(connection)),
     async callerV1(connection, call = {}) {
       const report = await inspect(connection.ip, call);
       const authority = await reverseAuthority(report, call);
       return callerAnswerV1(report, connectionInfo(connection), authority);
     },
-    async score(connection, call = {}) {
-      return scoreAnswer(await inspect(connection.ip, call), connectionInfo(connection));
-    },
+    score: async (connection, call = {}) =>
+      scoreAnswer(await inspect(connection.ip, call), connectionInfo(connection)),
 
     dns: (input, call = {}) => lookupDns(input, { resolver, ...withCall(call) }),
     dnsV1: (input, call = {}) => lookupDnsV1(input, { resolver, ...withCall(call) }),
@@ -585,9 +527,8 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
       }),
     scanPorts(input, call = {}) {
       const { host, ports, ...tuning } = input;
-      const target: ScanPortsInput = ports === undefined ? { host } : { host, ports };
       const task = () =>
-        scanPorts(target, { ...tuning, resolver, allowedTargets, ...withCall(call) });
+        scanPorts({ host, ports }, { ...tuning, resolver, allowedTargets, ...withCall(call) });
       return call.limited === false ? task() : scans.run(task, call.signal);
     },
 
@@ -663,13 +604,10 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
     torExitList: () => torFeed().current(),
     reloadIpData,
     async updateIpData(input) {
-      const current = input.asn === undefined ? await datasets() : undefined;
+      const inUse = () => datasets().then((d) => ({ index: d.asn, description: d.info.asn }));
       const update = await updateIpData({
         geo: input.geo,
-        asn: input.asn ?? {
-          index: (current as IpDatasets).asn,
-          description: (current as IpDatasets).info.asn,
-        },
+        asn: input.asn ?? (await inUse()),
         intel: installedIntel(options.ipDataDir),
         out: join(cacheDir, IP_DATA_FILE),
       });
@@ -677,20 +615,13 @@ export function createNetdiag(options: CreateNetdiagOptions = {}): Netdiag {
       return update;
     },
     async refreshFeeds() {
-      const all: [string, Feed<unknown>][] = [
-        [TOR_EXIT_FEED.name, torFeed() as Feed<unknown>],
-        ...intelFeeds().map(([d, f]): [string, Feed<unknown>] => [d.name, f as Feed<unknown>]),
-      ];
-      const updated = await Promise.all(all.map(([, feed]) => feed.refresh()));
-      return all.filter((_, i) => updated[i]).map(([name]) => name);
+      const all = allFeeds();
+      const updated = await Promise.all(all.map((feed) => feed.refresh()));
+      return all.filter((_, i) => updated[i]).map((feed) => feed.status().name);
     },
-    feedStatus() {
-      return [torFeed().status(), ...intelFeeds().map(([, feed]) => feed.status())];
-    },
+    feedStatus: () => allFeeds().map((feed) => feed.status()),
     get feedsReady() {
-      return Promise.all([torFeed().ready, ...intelFeeds().map(([, f]) => f.ready)]).then(
-        () => undefined,
-      );
+      return Promise.all(allFeeds().map((feed) => feed.ready)).then(() => undefined);
     },
     async close() {
       tor?.close();

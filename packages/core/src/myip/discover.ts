@@ -10,9 +10,6 @@ import { parseIp } from '../net/ip.js';
 import { createResolver } from '../net/resolver.js';
 import { MYIP_METHODS, type MyIpMethod } from './methods.js';
 
-/** Default time one method gets, in ms. */
-export const DEFAULT_MYIP_TIMEOUT_MS = 3000;
-
 export interface DiscoverPublicIpOptions {
   /** Abort the discovery; the function rejects with `AbortedError`. */
   signal?: AbortSignal;
@@ -28,7 +25,7 @@ export interface DiscoverPublicIpOptions {
  */
 export async function discoverPublicIp(options: DiscoverPublicIpOptions = {}): Promise<string> {
   const methods = options.methods ?? MYIP_METHODS;
-  const timeout = options.timeout ?? DEFAULT_MYIP_TIMEOUT_MS;
+  const timeout = options.timeout ?? 3000;
   const failures: string[] = [];
   for (const method of methods) {
     try {
@@ -51,8 +48,7 @@ async function askMethod(
   timeout: number,
   signal: AbortSignal | undefined,
 ): Promise<string | undefined> {
-  // One try, no retry and no cache: a fallback method follows, and the answer depends on the
-  // path the query takes.
+  // No retry (a fallback method follows), no cache (the answer depends on the query's path).
   const resolver = createResolver({
     servers: [method.server],
     cache: false,

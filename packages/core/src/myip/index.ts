@@ -1,7 +1,3 @@
 /** This machine's public address from DNS alone (`netdiag ip` without an argument). */
-export {
-  DEFAULT_MYIP_TIMEOUT_MS,
-  type DiscoverPublicIpOptions,
-  discoverPublicIp,
-} from './discover.js';
+export { type DiscoverPublicIpOptions, discoverPublicIp } from './discover.js';
 export { MYIP_METHODS, type MyIpMethod, parseMyIpServers } from './methods.js';

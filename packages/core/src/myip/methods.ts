@@ -26,10 +26,8 @@ export const MYIP_METHODS: readonly MyIpMethod[] = [
 ];
 
 /**
- * `NETDIAG_MYIP_SERVERS` overrides the servers (tests, air-gapped networks): a comma list of
- * `name=ip[:port]` (`opendns=127.0.0.1:5300`) or plain `ip[:port]` entries, which replace the
- * methods' servers in order. Methods left without a server keep theirs. Unset or empty → the
- * defaults.
+ * `NETDIAG_MYIP_SERVERS`: a comma list of `name=ip[:port]` (`opendns=127.0.0.1:5300`) or plain
+ * `ip[:port]` entries (the methods' servers in order); unset or empty → the defaults.
  */
 export function parseMyIpServers(value: string | undefined): MyIpMethod[] {
   const methods = MYIP_METHODS.map((m) => ({ ...m }));

@@ -1,19 +1,10 @@
 /**
- * A server-wide cap on concurrent port scans: each scan holds up to 100 sockets, so without a
- * cap a burst of callers could exhaust file descriptors or turn the server into a scanning
- * cannon. The engine owns one limiter; every face's scans share it. TLS checks (about 45
- * handshakes each) have a second limiter of the same kind, with their own figures.
+ * A server-wide cap on concurrent port scans (each holds up to 100 sockets), shared by every
+ * face through the engine; TLS checks have a second limiter of the same kind.
  * @module
  */
 import { NetdiagError } from '../errors.js';
 import { toAbortError } from '../net/signal.js';
-
-/** Port scans running at once on one server. */
-export const MAX_CONCURRENT_SCANS = 4;
-/** Scans allowed to wait for a slot; beyond this callers get 503 at once. */
-export const MAX_QUEUED_SCANS = 16;
-/** Retry-After for a refused scan: about one scan's worst-case duration (100 ports, 1.5 s). */
-export const SCAN_RETRY_AFTER_S = 5;
 
 /** What a limiter's refusal names, and the Retry-After it gives (port scans: 5 s). */
 export interface ScanLimiterLabel {
@@ -30,17 +21,17 @@ export interface ScanLimiter {
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
+/**
+ * `max` running at once, `maxQueued` waiting (beyond: 503 at once); the Retry-After of a port
+ * scan is about one scan's worst case (100 ports, 1.5 s).
+ */
 export function createScanLimiter(
-  max = MAX_CONCURRENT_SCANS,
-  maxQueued = MAX_QUEUED_SCANS,
-  label: ScanLimiterLabel = { what: 'port scans', retryAfterS: SCAN_RETRY_AFTER_S },
+  max = 4,
+  maxQueued = 16,
+  label: ScanLimiterLabel = { what: 'port scans', retryAfterS: 5 },
 ): ScanLimiter {
   let active = 0;
   const waiting: (() => void)[] = [];
-  const release = () => {
-    active--;
-    waiting.shift()?.();
-  };
   return {
     get active() {
       return active;
@@ -75,7 +66,8 @@ export function createScanLimiter(
       try {
         return await task();
       } finally {
-        release();
+        active--;
+        waiting.shift()?.();
       }
     },
   };

@@ -12,15 +12,8 @@ import { connectScan, DEFAULT_PORT_TIMEOUT_MS, type PortState } from './connect-
 import { parsePortList } from './port-list.js';
 import type { portResultSchema, portScanDataSchema } from './schema.js';
 
-/**
- * Ports probed at once per scan (nmap's default timing allows up to 300); four scans at once
- * (`MAX_CONCURRENT_SCANS`) stay at 400 sockets.
- */
-export const DEFAULT_SCAN_CONCURRENCY = 100;
-/** Share of open ports from which the result is flagged as "accepts everything". */
-export const ACCEPTS_EVERYTHING_RATIO = 0.9;
-/** The flag needs at least this many ports to mean something. */
-export const ACCEPTS_EVERYTHING_MIN_PORTS = 10;
+/** Ports probed at once per scan (nmap's default timing allows 300): 4 scans stay at 400. */
+const DEFAULT_SCAN_CONCURRENCY = 100;
 
 /** What `scanPorts` scans: a host, and which of its ports. */
 export interface ScanPortsInput {
@@ -79,8 +72,7 @@ export async function scanPorts(
     async (signal) => {
       const checked = await resolveAndCheck(host, { ...options, signal });
       const address = checked.addresses[0] as string;
-      const now = options.now ?? Date.now;
-      const startedAt = now();
+      const startedAt = (options.now ?? Date.now)();
       const started = performance.now();
       let done = 0;
       const onProgress = options.onProgress;
@@ -103,40 +95,28 @@ export async function scanPorts(
         };
       });
       if (signal.aborted) throw signal.reason;
-      return summarise(checked.host, address, results, portTimeout, startedAt, started);
+      const count = (state: PortState) => results.filter((r) => r.state === state).length;
+      const open = count('open');
+      // 90 % of at least 10 ports open: a firewall, proxy or tarpit accepting everything.
+      const acceptsEverything = results.length >= 10 && open / results.length >= 0.9;
+      return {
+        host: checked.host,
+        ip: address,
+        ports_scanned: results.length,
+        open_count: open,
+        closed_count: count('closed'),
+        filtered_count: count('filtered'),
+        open_ports: results.filter((r) => r.state === 'open').map((r) => r.port),
+        accepts_everything: acceptsEverything,
+        note: acceptsEverything
+          ? `${open} of ${results.length} ports answered open: a firewall, proxy or tarpit is probably accepting every connection, so "open" does not prove a service listens`
+          : null,
+        port_timeout_ms: portTimeout,
+        duration_ms: Math.round(performance.now() - started),
+        scanned_at: new Date(startedAt).toISOString(),
+        results,
+      };
     },
     30_000,
   );
-}
-
-function summarise(
-  host: string,
-  ip: string,
-  results: PortResult[],
-  portTimeout: number,
-  startedAt: number,
-  started: number,
-): ScanPortsResult {
-  const count = (state: PortState) => results.filter((r) => r.state === state).length;
-  const open = count('open');
-  const acceptsEverything =
-    results.length >= ACCEPTS_EVERYTHING_MIN_PORTS &&
-    open / results.length >= ACCEPTS_EVERYTHING_RATIO;
-  return {
-    host,
-    ip,
-    ports_scanned: results.length,
-    open_count: open,
-    closed_count: count('closed'),
-    filtered_count: count('filtered'),
-    open_ports: results.filter((r) => r.state === 'open').map((r) => r.port),
-    accepts_everything: acceptsEverything,
-    note: acceptsEverything
-      ? `${open} of ${results.length} ports answered open: a firewall, proxy or tarpit is probably accepting every connection, so "open" does not prove a service listens`
-      : null,
-    port_timeout_ms: portTimeout,
-    duration_ms: Math.round(performance.now() - started),
-    scanned_at: new Date(startedAt).toISOString(),
-    results,
-  };
 }

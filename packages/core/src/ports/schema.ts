@@ -3,13 +3,12 @@
  * @module
  */
 import { z } from 'zod';
-import { acceptedBy, hostInput } from '../schemas/common.js';
+import { acceptedBy, hostInput, PORT } from '../schemas/common.js';
 import { parameters } from '../schemas/param.js';
 import { parsePortList } from './port-list.js';
 
-/** A TCP port, 1–65535, without leading zeros (for JSON Schema patterns). */
-export const PORT =
-  '(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})';
+export { PORT } from '../schemas/common.js';
+
 const PORT_ENTRY = `${PORT}(?:-${PORT})?`;
 
 export const scanPortsParamsSchema = parameters({

@@ -65,9 +65,9 @@ export const HOSTNAME = `(?:${LABEL}\\.)+${TLD}`;
 const IPV4 = z.regexes.ipv4.source.replace(/^\^/, '').replace(/\$$/, '');
 /** zod's IPv6 pattern without its anchors (no zone, no embedded IPv4). */
 const IPV6 = z.regexes.ipv6.source.replace(/^\^/, '').replace(/\$$/, '');
-// 1–65535 (port 0 is refused by parseProbeUrl); leading zeros as the WHATWG URL parser reads them.
-const PORT =
-  '0*(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})';
+/** A TCP port, 1–65535 (port 0 is refused by parseProbeUrl), without leading zeros. */
+export const PORT =
+  '(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})';
 
 /**
  * A probe URL (`parseProbeUrl`): scheme optional (http or https), a host name, dotted quad or
@@ -79,7 +79,8 @@ export const probeUrlInput = z
   .max(2048)
   .regex(
     new RegExp(
-      `^(?:https?://)?(?:${HOSTNAME}\\.?|${IPV4}|\\[(?:${IPV6})\\])(?::${PORT})?(?:[/?#][!-~]*)?$`,
+      // Leading zeros in the port as the WHATWG URL parser reads them.
+      `^(?:https?://)?(?:${HOSTNAME}\\.?|${IPV4}|\\[(?:${IPV6})\\])(?::0*${PORT})?(?:[/?#][!-~]*)?$`,
     ),
   );
 

@@ -1,11 +1,7 @@
 /**
- * Every answer shape of the HTTP API, written once as zod schemas: the TypeScript types
- * (`z.infer`), the OpenAPI document, MCP tool schemas and the test validators all derive from
- * these. `ENDPOINT_SCHEMAS` maps each OpenAPI operationId to its parameter (or body) and `data`
- * schemas; the success envelope around `data` is `successEnvelope(data)` (CONTRACT §2).
- *
- * Parameter schemas describe what the server accepts, never more (see `common.ts`); `data`
- * schemas are strict objects, so a test that parses an answer fails on an undocumented field.
+ * Every answer shape of the HTTP API as zod schemas, from which the types, the OpenAPI document,
+ * MCP tool schemas and test validators derive. `data` schemas are strict objects, so a test
+ * that parses an answer fails on an undocumented field.
  * @module
  */
 import type { z } from 'zod';

@@ -44,11 +44,7 @@ export function toJsonSchema(schema: z.ZodType, options: ToJsonSchemaOptions = {
       Object.assign(jsonSchema, toJsonSchema(form, { io: 'input' }));
     },
   }) as JsonSchema;
-  return tidy(raw, { dropClosed: io === 'output' && options.strict !== true });
-}
-
-interface TidyOptions {
-  dropClosed: boolean;
+  return tidy(raw, io === 'output' && options.strict !== true);
 }
 
 /** Keywords whose value is one schema, a list of schemas, or a map of name → schema. */
@@ -71,16 +67,17 @@ function isObject(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function tidy(node: JsonSchema, options: TidyOptions): JsonSchema {
+/** `dropClosed`: remove `additionalProperties: false`. */
+function tidy(node: JsonSchema, dropClosed: boolean): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === '$schema') continue;
-    if (ONE.has(key) && isObject(value)) out[key] = tidy(value, options);
+    if (ONE.has(key) && isObject(value)) out[key] = tidy(value, dropClosed);
     else if (LIST.has(key) && Array.isArray(value)) {
-      out[key] = value.map((v) => (isObject(v) ? tidy(v, options) : v));
+      out[key] = value.map((v) => (isObject(v) ? tidy(v, dropClosed) : v));
     } else if (MAP.has(key) && isObject(value)) {
       out[key] = Object.fromEntries(
-        Object.entries(value).map(([name, v]) => [name, isObject(v) ? tidy(v, options) : v]),
+        Object.entries(value).map(([name, v]) => [name, isObject(v) ? tidy(v, dropClosed) : v]),
       );
     } else out[key] = value;
   }
@@ -88,7 +85,7 @@ function tidy(node: JsonSchema, options: TidyOptions): JsonSchema {
     if (out['minimum'] === Number.MIN_SAFE_INTEGER) delete out['minimum'];
     if (out['maximum'] === Number.MAX_SAFE_INTEGER) delete out['maximum'];
   }
-  if (options.dropClosed && out['additionalProperties'] === false) {
+  if (dropClosed && out['additionalProperties'] === false) {
     delete out['additionalProperties'];
   }
   // Object keys are always strings in JSON.

@@ -1,14 +1,8 @@
 /**
- * Parameters as every face reads them. Each parameter schema is made here from its documented
- * form (`domainInput()`, an enum, a pattern): the form is what the OpenAPI document and the MCP
- * tool list publish, and the schema that parses is the text rule every face applies the same way
- * — present once, text, at most 2048 characters — in the words of `PARAM_FORMS`. What the value
- * means (an IDN, an IPv4-mapped address, a port list) is checked after, by the capability
- * itself, which is why the form may be stricter than the parser (common.ts) but never looser.
- *
- * `parseParams` is the one entry: the HTTP route (query and path), the MCP tool (arguments) and
- * the CLI (operands and options) hand it what they received and get the same answer or the same
- * `InvalidInputError`.
+ * Parameters as every face reads them. Each schema is made from its documented form (what the
+ * OpenAPI document and MCP tool list publish) and parses by one text rule (present once, text,
+ * at most 2048 characters, in the words of `PARAM_FORMS`); the capability checks the meaning
+ * after. `parseParams` is the one entry for HTTP, MCP and the CLI alike.
  * @module
  */
 import { z } from 'zod';

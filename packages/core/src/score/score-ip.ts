@@ -1,10 +1,7 @@
 /**
- * `scoreIp`: the cleanliness score of an address from its privacy signals and DNSBL answers.
- * Pure and synchronous: the same signals give the same score everywhere (`/api/ip`,
- * `/api/v1/ip`, `/api/score`, the CLI). The numbers live in `weights.ts`.
- *
- * The SPEC 2.3 type and its booleans (docs/caller.md, "type and the is_* booleans") are one
- * classification, so they can never disagree:
+ * `scoreIp`: the cleanliness score of an address from its privacy signals and DNSBL answers,
+ * pure, the same everywhere (numbers in `weights.ts`). The SPEC 2.3 type and its booleans are one
+ * classification (docs/caller.md, "type and the is_* booleans"):
  *
  * | signals present                           | type          | is_vpn | is_datacenter | is_residential |
  * |-------------------------------------------|---------------|--------|---------------|----------------|
@@ -47,10 +44,7 @@ export interface PrivacySignals {
   >;
 }
 
-/**
- * One DNSBL's answer, the shape of a `checkBlacklist` result entry (CONTRACT §6): `status` is
- * `listed`, `not_listed`, `error`, `timeout` or `skipped`.
- */
+/** One DNSBL's answer, a `checkBlacklist` result entry (CONTRACT §6 `status`). */
 export interface DnsblAnswer {
   name: string;
   zone: string;
@@ -60,10 +54,8 @@ export interface DnsblAnswer {
 export interface ScoreIpOptions {
   signals: PrivacySignals;
   /**
-   * The DNSBL answers. `undefined`: not checked (no DNSBL evidence); `null`: the check failed
-   * as a whole. `null` and answers in which no list answered (`listed` or `not_listed`) are
-   * treated alike: a `dnsbl_unavailable` evidence item says the DNSBL step could not be done
-   * and the score has no DNSBL part (no listing penalty, no claim that the address is unlisted).
+   * The DNSBL answers; `undefined`: not checked; `null`: the check failed. `null`, or no list
+   * answering, gives a `dnsbl_unavailable` evidence item and no DNSBL part in the score.
    */
   dnsbl?: readonly DnsblAnswer[] | null;
 }
@@ -75,12 +67,7 @@ export type AddressType = z.output<typeof addressTypeSchema>;
 
 /** The whole score of an address; the answers pick from it (raw `is_tor` etc. stay here). */
 export interface IpScore {
-  /**
-   * `vpn` for any anonymiser (VPN, proxy, Tor), else `datacenter`, else `residential` (also for
-   * addresses without data, e.g. special-purpose ones). `is_vpn`, `is_datacenter` and
-   * `is_residential` are true exactly when `type` is respectively `vpn`, `datacenter`,
-   * `residential`.
-   */
+  /** `vpn` for any anonymiser, else `datacenter`, else `residential` (also without data). */
   type: AddressType;
   /** 0–100, higher is cleaner. */
   score: number;
@@ -104,11 +91,6 @@ export interface IpScore {
   is_mobile: boolean;
 }
 
-const DEFAULT_SOURCE = 'IP intelligence';
-/** Evidence text when the DNSBL step could not be done (no list answered, or it failed). */
-const noDnsblDetail = (why?: string) =>
-  `the DNSBL check could not be done${why ? `: ${why}` : ''}; scored without DNSBL evidence`;
-
 /** Scores one address. Never throws for well-typed input. */
 export function scoreIp(options: ScoreIpOptions): IpScore {
   const s = options.signals;
@@ -127,20 +109,11 @@ export function scoreIp(options: ScoreIpOptions): IpScore {
       : present.datacenter
         ? 'datacenter'
         : 'residential';
-  // The "Residential ISP" signal (a flag, weight 0) needs the type and the data to agree: never
-  // for a datacenter or an anonymiser, whatever the dataset says, and not when IP intelligence
-  // says the address is not an ISP line (e.g. a special-purpose address, which has no data).
+  // "Residential ISP": type `residential` and IP intelligence not saying otherwise.
   present.residential = type === 'residential' && s.residential !== false;
 
   const evidence: ScoreEvidence[] = [];
-  const signalSource = {
-    tor_exit: s.sources?.tor,
-    vpn: s.sources?.vpn,
-    proxy: s.sources?.proxy,
-    datacenter: s.sources?.datacenter,
-    mobile: s.sources?.mobile,
-    residential: s.sources?.residential,
-  } as Partial<Record<ScoreSignal, string>>;
+  const sources: Partial<Record<string, string>> = s.sources ?? {};
   let score = BASE_SCORE;
   const listed = (options.dnsbl ?? []).filter((a) => a.status === 'listed');
   for (const w of SCORE_WEIGHTS) {
@@ -165,41 +138,28 @@ export function scoreIp(options: ScoreIpOptions): IpScore {
       signal: w.signal,
       weight: w.weight,
       detail: w.meaning,
-      source: signalSource[w.signal] ?? DEFAULT_SOURCE,
+      source: sources[w.signal === 'tor_exit' ? 'tor' : w.signal] ?? 'IP intelligence',
     });
   }
-  const answered = (options.dnsbl ?? []).filter(
-    (a) => a.status === 'listed' || a.status === 'not_listed',
-  );
-  if (options.dnsbl === null) {
-    evidence.push({
-      signal: 'dnsbl_unavailable',
-      weight: 0,
-      detail: noDnsblDetail(),
-      source: 'DNSBL',
-    });
-  } else if (options.dnsbl && answered.length === 0) {
+  if (options.dnsbl !== undefined) {
+    const answers = options.dnsbl ?? [];
+    const answered = answers.some((a) => a.status === 'listed' || a.status === 'not_listed');
     // No list answered: the same as a failed check, never "not listed anywhere".
-    const silent = options.dnsbl.filter((a) => a.status !== 'skipped');
-    evidence.push({
-      signal: 'dnsbl_unavailable',
-      weight: 0,
-      detail: noDnsblDetail(
-        silent.length > 0
-          ? `no list answered (no usable answer from ${silent.map((a) => a.name).join(', ')})`
-          : 'no list could be asked about this address',
-      ),
-      source: silent.length > 0 ? silent.map((a) => a.zone).join(', ') : 'DNSBL',
-    });
-  } else if (options.dnsbl) {
-    const silent = options.dnsbl.filter((a) => a.status === 'error' || a.status === 'timeout');
-    if (silent.length > 0) {
-      evidence.push({
-        signal: 'dnsbl_unavailable',
-        weight: 0,
-        detail: `no usable answer from ${silent.length} list${silent.length === 1 ? '' : 's'}: ${silent.map((a) => a.name).join(', ')}; scored on the lists that answered`,
-        source: silent.map((a) => a.zone).join(', '),
-      });
+    const silent = answers.filter((a) =>
+      answered ? a.status === 'error' || a.status === 'timeout' : a.status !== 'skipped',
+    );
+    const names = silent.map((a) => a.name).join(', ');
+    const source = silent.map((a) => a.zone).join(', ') || 'DNSBL';
+    if (!answered) {
+      const why =
+        options.dnsbl === null
+          ? ''
+          : `: ${silent.length > 0 ? `no list answered (no usable answer from ${names})` : 'no list could be asked about this address'}`;
+      const detail = `the DNSBL check could not be done${why}; scored without DNSBL evidence`;
+      evidence.push({ signal: 'dnsbl_unavailable', weight: 0, detail, source });
+    } else if (silent.length > 0) {
+      const detail = `no usable answer from ${silent.length} list${silent.length === 1 ? '' : 's'}: ${names}; scored on the lists that answered`;
+      evidence.push({ signal: 'dnsbl_unavailable', weight: 0, detail, source });
     }
   }
 

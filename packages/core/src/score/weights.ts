@@ -1,14 +1,8 @@
 /**
- * The cleanliness score table: the only place with numbers. `scoreIp` starts from 100, adds the
- * weight of every signal that is present, clamps to 0–100 and grades the result. The OpenAPI
- * document and docs/caller.md render this table with `describeScoreTable()`, so the published
- * formula cannot drift from the code.
- *
- * Why these weights: anonymisers hide the real client (Tor most of all: anyone can exit there,
- * and exits are shared by thousands of users), datacenter space holds servers rather than
- * people, a DNSBL listing is direct evidence of abuse from that address, and mobile carriers
- * put many subscribers behind one CGNAT address (RFC 6598 §1), so one address's reputation is
- * shared. A residential address with no listing is the cleanest case.
+ * The cleanliness score table, the only place with numbers (the docs render it with
+ * `describeScoreTable()`). Why: anonymisers hide the client (Tor exits most), datacenters hold
+ * servers rather than people, a DNSBL listing is evidence of abuse, and mobile carriers share one
+ * CGNAT address among many subscribers (RFC 6598 §1).
  * @module
  */
 import type { z } from 'zod';

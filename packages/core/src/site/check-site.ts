@@ -35,11 +35,7 @@ export type { SiteTls } from '../tls/site-facts.js';
 /** `GET /api/down` data (SPEC 2.12, with netdiag's additions `final_url`, `redirects`, `ip`, `tls`). */
 export type SiteCheckResult = z.output<typeof siteCheckDataSchema>;
 
-/**
- * Checks whether a site is up. `url` is a URL or a host name; without a scheme https is tried
- * first, then http. Rejects only with `InvalidInputError` (URL),
- * `TargetNotAllowedError` (a hop is not public) or `AbortedError`.
- */
+/** Checks whether a site is up; `url` is a URL or a host name (no scheme: https, then http). */
 export async function checkSite(
   url: string,
   options: CheckSiteOptions = {},
@@ -50,13 +46,10 @@ export async function checkSite(
   const target = parseProbeUrl(url, { defaultScheme: 'https' });
   const budget = options.timeout === undefined ? TOTAL_TIMEOUT_MS : options.timeout;
   const started = performance.now();
+  const { resolver, allowedTargets, signal, connectTimeout, ca, maxBytes } = options;
+  const picked = { resolver, allowedTargets, signal, connectTimeout, ca, maxBytes };
   const fetchOptions = (timeout: number | false): SafeFetchOptions => ({
-    ...(options.resolver ? { resolver: options.resolver } : {}),
-    ...(options.allowedTargets ? { allowedTargets: options.allowedTargets } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
-    ...(options.ca ? { ca: options.ca } : {}),
-    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...picked,
     timeout,
     tlsPolicy: 'verify',
     now,

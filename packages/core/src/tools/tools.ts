@@ -1,10 +1,7 @@
 /**
- * The capabilities as tools for AI agents: one row per descriptor of the registry that has a
- * `tool` face, with its name, what it does, its input and output schemas (the descriptor's
- * parameter and `data` schemas, as for HTTP) and the call that answers it. The MCP face
- * (`@netdiag/mcp`) turns each row into a Model Context Protocol tool; nothing here knows the
- * protocol. A tool's answer is exactly the HTTP `data` for the same input, and its arguments are
- * read by the same `parseParams` as the HTTP query, so a bad input gets the API's message too.
+ * The capabilities as tools for AI agents: one row per registry descriptor with a `tool` face.
+ * `@netdiag/mcp` turns each row into an MCP tool; a tool answers exactly the HTTP `data`, its
+ * arguments read by the same `parseParams`.
  * @module
  */
 import type { z } from 'zod';

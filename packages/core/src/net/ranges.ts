@@ -89,7 +89,11 @@ const OUTSIDE_GLOBAL_UNICAST: SpecialRange = {
 
 /** The special range holding an IPv4 address (unsigned 32-bit), or undefined when public. */
 export function specialRangeV4(value: number): SpecialRange | undefined {
-  return IPV4_SPECIAL_RANGES[V4_BLOCKS.findIndex((block) => cidrHasV4(block, value))];
+  // A plain loop: every lookup asks this (a findIndex callback cost ~10 % of a warm lookup).
+  for (let i = 0; i < V4_BLOCKS.length; i++) {
+    if (cidrHasV4(V4_BLOCKS[i] as Cidr, value)) return IPV4_SPECIAL_RANGES[i];
+  }
+  return undefined;
 }
 
 /**
@@ -111,8 +115,9 @@ export function specialRangeV6(
 ): SpecialRange | undefined {
   const v4 = embeddedV4(w0, w1, w2, w3);
   if (v4 >= 0) return specialRangeV4(v4);
-  const special = V6_BLOCKS.findIndex((block) => cidrHasV6(block, w0, w1, w2, w3));
-  if (special >= 0) return IPV6_SPECIAL_RANGES[special];
+  for (let i = 0; i < V6_BLOCKS.length; i++) {
+    if (cidrHasV6(V6_BLOCKS[i] as Cidr, w0, w1, w2, w3)) return IPV6_SPECIAL_RANGES[i];
+  }
   // Global unicast is 2000::/3 (RFC 4291 §2.4): the top three bits are 001.
   return w0 >>> 29 === 1 ? undefined : OUTSIDE_GLOBAL_UNICAST;
 }

@@ -26,7 +26,7 @@ const child = spawn(process.execPath, [bin], {
     PORT: String(port),
     HOST: '127.0.0.1',
     NETDIAG_LOG_LEVEL: 'silent',
-    NETDIAG_RATE_LIMIT: '1000000',
+    NETDIAG_RATE_LIMIT: '100000000',
     NETDIAG_CACHE_DIR: mkdtempSync(join(tmpdir(), 'netdiag-bench-rss-')),
   },
   stdio: 'ignore',

@@ -2,6 +2,7 @@
  * The engine: owns what every capability shares (one resolver, CONTRACT §5; the caches, IP
  * datasets, feeds, WHOIS/RDAP and breach clients, limiters) and answers every endpoint with its
  * SPEC/CONTRACT `data`. The faces (HTTP, CLI, MCP) make one engine call per request.
+ * One piece: every method closes over the same resolver, caches, datasets and feeds.
  * @module
  */
 import { tmpdir } from 'node:os';

@@ -2,6 +2,7 @@
  * Static analysis of a domain's SPF policy, without a client IP: every term of it and of what it
  * includes or redirects to, with DNS lookups (RFC 7208 §4.6.4: 10), void lookups (2), loops,
  * `ptr`, permissive `all`, record size (§3.4) and syntax errors.
+ * One file: the walk's steps share one `Walk` state and recurse into each other (include, redirect).
  * @module
  */
 import type { z } from 'zod';

@@ -6,6 +6,7 @@
  * same searches over the same arrays, only where the bytes come from differs (`Column`).
  * Run-time feeds (a Tor exit list, fresh copies of IP-intel sources) are applied per address:
  * a feed's source is taken out of the bundled range table's answer and its own table asked.
+ * One piece: the searches, the shaping and the caches read the same columns.
  * @module
  */
 import { InvalidIpError } from '../../errors.js';

@@ -26,10 +26,15 @@ const child = spawn(process.execPath, [bin], {
     PORT: String(port),
     HOST: '127.0.0.1',
     NETDIAG_LOG_LEVEL: 'silent',
-    NETDIAG_RATE_LIMIT: '100000000',
+    NETDIAG_RATE_LIMIT: '1000000',
     NETDIAG_CACHE_DIR: mkdtempSync(join(tmpdir(), 'netdiag-bench-rss-')),
   },
   stdio: 'ignore',
+});
+// A server that cannot start (a bad setting) ends the bench instead of leaving it polling.
+let done = false;
+child.on('exit', (code) => {
+  if (!done) throw new Error(`the server exited with ${code} before the bench ended`);
 });
 const status = (field: string) =>
   Number(
@@ -67,6 +72,7 @@ const result = await load('lookup', {
 });
 const after = status('VmRSS');
 const peak = status('VmHWM');
+done = true;
 child.kill('SIGTERM');
 console.log(
   `| RSS at the first answer | after ${duration} s of /api/lookup (${result.rps} req/s, ${result.errors} errors, ${result.non2xx} non-2xx) | peak |\n|---:|---:|---:|\n| ${first.toFixed(0)} MB | ${after.toFixed(0)} MB | ${peak.toFixed(0)} MB |`,

@@ -157,7 +157,17 @@ describe('what the parameter schemas admit, the server accepts', () => {
   test('probe URLs → parseProbeUrl, with a host', async () => {
     for (const op of ['checkSite', 'gradeSecurityHeaders'] as const) {
       await property(matching(param(op, 'url')), (url) => {
-        expect(hostOfUrl(parseProbeUrl(url)).host, url).not.toBe('');
+        let parsed: URL;
+        try {
+          parsed = parseProbeUrl(url);
+        } catch (error) {
+          // The one gap: a pattern cannot tell valid Punycode (RFC 3492) from invalid (`xn--0`);
+          // the URL parser's IDNA step can, and the answer is a 400 saying the URL is not valid.
+          const idna = /xn--/i.test(url) && isNetdiagError(error);
+          expect(idna && /is not a valid URL/.test(error.message), `${url}: ${error}`).toBe(true);
+          return;
+        }
+        expect(hostOfUrl(parsed).host, url).not.toBe('');
       });
     }
   });
